@@ -1,0 +1,609 @@
+//! The augmented (KKT) system of constrained dynamics
+//!
+//! ```text
+//! [  M  −Jᵀ ] [ q̈ ]   [  f ]
+//! [ −J   0  ] [ λ  ] = [ −c ]      i.e.  M q̈ − Jᵀλ = f,   J q̈ = c,
+//! ```
+//!
+//! with `M` (`n × n`) symmetric positive definite and `J` (`m × n`) of full
+//! row rank. Eliminating `q̈ = M⁻¹(f + Jᵀλ)` gives the Schur-complement system
+//! `S λ = c − J M⁻¹ f`, `S = J M⁻¹ Jᵀ` (Huang's elimination (2.4.8)).
+//!
+//! Two methods ([`KktMethod`]):
+//!
+//! * **RangeSpace** — `M = L Lᵀ`, `Y = L⁻¹ Jᵀ`, `S = Yᵀ Y`, `S = L_S L_Sᵀ`.
+//!   Cost `O(n³ + n²m + nm²+ m³)`, only `n × n` and `m × m` factorizations.
+//! * **FullLu** — partial-pivot LU of the assembled `(n+m) × (n+m)` matrix.
+//!
+//! Both read only the lower triangle of `M`, and both reject a mass matrix
+//! that is not positive definite (FullLu runs the same Cholesky check first,
+//! although the LU itself would only need the whole matrix to be nonsingular:
+//! an indefinite mass matrix is a modelling error, reported the same way
+//! whichever method is chosen).
+
+use faer::dyn_stack::StackReq;
+use faer::linalg::lu::partial_pivoting::factor::{lu_in_place, lu_in_place_scratch};
+use faer::linalg::lu::partial_pivoting::solve::{
+    solve_in_place as lu_solve_in_place, solve_in_place_scratch,
+};
+use faer::linalg::matmul::matmul;
+use faer::{Accum, ColMut, ColRef, Mat, MatRef, Par};
+
+use crate::cholesky::Cholesky;
+use crate::error::{check_dims, check_finite, check_finite_vec, check_len, check_tol, LinalgError};
+use crate::scratch::Scratch;
+
+/// Default relative pivot tolerance of [`KktSolver`], `1e-12`.
+///
+/// * RangeSpace: `J` is declared rank-deficient when the Cholesky of
+///   `S = J M⁻¹ Jᵀ` fails or a pivot `d_i = (L_S)_ii² ≤ 1e-12 · max_j S_jj`.
+///   `S` squares the singular values of `J L⁻ᵀ`, so this is a cut-off near
+///   `σ_min/σ_max ≈ 1e-6`; rounding in forming `S` perturbs its pivots by
+///   `O(ε · m · ‖S‖) ≈ 1e-14 ‖S‖` for the sizes used here, which the `1e-12`
+///   threshold clears by two orders, and a λ computed from `S` with condition
+///   number `> 1e12` would have fewer than four correct digits.
+/// * FullLu: a pivot `|U_ii| ≤ 1e-12 · max |K_ij|` of the assembled matrix
+///   counts as zero. The `λ`-block pivots of `K` are Schur-complement pivots
+///   (scale `σ(J)² / ‖M‖`), so the same number has the same meaning.
+pub const DEFAULT_KKT_PIVOT_RTOL: f64 = 1e-12;
+
+/// How [`KktSolver`] solves the augmented system.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KktMethod {
+    /// Cholesky of `M`, then Cholesky of the Schur complement `S = J M⁻¹ Jᵀ`.
+    #[default]
+    RangeSpace,
+    /// Partial-pivot LU of the whole `(n+m) × (n+m)` matrix.
+    FullLu,
+}
+
+/// Workspace for the augmented system `M q̈ − Jᵀλ = f`, `J q̈ = c`
+/// (`n` coordinates, `m` constraints). Allocates in [`KktSolver::new`] only.
+#[derive(Debug)]
+pub struct KktSolver {
+    n: usize,
+    m: usize,
+    method: KktMethod,
+    pivot_rtol: f64,
+    // RangeSpace
+    chol_m: Cholesky,
+    chol_s: Cholesky,
+    y: Mat<f64>,
+    s: Mat<f64>,
+    // FullLu
+    k: Mat<f64>,
+    rhs: Mat<f64>,
+    perm: Vec<usize>,
+    perm_inv: Vec<usize>,
+    buf: Scratch,
+}
+
+impl KktSolver {
+    /// Allocates a workspace for `n` coordinates and `m` constraints.
+    ///
+    /// Only the storage of the chosen `method` is allocated.
+    pub fn new(n: usize, m: usize, method: KktMethod) -> Self {
+        let (rs, lu) = match method {
+            KktMethod::RangeSpace => ((n, m), 0),
+            KktMethod::FullLu => ((n, 0), n + m),
+        };
+        let req = StackReq::any_of(&[
+            lu_in_place_scratch::<usize, f64>(lu, lu, Par::Seq, Default::default()),
+            solve_in_place_scratch::<usize, f64>(lu, 1, Par::Seq),
+        ]);
+        Self {
+            n,
+            m,
+            method,
+            pivot_rtol: DEFAULT_KKT_PIVOT_RTOL,
+            chol_m: Cholesky::new(rs.0),
+            chol_s: Cholesky::new(rs.1),
+            y: Mat::zeros(rs.0, rs.1),
+            s: Mat::zeros(rs.1, rs.1),
+            k: Mat::zeros(lu, lu),
+            rhs: Mat::zeros(lu, 1),
+            perm: vec![0; lu],
+            perm_inv: vec![0; lu],
+            buf: Scratch::new(req),
+        }
+    }
+
+    /// The method chosen in [`KktSolver::new`].
+    pub fn method(&self) -> KktMethod {
+        self.method
+    }
+
+    /// `(n, m)`.
+    pub fn dims(&self) -> (usize, usize) {
+        (self.n, self.m)
+    }
+
+    /// Relative pivot tolerance (see [`DEFAULT_KKT_PIVOT_RTOL`]).
+    pub fn pivot_rtol(&self) -> f64 {
+        self.pivot_rtol
+    }
+
+    /// Sets the relative pivot tolerance (see [`DEFAULT_KKT_PIVOT_RTOL`]).
+    pub fn set_pivot_rtol(&mut self, rel_tol: f64) -> Result<(), LinalgError> {
+        check_tol("KktSolver::set_pivot_rtol: rel_tol", rel_tol)?;
+        self.pivot_rtol = rel_tol;
+        Ok(())
+    }
+
+    /// Solves `M q̈ − Jᵀλ = f`, `J q̈ = c` for `q̈` (length `n`) and `λ` (length `m`).
+    ///
+    /// RangeSpace: `λ = S⁻¹(c − J M⁻¹ f)`, `q̈ = M⁻¹(f + Jᵀλ)`, `S = J M⁻¹ Jᵀ`.
+    ///
+    /// Errors: [`LinalgError::DimensionMismatch`], [`LinalgError::NonFinite`];
+    /// [`LinalgError::NotPositiveDefinite`] for a non-SPD `M` (both methods);
+    /// [`LinalgError::RankDeficient`] when `J` is numerically rank-deficient
+    /// (`required = m`; RangeSpace reports the numerical rank of `S` from a
+    /// diagonally pivoted Cholesky with the same tolerance, FullLu the
+    /// estimate `#{|U_ii| above tolerance} − n`, saturating). On error the
+    /// outputs are left unspecified.
+    pub fn solve(
+        &mut self,
+        m: MatRef<'_, f64>,
+        j: MatRef<'_, f64>,
+        f: &[f64],
+        c: &[f64],
+        qdd: &mut [f64],
+        lambda: &mut [f64],
+    ) -> Result<(), LinalgError> {
+        let (n, nc) = (self.n, self.m);
+        check_dims("KktSolver::solve: m", m, n, n)?;
+        check_dims("KktSolver::solve: j", j, nc, n)?;
+        check_len("KktSolver::solve: f", f, n)?;
+        check_len("KktSolver::solve: c", c, nc)?;
+        check_len("KktSolver::solve: qdd", qdd, n)?;
+        check_len("KktSolver::solve: lambda", lambda, nc)?;
+        check_finite("KktSolver::solve: m", m)?;
+        check_finite("KktSolver::solve: j", j)?;
+        check_finite_vec("KktSolver::solve: f", f)?;
+        check_finite_vec("KktSolver::solve: c", c)?;
+        match self.method {
+            KktMethod::RangeSpace => self.solve_range_space(m, j, f, c, qdd, lambda),
+            KktMethod::FullLu => self.solve_full_lu(m, j, f, c, qdd, lambda),
+        }
+    }
+
+    fn solve_range_space(
+        &mut self,
+        m: MatRef<'_, f64>,
+        j: MatRef<'_, f64>,
+        f: &[f64],
+        c: &[f64],
+        qdd: &mut [f64],
+        lambda: &mut [f64],
+    ) -> Result<(), LinalgError> {
+        let nc = self.m;
+        self.chol_m.factor(m)?;
+        if nc > 0 {
+            // Y = L⁻¹ Jᵀ, S = Yᵀ Y = J M⁻¹ Jᵀ (symmetric PSD by construction).
+            self.y.copy_from(j.transpose());
+            self.chol_m.solve_lower_in_place(self.y.as_mut());
+            matmul(
+                self.s.as_mut(),
+                Accum::Replace,
+                self.y.transpose(),
+                self.y.as_ref(),
+                1.0,
+                Par::Seq,
+            );
+            let smax = (0..nc).map(|i| self.s[(i, i)]).fold(0.0_f64, f64::max);
+            let tol = self.pivot_rtol;
+            let ok = smax > 0.0
+                && self.chol_s.factor(self.s.as_ref()).is_ok()
+                && (0..nc).all(|i| {
+                    let d = self.chol_s.l()[(i, i)];
+                    d * d > tol * smax
+                });
+            if !ok {
+                let rank = pivoted_cholesky_rank(self.s.as_mut(), tol * smax);
+                return Err(LinalgError::RankDeficient {
+                    rank,
+                    required: nc,
+                    tolerance: tol,
+                });
+            }
+        }
+        // λ = S⁻¹ (c − J M⁻¹ f)
+        qdd.copy_from_slice(f);
+        self.chol_m.solve_in_place(qdd);
+        lambda.copy_from_slice(c);
+        if nc > 0 {
+            matmul(
+                ColMut::from_slice_mut(lambda).as_mat_mut(),
+                Accum::Add,
+                j,
+                ColRef::from_slice(qdd).as_mat(),
+                -1.0,
+                Par::Seq,
+            );
+            self.chol_s.solve_in_place(lambda);
+        }
+        // q̈ = M⁻¹ (f + Jᵀ λ)
+        qdd.copy_from_slice(f);
+        if nc > 0 {
+            matmul(
+                ColMut::from_slice_mut(qdd).as_mat_mut(),
+                Accum::Add,
+                j.transpose(),
+                ColRef::from_slice(lambda).as_mat(),
+                1.0,
+                Par::Seq,
+            );
+        }
+        self.chol_m.solve_in_place(qdd);
+        Ok(())
+    }
+
+    fn solve_full_lu(
+        &mut self,
+        m: MatRef<'_, f64>,
+        j: MatRef<'_, f64>,
+        f: &[f64],
+        c: &[f64],
+        qdd: &mut [f64],
+        lambda: &mut [f64],
+    ) -> Result<(), LinalgError> {
+        let (n, nc) = (self.n, self.m);
+        let size = n + nc;
+        // Same definiteness check as RangeSpace (the factor itself is unused).
+        self.chol_m.factor(m)?;
+        // K = [[M, −Jᵀ], [−J, 0]], M symmetrized from its lower triangle.
+        for col in 0..n {
+            for row in 0..n {
+                self.k[(row, col)] = if row >= col {
+                    m[(row, col)]
+                } else {
+                    m[(col, row)]
+                };
+            }
+            for row in 0..nc {
+                self.k[(n + row, col)] = -j[(row, col)];
+                self.k[(col, n + row)] = -j[(row, col)];
+            }
+        }
+        for col in 0..nc {
+            for row in 0..nc {
+                self.k[(n + row, n + col)] = 0.0;
+            }
+        }
+        let kmax = self.k.norm_max();
+        for i in 0..n {
+            self.rhs[(i, 0)] = f[i];
+        }
+        for i in 0..nc {
+            self.rhs[(n + i, 0)] = -c[i];
+        }
+        if size == 0 {
+            return Ok(());
+        }
+        let Self {
+            k,
+            rhs,
+            perm,
+            perm_inv,
+            buf,
+            pivot_rtol,
+            ..
+        } = self;
+        let (_, p) = lu_in_place(
+            k.as_mut(),
+            perm,
+            perm_inv,
+            Par::Seq,
+            buf.stack(),
+            Default::default(),
+        );
+        let thr = *pivot_rtol * kmax;
+        let good = (0..size).filter(|&i| k[(i, i)].abs() > thr).count();
+        if kmax == 0.0 || good < size {
+            return Err(LinalgError::RankDeficient {
+                rank: good.saturating_sub(n).min(nc),
+                required: nc,
+                tolerance: *pivot_rtol,
+            });
+        }
+        let lu = k.as_ref();
+        lu_solve_in_place(lu, lu, p, rhs.as_mut(), Par::Seq, buf.stack());
+        for i in 0..n {
+            qdd[i] = rhs[(i, 0)];
+        }
+        for i in 0..nc {
+            lambda[i] = rhs[(n + i, 0)];
+        }
+        Ok(())
+    }
+}
+
+/// Numerical rank of a symmetric PSD matrix by Cholesky with diagonal
+/// pivoting (Golub & Van Loan, Alg. 4.2.4 style, outer-product form): the
+/// number of steps before the largest remaining diagonal entry is `≤ abs_tol`.
+/// Works in place on the full matrix (destroys it), no allocation.
+fn pivoted_cholesky_rank(mut a: faer::MatMut<'_, f64>, abs_tol: f64) -> usize {
+    let n = a.nrows();
+    for kk in 0..n {
+        // pivot: largest remaining diagonal entry
+        let mut p = kk;
+        for i in kk + 1..n {
+            if a[(i, i)] > a[(p, p)] {
+                p = i;
+            }
+        }
+        let d = a[(p, p)];
+        if d.is_nan() || d <= abs_tol {
+            return kk;
+        }
+        if p != kk {
+            // symmetric swap of rows/cols kk and p
+            for t in 0..n {
+                let tmp = a[(kk, t)];
+                a[(kk, t)] = a[(p, t)];
+                a[(p, t)] = tmp;
+            }
+            for t in 0..n {
+                let tmp = a[(t, kk)];
+                a[(t, kk)] = a[(t, p)];
+                a[(t, p)] = tmp;
+            }
+        }
+        let r = d.sqrt();
+        for i in kk + 1..n {
+            a[(i, kk)] /= r;
+        }
+        for jj in kk + 1..n {
+            let ljk = a[(jj, kk)];
+            for i in kk + 1..n {
+                let lik = a[(i, kk)];
+                a[(i, jj)] -= lik * ljk;
+            }
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{low_rank, rand_mat, spd, Rng};
+    use faer::linalg::solvers::DenseSolveCore;
+    use faer::Col;
+
+    const EPS: f64 = f64::EPSILON;
+
+    fn both(n: usize, m: usize) -> [KktSolver; 2] {
+        [
+            KktSolver::new(n, m, KktMethod::RangeSpace),
+            KktSolver::new(n, m, KktMethod::FullLu),
+        ]
+    }
+
+    #[test]
+    fn methods_agree_with_explicit_formula() {
+        let mut rng = Rng::new(31);
+        for (n, m) in [(1, 0), (1, 1), (4, 2), (10, 3), (12, 12), (30, 9)] {
+            let mass = spd(&mut rng, n);
+            let j = rand_mat(&mut rng, m, n);
+            let f: Vec<f64> = (0..n).map(|_| rng.uniform()).collect();
+            let c: Vec<f64> = (0..m).map(|_| rng.uniform()).collect();
+            // explicit: λ = S⁻¹(c − J M⁻¹ f), q̈ = M⁻¹(f + Jᵀλ)
+            let minv = mass.partial_piv_lu().inverse();
+            let fc = Col::from_fn(n, |i| f[i]);
+            let cc = Col::from_fn(m, |i| c[i]);
+            let s = &j * &minv * j.transpose();
+            let lam = if m > 0 {
+                s.partial_piv_lu().inverse() * (&cc - &j * &minv * &fc)
+            } else {
+                Col::zeros(0)
+            };
+            let qdd = &minv * (&fc + j.transpose() * &lam);
+            let scale = qdd.norm_max().max(lam.norm_max());
+            let mut sols = Vec::new();
+            for mut solver in both(n, m) {
+                let mut x = vec![0.0; n];
+                let mut l = vec![0.0; m];
+                solver
+                    .solve(mass.as_ref(), j.as_ref(), &f, &c, &mut x, &mut l)
+                    .unwrap();
+                for i in 0..n {
+                    assert!(
+                        (x[i] - qdd[i]).abs() <= 1e4 * EPS * scale,
+                        "{:?} {n}x{m}",
+                        solver.method()
+                    );
+                }
+                for i in 0..m {
+                    assert!(
+                        (l[i] - lam[i]).abs() <= 1e4 * EPS * scale,
+                        "{:?} {n}x{m}",
+                        solver.method()
+                    );
+                }
+                // residuals of the two block equations
+                let xc = Col::from_fn(n, |i| x[i]);
+                let lc = Col::from_fn(m, |i| l[i]);
+                let r1 = &mass * &xc - j.transpose() * &lc - &fc;
+                let r2 = &j * &xc - &cc;
+                assert!(r1.norm_max() <= 1e3 * EPS * n as f64 * scale * mass.norm_max().max(1.0));
+                if m > 0 {
+                    assert!(r2.norm_max() <= 1e3 * EPS * n as f64 * scale.max(1.0));
+                }
+                sols.push((x, l));
+            }
+            for i in 0..n {
+                assert!((sols[0].0[i] - sols[1].0[i]).abs() <= 1e4 * EPS * scale);
+            }
+        }
+    }
+
+    #[test]
+    fn rank_deficient_jacobian() {
+        let mut rng = Rng::new(32);
+        let n = 8;
+        let mass = spd(&mut rng, n);
+        // duplicated row, zero row, and low-rank product
+        let mut dup = rand_mat(&mut rng, 3, n);
+        for col in 0..n {
+            dup[(2, col)] = dup[(0, col)];
+        }
+        let mut zero_row = rand_mat(&mut rng, 3, n);
+        for col in 0..n {
+            zero_row[(0, col)] = 0.0;
+        }
+        let lr = low_rank(&mut rng, 5, n, 3);
+        let wide = rand_mat(&mut rng, 9, n); // more constraints than coordinates
+        for (j, rank) in [(dup, 2), (zero_row, 2), (lr, 3), (wide, 8)] {
+            let m = j.nrows();
+            for mut solver in both(n, m) {
+                let mut x = vec![0.0; n];
+                let mut l = vec![0.0; m];
+                let err = solver.solve(
+                    mass.as_ref(),
+                    j.as_ref(),
+                    &vec![1.0; n],
+                    &vec![1.0; m],
+                    &mut x,
+                    &mut l,
+                );
+                match err {
+                    Err(LinalgError::RankDeficient {
+                        rank: r, required, ..
+                    }) => {
+                        assert_eq!(required, m);
+                        if solver.method() == KktMethod::RangeSpace {
+                            assert_eq!(r, rank);
+                        } else {
+                            assert!(r < m);
+                        }
+                    }
+                    other => panic!("{:?}: {other:?}", solver.method()),
+                }
+            }
+        }
+        // J = 0
+        let z = Mat::<f64>::zeros(2, n);
+        for mut solver in both(n, 2) {
+            let mut x = vec![0.0; n];
+            let mut l = vec![0.0; 2];
+            assert!(matches!(
+                solver.solve(
+                    mass.as_ref(),
+                    z.as_ref(),
+                    &vec![1.0; n],
+                    &[0.0; 2],
+                    &mut x,
+                    &mut l
+                ),
+                Err(LinalgError::RankDeficient {
+                    rank: 0,
+                    required: 2,
+                    ..
+                })
+            ));
+        }
+    }
+
+    #[test]
+    fn bad_mass_and_bad_input() {
+        let mut rng = Rng::new(33);
+        let n = 4;
+        let j = rand_mat(&mut rng, 2, n);
+        let mut mass = spd(&mut rng, n);
+        mass[(2, 2)] = -50.0;
+        let (mut x, mut l) = (vec![0.0; n], vec![0.0; 2]);
+        for mut solver in both(n, 2) {
+            assert!(matches!(
+                solver.solve(
+                    mass.as_ref(),
+                    j.as_ref(),
+                    &[0.0; 4],
+                    &[0.0; 2],
+                    &mut x,
+                    &mut l
+                ),
+                Err(LinalgError::NotPositiveDefinite { index: 2, .. })
+            ));
+        }
+        let mut solver = KktSolver::new(n, 2, KktMethod::RangeSpace);
+        let mass = spd(&mut rng, n);
+        for mut solver in both(n, 2) {
+            assert!(matches!(
+                solver.solve(
+                    mass.as_ref(),
+                    j.transpose(),
+                    &[0.0; 4],
+                    &[0.0; 2],
+                    &mut x,
+                    &mut l
+                ),
+                Err(LinalgError::DimensionMismatch {
+                    what: "KktSolver::solve: j",
+                    ..
+                })
+            ));
+            assert!(matches!(
+                solver.solve(
+                    mass.as_ref(),
+                    j.as_ref(),
+                    &[0.0; 3],
+                    &[0.0; 2],
+                    &mut x,
+                    &mut l
+                ),
+                Err(LinalgError::DimensionMismatch {
+                    what: "KktSolver::solve: f",
+                    ..
+                })
+            ));
+            assert!(matches!(
+                solver.solve(
+                    mass.as_ref(),
+                    j.as_ref(),
+                    &[0.0; 4],
+                    &[0.0; 2],
+                    &mut x,
+                    &mut l[..1]
+                ),
+                Err(LinalgError::DimensionMismatch {
+                    what: "KktSolver::solve: lambda",
+                    ..
+                })
+            ));
+            let mut jn = j.clone();
+            jn[(1, 3)] = f64::NAN;
+            assert!(matches!(
+                solver.solve(
+                    mass.as_ref(),
+                    jn.as_ref(),
+                    &[0.0; 4],
+                    &[0.0; 2],
+                    &mut x,
+                    &mut l
+                ),
+                Err(LinalgError::NonFinite {
+                    what: "KktSolver::solve: j",
+                    row: 1,
+                    col: 3
+                })
+            ));
+            assert!(matches!(
+                solver.solve(
+                    mass.as_ref(),
+                    j.as_ref(),
+                    &[0.0; 4],
+                    &[0.0, f64::INFINITY],
+                    &mut x,
+                    &mut l
+                ),
+                Err(LinalgError::NonFinite {
+                    what: "KktSolver::solve: c",
+                    row: 1,
+                    ..
+                })
+            ));
+        }
+        assert!(solver.set_pivot_rtol(f64::NAN).is_err());
+    }
+}

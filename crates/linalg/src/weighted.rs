@@ -1,0 +1,344 @@
+//! Kövecses & Piedbœuf's mass-weighted generalized inverse and projectors.
+//!
+//! The paper factors the mass matrix as `M = L̂ᵀ L̂` with `L̂` upper triangular
+//! (text before (11)); with our lower factor `M = L Lᵀ` ([`Cholesky`]) that is
+//! `L̂ = Lᵀ`. The change of coordinates `δq̃ = L̂ δq` (11) turns the constraint
+//! Jacobian `A` (`m × n`) into `Ã = A L̂⁻¹ = A L⁻ᵀ` (13), whose rows are
+//! homogeneous in units, and
+//!
+//! ```text
+//! W   = L̂⁻¹ (A L̂⁻¹)† = L⁻ᵀ (A L⁻ᵀ)†          (17)
+//! P_c = W A,   P_a = I − W A                  (17)
+//! ```
+//!
+//! valid for rank-deficient (redundant) `A`. For full row rank (18)
+//! `W = M⁻¹Aᵀ (A M⁻¹ Aᵀ)⁻¹`. The projectors are `M`-orthogonal, not symmetric
+//! in general: `P_aᵀ M P_c = 0` (21), `P_aᵀ M P_a = P_aᵀ M` (22),
+//! `P_a M⁻¹ Aᵀ = 0` (23); [`projector_identity_residuals`] measures them.
+
+use faer::linalg::matmul::matmul;
+use faer::linalg::triangular_solve::{
+    solve_lower_triangular_in_place, solve_upper_triangular_in_place,
+};
+use faer::{Accum, Mat, MatRef, Par, Side};
+
+use crate::cholesky::Cholesky;
+use crate::error::{check_dims, check_finite, LinalgError};
+use crate::pinv::PseudoInverse;
+
+/// Workspace for `W = L⁻ᵀ (A L⁻ᵀ)†`, `P_c = W A`, `P_a = I − W A` (Kövecses (17)),
+/// `n` coordinates, `m` constraint rows (may exceed the rank).
+///
+/// Allocates in [`WeightedProjectors::new`] only.
+#[derive(Debug)]
+pub struct WeightedProjectors {
+    n: usize,
+    m: usize,
+    at: Mat<f64>,
+    atil: Mat<f64>,
+    pinv: PseudoInverse,
+    w: Mat<f64>,
+    p_c: Mat<f64>,
+    p_a: Mat<f64>,
+}
+
+impl WeightedProjectors {
+    /// Allocates a workspace for `n` coordinates and `m` constraint rows.
+    pub fn new(n: usize, m: usize) -> Self {
+        Self {
+            n,
+            m,
+            at: Mat::zeros(n, m),
+            atil: Mat::zeros(m, n),
+            pinv: PseudoInverse::new(m, n),
+            w: Mat::zeros(n, m),
+            p_c: Mat::zeros(n, n),
+            p_a: Mat::identity(n, n),
+        }
+    }
+
+    /// `(n, m)`.
+    pub fn dims(&self) -> (usize, usize) {
+        (self.n, self.m)
+    }
+
+    /// Computes `W`, `P_c`, `P_a` from a factored `M = L Lᵀ` and `A` (`m × n`);
+    /// the pseudo-inverse of `Ã = A L⁻ᵀ` drops singular values
+    /// `≤ max(abs_tol, rel_tol · σ_max(Ã))` (use [`crate::DEFAULT_RANK_RTOL`]).
+    ///
+    /// Errors: [`LinalgError::DimensionMismatch`] (`a`, or `chol` of the wrong
+    /// dimension), [`LinalgError::NotFactored`], [`LinalgError::NonFinite`],
+    /// [`LinalgError::InvalidTolerance`], [`LinalgError::SvdNoConvergence`].
+    /// After an error the contents of `W`, `P_c`, `P_a` are unspecified.
+    pub fn compute(
+        &mut self,
+        chol: &Cholesky,
+        a: MatRef<'_, f64>,
+        abs_tol: f64,
+        rel_tol: f64,
+    ) -> Result<(), LinalgError> {
+        let n = self.n;
+        if chol.dim() != n {
+            return Err(LinalgError::DimensionMismatch {
+                what: "WeightedProjectors::compute: chol",
+                expected_rows: n,
+                expected_cols: n,
+                rows: chol.dim(),
+                cols: chol.dim(),
+            });
+        }
+        if !chol.is_factored() {
+            return Err(LinalgError::NotFactored {
+                what: "WeightedProjectors::compute: chol",
+            });
+        }
+        check_dims("WeightedProjectors::compute: a", a, self.m, n)?;
+        check_finite("WeightedProjectors::compute: a", a)?;
+        // Kövecses (13): Ãᵀ = L̂⁻ᵀ Aᵀ = L⁻¹ Aᵀ.
+        self.at.copy_from(a.transpose());
+        solve_lower_triangular_in_place(chol.l(), self.at.as_mut(), Par::Seq);
+        self.atil.copy_from(self.at.transpose());
+        // Kövecses (15): Ã†.
+        self.pinv.compute(self.atil.as_ref(), abs_tol, rel_tol)?;
+        // Kövecses (17): W = L̂⁻¹ Ã† = L⁻ᵀ Ã†.
+        self.w.copy_from(self.pinv.pinv());
+        solve_upper_triangular_in_place(chol.l().transpose(), self.w.as_mut(), Par::Seq);
+        // P_c = W A, P_a = I − W A.
+        matmul(
+            self.p_c.as_mut(),
+            Accum::Replace,
+            self.w.as_ref(),
+            a,
+            1.0,
+            Par::Seq,
+        );
+        for j in 0..n {
+            for i in 0..n {
+                self.p_a[(i, j)] = if i == j { 1.0 } else { 0.0 } - self.p_c[(i, j)];
+            }
+        }
+        Ok(())
+    }
+
+    /// The weighted generalized inverse `W = L⁻ᵀ (A L⁻ᵀ)†` (`n × m`).
+    pub fn w(&self) -> MatRef<'_, f64> {
+        self.w.as_ref()
+    }
+
+    /// Projector onto constrained motion, `P_c = W A` (`n × n`).
+    pub fn p_c(&self) -> MatRef<'_, f64> {
+        self.p_c.as_ref()
+    }
+
+    /// Projector onto admissible motion, `P_a = I − W A` (`n × n`).
+    pub fn p_a(&self) -> MatRef<'_, f64> {
+        self.p_a.as_ref()
+    }
+
+    /// Numerical rank of `Ã = A L⁻ᵀ` (equal to that of `A`).
+    pub fn rank(&self) -> usize {
+        self.pinv.rank()
+    }
+
+    /// Singular values of `Ã = A L⁻ᵀ` (unit-consistent, Kövecses after (13)).
+    pub fn singular_values(&self) -> &[f64] {
+        self.pinv.singular_values()
+    }
+}
+
+/// Relative residuals of the projector identities (all dimensionless,
+/// Frobenius norms, `s = max(‖P_c‖, ‖P_a‖)`, see [`projector_identity_residuals`]).
+///
+/// `s` rather than `‖P_a‖` and `‖P_c‖` separately scales the residuals because
+/// either projector may vanish (`P_a = 0` for `rank A = n`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProjectorResiduals {
+    /// `‖P_c + P_a − I‖ / s`.
+    pub complement: f64,
+    /// `‖P_c P_c − P_c‖ / s²`.
+    pub idempotence: f64,
+    /// Kövecses (21): `‖P_aᵀ M P_c‖ / (s² ‖M‖)`.
+    pub m_orthogonality: f64,
+    /// Kövecses (22): `‖P_aᵀ M P_a − P_aᵀ M‖ / (s² ‖M‖)`.
+    pub eq22: f64,
+    /// Kövecses (23): `‖P_a M⁻¹ Aᵀ‖ / (s ‖M⁻¹ Aᵀ‖)`.
+    pub eq23: f64,
+}
+
+impl ProjectorResiduals {
+    /// The largest of the five residuals.
+    pub fn max(&self) -> f64 {
+        self.complement
+            .max(self.idempotence)
+            .max(self.m_orthogonality)
+            .max(self.eq22)
+            .max(self.eq23)
+    }
+}
+
+/// Measures `P_c + P_a = I`, `P_c² = P_c` and Kövecses (21)–(23) for projectors
+/// computed from `m` (SPD, lower triangle read) and `a`. Allocates.
+///
+/// Errors: [`LinalgError::DimensionMismatch`], [`LinalgError::NonFinite`],
+/// [`LinalgError::NotPositiveDefinite`] (index only; pivot NaN).
+pub fn projector_identity_residuals(
+    m: MatRef<'_, f64>,
+    a: MatRef<'_, f64>,
+    proj: &WeightedProjectors,
+) -> Result<ProjectorResiduals, LinalgError> {
+    let (n, rows) = proj.dims();
+    check_dims("projector_identity_residuals: m", m, n, n)?;
+    check_dims("projector_identity_residuals: a", a, rows, n)?;
+    check_finite("projector_identity_residuals: m", m)?;
+    check_finite("projector_identity_residuals: a", a)?;
+    let msym = Mat::from_fn(n, n, |i, j| if i >= j { m[(i, j)] } else { m[(j, i)] });
+    let llt = msym.llt(Side::Lower).map_err(|e| match e {
+        faer::linalg::cholesky::llt::factor::LltError::NonPositivePivot { index } => {
+            LinalgError::NotPositiveDefinite {
+                index,
+                pivot: f64::NAN,
+            }
+        }
+    })?;
+    let div = |x: f64, d: f64| if d > 0.0 { x / d } else { x };
+    let (pc, pa) = (proj.p_c(), proj.p_a());
+    // P_c + P_a = I, so s ≥ √n / 2 > 0 unless n = 0.
+    let sp = pc.norm_l2().max(pa.norm_l2());
+    let nm = msym.norm_l2();
+    let eye = Mat::<f64>::identity(n, n);
+    let complement = div((pc + pa - &eye).norm_l2(), sp);
+    let idempotence = div((pc * pc - pc).norm_l2(), sp * sp);
+    let m_orthogonality = div((pa.transpose() * &msym * pc).norm_l2(), sp * sp * nm);
+    let pa_t_m = pa.transpose() * &msym;
+    let eq22 = div((&pa_t_m * pa - &pa_t_m).norm_l2(), sp * sp * nm);
+    use faer::linalg::solvers::Solve;
+    let minv_at = llt.solve(a.transpose().to_owned());
+    let eq23 = div((pa * &minv_at).norm_l2(), sp * minv_at.norm_l2());
+    Ok(ProjectorResiduals {
+        complement,
+        idempotence,
+        m_orthogonality,
+        eq22,
+        eq23,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{low_rank, rand_mat, spd, Rng};
+    use crate::DEFAULT_RANK_RTOL;
+    use faer::linalg::solvers::DenseSolveCore;
+
+    const EPS: f64 = f64::EPSILON;
+
+    #[test]
+    fn full_rank_matches_eq18() {
+        let mut rng = Rng::new(41);
+        for (n, m) in [(1, 1), (3, 1), (6, 2), (10, 6), (20, 20)] {
+            let mass = spd(&mut rng, n);
+            let a = rand_mat(&mut rng, m, n);
+            let mut ch = Cholesky::new(n);
+            ch.factor(mass.as_ref()).unwrap();
+            let mut wp = WeightedProjectors::new(n, m);
+            wp.compute(&ch, a.as_ref(), 0.0, DEFAULT_RANK_RTOL).unwrap();
+            assert_eq!(wp.rank(), m);
+            // Kövecses (18)
+            let minv = mass.partial_piv_lu().inverse();
+            let w18 =
+                &minv * a.transpose() * (&a * &minv * a.transpose()).partial_piv_lu().inverse();
+            let s = wp.singular_values();
+            let cond = s[0] / s[m - 1];
+            let rel = (wp.w() - &w18).norm_l2() / w18.norm_l2();
+            assert!(
+                rel <= 1e2 * EPS * cond * cond * (n + m) as f64,
+                "{n}x{m}: {rel}"
+            );
+            // A W = I for full row rank
+            let aw = &a * wp.w();
+            assert!(
+                (&aw - Mat::<f64>::identity(m, m)).norm_max() <= 1e2 * EPS * cond * (n + m) as f64
+            );
+            let r = projector_identity_residuals(mass.as_ref(), a.as_ref(), &wp).unwrap();
+            assert!(r.max() <= 1e2 * EPS * cond * (n + m) as f64, "{r:?}");
+        }
+    }
+
+    #[test]
+    fn redundant_constraints() {
+        let mut rng = Rng::new(42);
+        for (n, m, k) in [(6, 4, 2), (8, 10, 5), (5, 5, 1)] {
+            let mass = spd(&mut rng, n);
+            let a = low_rank(&mut rng, m, n, k);
+            let mut ch = Cholesky::new(n);
+            ch.factor(mass.as_ref()).unwrap();
+            let mut wp = WeightedProjectors::new(n, m);
+            wp.compute(&ch, a.as_ref(), 0.0, DEFAULT_RANK_RTOL).unwrap();
+            assert_eq!(wp.rank(), k);
+            let r = projector_identity_residuals(mass.as_ref(), a.as_ref(), &wp).unwrap();
+            assert!(r.max() <= 1e4 * EPS * (n + m) as f64, "{r:?}");
+            // P_a has rank n − k: trace of an (oblique) projector = its rank
+            let tr: f64 = (0..n).map(|i| wp.p_a()[(i, i)]).sum();
+            assert!((tr - (n - k) as f64).abs() <= 1e-10);
+            // A P_a = 0: admissible motions satisfy the constraints
+            assert!((&a * wp.p_a()).norm_max() <= 1e4 * EPS * a.norm_l2() * n as f64);
+        }
+    }
+
+    #[test]
+    fn residuals_detect_wrong_weighting() {
+        // projectors built with the identity metric are not M-orthogonal
+        let mut rng = Rng::new(43);
+        let (n, m) = (6, 2);
+        let mass = spd(&mut rng, n);
+        let a = rand_mat(&mut rng, m, n);
+        let mut ch = Cholesky::new(n);
+        ch.factor(Mat::<f64>::identity(n, n).as_ref()).unwrap();
+        let mut wp = WeightedProjectors::new(n, m);
+        wp.compute(&ch, a.as_ref(), 0.0, DEFAULT_RANK_RTOL).unwrap();
+        let r = projector_identity_residuals(mass.as_ref(), a.as_ref(), &wp).unwrap();
+        assert!(r.m_orthogonality > 1e-3 && r.eq23 > 1e-3, "{r:?}");
+    }
+
+    #[test]
+    fn bad_input() {
+        let mut wp = WeightedProjectors::new(3, 2);
+        let ch = Cholesky::new(3);
+        let a = Mat::<f64>::zeros(2, 3);
+        assert!(matches!(
+            wp.compute(&ch, a.as_ref(), 0.0, 0.0),
+            Err(LinalgError::NotFactored { .. })
+        ));
+        let mut ch4 = Cholesky::new(4);
+        ch4.factor(Mat::<f64>::identity(4, 4).as_ref()).unwrap();
+        assert!(matches!(
+            wp.compute(&ch4, a.as_ref(), 0.0, 0.0),
+            Err(LinalgError::DimensionMismatch { .. })
+        ));
+        let mut ch = Cholesky::new(3);
+        ch.factor(Mat::<f64>::identity(3, 3).as_ref()).unwrap();
+        assert!(matches!(
+            wp.compute(&ch, Mat::<f64>::zeros(3, 3).as_ref(), 0.0, 0.0),
+            Err(LinalgError::DimensionMismatch { .. })
+        ));
+        let mut an = a.clone();
+        an[(1, 2)] = f64::NAN;
+        assert!(matches!(
+            wp.compute(&ch, an.as_ref(), 0.0, 0.0),
+            Err(LinalgError::NonFinite { row: 1, col: 2, .. })
+        ));
+        assert!(matches!(
+            wp.compute(&ch, a.as_ref(), -1.0, 0.0),
+            Err(LinalgError::InvalidTolerance { .. })
+        ));
+        // zero A: P_c = 0, P_a = I
+        wp.compute(&ch, a.as_ref(), 0.0, DEFAULT_RANK_RTOL).unwrap();
+        assert_eq!(wp.rank(), 0);
+        assert_eq!((wp.p_a() - Mat::<f64>::identity(3, 3)).norm_max(), 0.0);
+        let neg = Mat::<f64>::identity(3, 3) * faer::Scale(-1.0);
+        assert!(matches!(
+            projector_identity_residuals(neg.as_ref(), a.as_ref(), &wp),
+            Err(LinalgError::NotPositiveDefinite { index: 0, .. })
+        ));
+    }
+}

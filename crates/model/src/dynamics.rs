@@ -1,0 +1,601 @@
+//! Constrained accelerations and multipliers: the index-1 form of the
+//! equations of motion (Keerthi (1.1) + (1.4)).
+//!
+//! ```text
+//! M q̈ − Jᵀλ = u − h                 (1.1)
+//! J q̈       = −ρ − α(J q̇ + b) − β φ  (1.4), with Baumgarte's terms (4.3) when enabled
+//! ```
+//!
+//! solved by [`contour_linalg::KktSolver`] in a workspace allocated once per
+//! mechanism ([`ConstrainedDynamics::new`]); [`ConstrainedDynamics::accelerations`]
+//! does not allocate.
+
+use crate::validate::{
+    check_finite, check_finite_mat, check_len, check_outputs, check_timed_state,
+};
+use crate::{Mechanism, ModelError};
+use contour_linalg::{Cholesky, KktMethod, KktSolver};
+use faer::{Mat, MatRef};
+
+/// Baumgarte's stabilization terms, Keerthi (4.3):
+/// `J q̈ + ρ + α (J q̇ + b) + β φ = 0`, i.e. `φ̈ + α φ̇ + β φ = 0`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Baumgarte {
+    /// Velocity gain α \[1/s\] (≥ 0).
+    pub alpha: f64,
+    /// Position gain β \[1/s²\] (≥ 0).
+    pub beta: f64,
+}
+
+impl Baumgarte {
+    /// Critical damping `α = 2δ`, `β = δ²` (Baumgarte's choice; Keerthi uses δ = 2).
+    pub fn critical(delta: f64) -> Self {
+        Self {
+            alpha: 2.0 * delta,
+            beta: delta * delta,
+        }
+    }
+}
+
+/// Options of [`ConstrainedDynamics`]. `Default`: range-space KKT method
+/// (Cholesky of `M`, then of `S = J M⁻¹ Jᵀ`), no Baumgarte terms, the KKT
+/// solver's default pivot tolerance.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct DynamicsOptions {
+    /// How the augmented system is solved.
+    pub method: KktMethod,
+    /// Baumgarte terms added to the acceleration constraint (`None`: plain (1.4)).
+    pub baumgarte: Option<Baumgarte>,
+    /// Relative pivot tolerance of the KKT solver (`None`: `contour_linalg::DEFAULT_KKT_PIVOT_RTOL`).
+    pub pivot_rtol: Option<f64>,
+}
+
+/// Workspace for the constrained dynamics of one mechanism: the matrices
+/// `M` (N×N), `J` (L×N) and the vectors `h, u, ρ, b, φ`, evaluated at the
+/// last state passed in, plus a KKT solver and a Cholesky factorization.
+///
+/// All constraint rows are treated as active equalities; choosing the active
+/// set of unilateral rows is the job of `contour-contact`.
+#[derive(Debug)]
+pub struct ConstrainedDynamics {
+    n: usize,
+    l: usize,
+    baumgarte: Option<Baumgarte>,
+    m: Mat<f64>,
+    j: Mat<f64>,
+    h: Vec<f64>,
+    u: Vec<f64>,
+    rho: Vec<f64>,
+    b: Vec<f64>,
+    phi: Vec<f64>,
+    f: Vec<f64>,
+    c: Vec<f64>,
+    qdd: Vec<f64>,
+    kkt: KktSolver,
+    chol: Cholesky,
+}
+
+impl ConstrainedDynamics {
+    /// Workspace for `mech` with the default options.
+    pub fn new<M: Mechanism + ?Sized>(mech: &M) -> Self {
+        let n = mech.dof();
+        let l = mech.n_constraints();
+        Self {
+            n,
+            l,
+            baumgarte: None,
+            m: Mat::zeros(n, n),
+            j: Mat::zeros(l, n),
+            h: vec![0.0; n],
+            u: vec![0.0; n],
+            rho: vec![0.0; l],
+            b: vec![0.0; l],
+            phi: vec![0.0; l],
+            f: vec![0.0; n],
+            c: vec![0.0; l],
+            qdd: vec![0.0; n],
+            kkt: KktSolver::new(n, l, KktMethod::default()),
+            chol: Cholesky::new(n),
+        }
+    }
+
+    /// Workspace for `mech` with explicit options; [`ModelError::InvalidParameter`]
+    /// for negative or non-finite gains or tolerance.
+    pub fn with_options<M: Mechanism + ?Sized>(
+        mech: &M,
+        options: DynamicsOptions,
+    ) -> Result<Self, ModelError> {
+        let mut s = Self::new(mech);
+        if let Some(bg) = options.baumgarte {
+            for (what, v) in [("baumgarte.alpha", bg.alpha), ("baumgarte.beta", bg.beta)] {
+                if !(v.is_finite() && v >= 0.0) {
+                    return Err(ModelError::InvalidParameter { what, value: v });
+                }
+            }
+        }
+        s.baumgarte = options.baumgarte;
+        s.kkt = KktSolver::new(s.n, s.l, options.method);
+        if let Some(tol) = options.pivot_rtol {
+            s.kkt
+                .set_pivot_rtol(tol)
+                .map_err(|_| ModelError::InvalidParameter {
+                    what: "pivot_rtol",
+                    value: tol,
+                })?;
+        }
+        Ok(s)
+    }
+
+    /// Number of coordinates N.
+    pub fn dof(&self) -> usize {
+        self.n
+    }
+
+    /// Number of constraint rows L.
+    pub fn n_constraints(&self) -> usize {
+        self.l
+    }
+
+    /// The Baumgarte terms in use, if any.
+    pub fn baumgarte(&self) -> Option<Baumgarte> {
+        self.baumgarte
+    }
+
+    /// `M(q)` at the last evaluated state.
+    pub fn mass_matrix(&self) -> MatRef<'_, f64> {
+        self.m.as_ref()
+    }
+
+    /// `J(t, q)` at the last state passed to a constrained call
+    /// ([`ConstrainedDynamics::unconstrained_accelerations`] does not update it).
+    pub fn jacobian(&self) -> MatRef<'_, f64> {
+        self.j.as_ref()
+    }
+
+    /// `h(q, q̇)` at the last evaluated state.
+    pub fn bias_forces(&self) -> &[f64] {
+        &self.h
+    }
+
+    /// `u(t, q, q̇)` at the last evaluated state (or the input given to
+    /// [`ConstrainedDynamics::contact_force_with_input`]).
+    pub fn applied_forces(&self) -> &[f64] {
+        &self.u
+    }
+
+    /// `ρ(t, q, q̇)` at the last state passed to a constrained call.
+    pub fn accel_bias(&self) -> &[f64] {
+        &self.rho
+    }
+
+    fn check_mechanism<M: Mechanism + ?Sized>(&self, mech: &M) -> Result<(), ModelError> {
+        if mech.dof() != self.n {
+            return Err(ModelError::DimensionMismatch {
+                what: "mechanism dof",
+                expected: self.n,
+                found: mech.dof(),
+            });
+        }
+        if mech.n_constraints() != self.l {
+            return Err(ModelError::DimensionMismatch {
+                what: "mechanism constraints",
+                expected: self.l,
+                found: mech.n_constraints(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Evaluates `M, h, u` (unless `input` is given), and for L > 0 `J, ρ`
+    /// (and `b, φ` with Baumgarte terms); checks that the model's outputs are finite.
+    fn evaluate<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        input: Option<&[f64]>,
+        constraints: bool,
+    ) -> Result<(), ModelError> {
+        self.check_mechanism(mech)?;
+        check_timed_state(mech, t, q, qd)?;
+        self.m.fill(0.0);
+        mech.mass_matrix(q, self.m.as_mut());
+        check_finite_mat("mass matrix", self.m.as_ref())?;
+        mech.bias_forces(q, qd, &mut self.h);
+        check_finite("bias forces", &self.h)?;
+        match input {
+            Some(u) => {
+                check_len("u", u, self.n)?;
+                check_finite("u", u)?;
+                self.u.copy_from_slice(u);
+            }
+            None => {
+                mech.applied_forces(t, q, qd, &mut self.u);
+                check_finite("applied forces", &self.u)?;
+            }
+        }
+        for i in 0..self.n {
+            self.f[i] = self.u[i] - self.h[i];
+        }
+        if constraints && self.l > 0 {
+            self.j.fill(0.0);
+            mech.constraint_jacobian(t, q, self.j.as_mut());
+            check_finite_mat("constraint jacobian", self.j.as_ref())?;
+            mech.constraint_accel_bias(t, q, qd, &mut self.rho);
+            check_finite("accel bias", &self.rho)?;
+            // Keerthi (1.4): J q̈ = −ρ
+            for i in 0..self.l {
+                self.c[i] = -self.rho[i];
+            }
+            if let Some(bg) = self.baumgarte {
+                // Keerthi (4.3): J q̈ = −ρ − α (J q̇ + b) − β φ
+                mech.constraint_rate_bias(t, q, &mut self.b);
+                check_finite("rate bias", &self.b)?;
+                mech.constraints(t, q, &mut self.phi);
+                check_finite("phi", &self.phi)?;
+                for i in 0..self.l {
+                    let mut phidot = self.b[i];
+                    for k in 0..self.n {
+                        phidot += self.j[(i, k)] * qd[k];
+                    }
+                    self.c[i] -= bg.alpha * phidot + bg.beta * self.phi[i];
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Constrained accelerations and multipliers: solves
+    /// `M q̈ + h = u + Jᵀλ`, `J q̈ + ρ = 0` (Keerthi (1.1) + (1.4); with
+    /// Baumgarte terms `J q̈ + ρ + α(J q̇ + b) + β φ = 0`, Keerthi (4.3)).
+    ///
+    /// `qdd` has length N, `lambda` length L. Does not allocate.
+    ///
+    /// Errors: dimension and NaN checks on inputs and model outputs;
+    /// [`ModelError::MassMatrixNotPositiveDefinite`];
+    /// [`ModelError::RankDeficientJacobian`] when `J` lacks full row rank
+    /// (e.g. [`RedundantFourBar`](crate::models::RedundantFourBar): rank 2 of 3 rows).
+    pub fn accelerations<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        qdd: &mut [f64],
+        lambda: &mut [f64],
+    ) -> Result<(), ModelError> {
+        check_outputs(mech, qdd, lambda)?;
+        self.evaluate(mech, t, q, qd, None, true)?;
+        self.solve(qdd, lambda)
+    }
+
+    fn solve(&mut self, qdd: &mut [f64], lambda: &mut [f64]) -> Result<(), ModelError> {
+        let l = self.l;
+        self.kkt
+            .solve(
+                self.m.as_ref(),
+                self.j.as_ref(),
+                &self.f,
+                &self.c,
+                qdd,
+                lambda,
+            )
+            .map_err(|e| ModelError::from_solver(e, l))
+    }
+
+    /// The multipliers `λ` (length L) for the state `(t, q, q̇)` and the
+    /// mechanism's own applied forces: the contact force of Huang (2.3.1)–(2.3.2).
+    ///
+    /// Huang writes `M q̈ + F = T + J_Hᵀ Dᵀ λ` with a scalar λ, `J_H = ∂p/∂q`
+    /// the end-effector Jacobian and `D = ∂φ/∂p` (2.2.13); our `J = ∂φ/∂q = D J_H`,
+    /// so `Jᵀλ = J_Hᵀ Dᵀ λ` and the multipliers coincide. Huang's
+    /// `A λ = D J_H M⁻¹(F − T) − (D J̇_H + Ḋ J_H) q̇` has
+    /// `A = D J_H M⁻¹ J_Hᵀ Dᵀ = J M⁻¹ Jᵀ` (the Schur complement `S`) and
+    /// `(D J̇_H + Ḋ J_H) q̇ = J̇ q̇ = ρ`, so (2.3.2) reads
+    /// `λ = S⁻¹ (J M⁻¹ (h − u) − ρ)`, exactly the multiplier of the KKT system
+    /// solved by [`ConstrainedDynamics::accelerations`]. The workspace contact
+    /// force vector is then `f = Dᵀλ` (Huang (2.2.14)); for Huang's robot
+    /// `D = J` (`p = q`).
+    pub fn contact_force<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        lambda: &mut [f64],
+    ) -> Result<(), ModelError> {
+        check_len("lambda", lambda, mech.n_constraints())?;
+        self.evaluate(mech, t, q, qd, None, true)?;
+        let mut qdd = std::mem::take(&mut self.qdd);
+        let r = self.solve(&mut qdd, lambda);
+        self.qdd = qdd;
+        r
+    }
+
+    /// As [`ConstrainedDynamics::contact_force`], with the input `u` (Huang's
+    /// joint torque T, length N) given explicitly instead of taken from
+    /// [`Mechanism::applied_forces`].
+    pub fn contact_force_with_input<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        u: &[f64],
+        lambda: &mut [f64],
+    ) -> Result<(), ModelError> {
+        check_len("lambda", lambda, mech.n_constraints())?;
+        self.evaluate(mech, t, q, qd, Some(u), true)?;
+        let mut qdd = std::mem::take(&mut self.qdd);
+        let r = self.solve(&mut qdd, lambda);
+        self.qdd = qdd;
+        r
+    }
+
+    /// The accelerations computed by the last [`ConstrainedDynamics::contact_force`]
+    /// or [`ConstrainedDynamics::contact_force_with_input`] call.
+    pub fn last_contact_accelerations(&self) -> &[f64] {
+        &self.qdd
+    }
+
+    /// Unconstrained accelerations `q̈ = M⁻¹ (u − h)` (constraints ignored),
+    /// through a Cholesky factorization of `M`. Does not allocate.
+    pub fn unconstrained_accelerations<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        qdd: &mut [f64],
+    ) -> Result<(), ModelError> {
+        check_len("qdd", qdd, mech.dof())?;
+        self.evaluate(mech, t, q, qd, None, false)?;
+        self.chol
+            .factor(self.m.as_ref())
+            .map_err(|e| ModelError::from_solver(e, self.l))?;
+        qdd.copy_from_slice(&self.f);
+        self.chol.solve_in_place(qdd);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::{KeerthiControlLaw, KeerthiRobot, SliderCrank, KEERTHI_IC2};
+    use crate::testing::SplitMix64;
+    use crate::WithController;
+    use faer::linalg::solvers::DenseSolveCore;
+
+    fn residuals<M: Mechanism + ?Sized>(
+        mech: &M,
+        q: &[f64],
+        qd: &[f64],
+        qdd: &[f64],
+        lambda: &[f64],
+    ) -> (f64, f64) {
+        let (n, l) = (mech.dof(), mech.n_constraints());
+        let mut m = Mat::<f64>::zeros(n, n);
+        let mut j = Mat::<f64>::zeros(l, n);
+        let (mut h, mut u, mut rho) = (vec![0.0; n], vec![0.0; n], vec![0.0; l]);
+        mech.mass_matrix(q, m.as_mut());
+        mech.constraint_jacobian(0.0, q, j.as_mut());
+        mech.bias_forces(q, qd, &mut h);
+        mech.applied_forces(0.0, q, qd, &mut u);
+        mech.constraint_accel_bias(0.0, q, qd, &mut rho);
+        let mut r1 = 0.0f64;
+        for i in 0..n {
+            let mut s = h[i] - u[i];
+            for k in 0..n {
+                s += m[(i, k)] * qdd[k];
+            }
+            for k in 0..l {
+                s -= j[(k, i)] * lambda[k];
+            }
+            r1 = r1.max(s.abs());
+        }
+        let mut r2 = 0.0f64;
+        for i in 0..l {
+            let mut s = rho[i];
+            for k in 0..n {
+                s += j[(i, k)] * qdd[k];
+            }
+            r2 = r2.max(s.abs());
+        }
+        (r1, r2)
+    }
+
+    #[test]
+    fn accelerations_satisfy_both_equations_with_both_kkt_methods() {
+        let sc = SliderCrank::default();
+        let mut rs = ConstrainedDynamics::new(&sc);
+        let mut lu = ConstrainedDynamics::with_options(
+            &sc,
+            DynamicsOptions {
+                method: KktMethod::FullLu,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let mut rng = SplitMix64::new(11);
+        for _ in 0..20 {
+            let (q, qd) = sc.state(rng.uniform(-3.0, 3.0), rng.uniform(-5.0, 5.0));
+            let (mut a1, mut l1, mut a2, mut l2) = ([0.0; 3], [0.0; 2], [0.0; 3], [0.0; 2]);
+            rs.accelerations(&sc, 0.0, &q, &qd, &mut a1, &mut l1)
+                .unwrap();
+            lu.accelerations(&sc, 0.0, &q, &qd, &mut a2, &mut l2)
+                .unwrap();
+            let (r1, r2) = residuals(&sc, &q, &qd, &a1, &l1);
+            let scale = 1.0 + l1.iter().chain(&a1).fold(0.0f64, |m, x| m.max(x.abs()));
+            assert!(r1 <= 1e-13 * scale && r2 <= 1e-13 * scale, "{r1:e} {r2:e}");
+            for k in 0..3 {
+                assert!((a1[k] - a2[k]).abs() <= 1e-12 * scale, "{a1:?} {a2:?}");
+            }
+            for k in 0..2 {
+                assert!((l1[k] - l2[k]).abs() <= 1e-12 * scale, "{l1:?} {l2:?}");
+            }
+        }
+    }
+
+    /// Huang (2.3.2): λ = A⁻¹ [J M⁻¹ (h − u) − ρ], A = J M⁻¹ Jᵀ, by explicit inverses.
+    #[test]
+    fn contact_force_equals_huangs_explicit_formula() {
+        let robot = KeerthiRobot::default();
+        let law = KeerthiControlLaw::default();
+        let sys = WithController::new(robot, law);
+        let q = KEERTHI_IC2.q;
+        let qd = [0.3, -0.2, 0.1];
+        let mut d = ConstrainedDynamics::new(&sys);
+        let mut lambda = [0.0; 2];
+        d.contact_force(&sys, 0.0, &q, &qd, &mut lambda).unwrap();
+
+        let mut m = Mat::<f64>::zeros(3, 3);
+        let mut j = Mat::<f64>::zeros(2, 3);
+        let (mut h, mut u, mut rho) = ([0.0; 3], [0.0; 3], [0.0; 2]);
+        sys.mass_matrix(&q, m.as_mut());
+        sys.constraint_jacobian(0.0, &q, j.as_mut());
+        sys.bias_forces(&q, &qd, &mut h);
+        sys.applied_forces(0.0, &q, &qd, &mut u);
+        sys.constraint_accel_bias(0.0, &q, &qd, &mut rho);
+        let minv = m.partial_piv_lu().inverse();
+        let a = &j * &minv * j.transpose();
+        let ainv = a.partial_piv_lu().inverse();
+        let hu = Mat::from_fn(3, 1, |i, _| h[i] - u[i]);
+        let rhs = &j * &minv * &hu - Mat::from_fn(2, 1, |i, _| rho[i]);
+        let expected = &ainv * &rhs;
+        for k in 0..2 {
+            assert!(
+                (lambda[k] - expected[(k, 0)]).abs() <= 1e-12 * (1.0 + expected[(k, 0)].abs()),
+                "{lambda:?}"
+            );
+        }
+        // the same multipliers come out of `accelerations`
+        let (mut qdd, mut l2) = ([0.0; 3], [0.0; 2]);
+        d.accelerations(&sys, 0.0, &q, &qd, &mut qdd, &mut l2)
+            .unwrap();
+        assert_eq!(lambda, l2);
+        assert_eq!(d.last_contact_accelerations(), &qdd);
+    }
+
+    #[test]
+    fn baumgarte_terms_enter_the_acceleration_constraint() {
+        let robot = KeerthiRobot::default();
+        let bg = Baumgarte::critical(2.0);
+        assert_eq!((bg.alpha, bg.beta), (4.0, 4.0));
+        let mut d = ConstrainedDynamics::with_options(
+            &robot,
+            DynamicsOptions {
+                baumgarte: Some(bg),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        // an inconsistent state: φ ≠ 0, J q̇ ≠ 0
+        let q = KEERTHI_IC2.q;
+        let qd = [0.2, 0.1, -0.3];
+        let (mut qdd, mut lambda) = ([0.0; 3], [0.0; 2]);
+        d.accelerations(&robot, 0.0, &q, &qd, &mut qdd, &mut lambda)
+            .unwrap();
+        let mut j = Mat::<f64>::zeros(2, 3);
+        let (mut rho, mut phi) = ([0.0; 2], [0.0; 2]);
+        robot.constraint_jacobian(0.0, &q, j.as_mut());
+        robot.constraint_accel_bias(0.0, &q, &qd, &mut rho);
+        robot.constraints(0.0, &q, &mut phi);
+        for i in 0..2 {
+            let (mut jqdd, mut jqd) = (0.0, 0.0);
+            for k in 0..3 {
+                jqdd += j[(i, k)] * qdd[k];
+                jqd += j[(i, k)] * qd[k];
+            }
+            // Keerthi (4.3)
+            let r = jqdd + rho[i] + bg.alpha * jqd + bg.beta * phi[i];
+            assert!(r.abs() < 1e-13, "{r:e}");
+            assert!((bg.alpha * jqd + bg.beta * phi[i]).abs() > 1e-4);
+        }
+        assert!(ConstrainedDynamics::with_options(
+            &robot,
+            DynamicsOptions {
+                baumgarte: Some(Baumgarte {
+                    alpha: -1.0,
+                    beta: 0.0
+                }),
+                ..Default::default()
+            },
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn unconstrained_accelerations_solve_m_qdd_equals_u_minus_h() {
+        let robot = KeerthiRobot::default();
+        let sys = WithController::new(&robot, KeerthiControlLaw::default());
+        let mut d = ConstrainedDynamics::new(&sys);
+        let q = [0.5, 0.3, 0.1];
+        let qd = [1.0, -1.0, 0.5];
+        let mut qdd = [0.0; 3];
+        d.unconstrained_accelerations(&sys, 0.0, &q, &qd, &mut qdd)
+            .unwrap();
+        let (mut h, mut u) = ([0.0; 3], [0.0; 3]);
+        sys.bias_forces(&q, &qd, &mut h);
+        sys.applied_forces(0.0, &q, &qd, &mut u);
+        let l = 0.3;
+        let m = [0.4 + 2.0 * l * l, 3.0, 2.0];
+        for i in 0..3 {
+            assert!((m[i] * qdd[i] - (u[i] - h[i])).abs() < 1e-13, "{qdd:?}");
+        }
+        assert_eq!(d.applied_forces(), &u);
+        assert_eq!(d.bias_forces(), &h);
+    }
+
+    #[test]
+    fn with_controller_adds_the_controller_to_the_model_input() {
+        let sc = SliderCrank {
+            torque: 2.0,
+            slider_force: 0.5,
+            ..Default::default()
+        };
+        struct Damper;
+        impl crate::Controller for Damper {
+            fn forces(&self, _t: f64, _q: &[f64], qd: &[f64], u: &mut [f64]) {
+                for (ui, v) in u.iter_mut().zip(qd) {
+                    *ui -= 0.1 * v;
+                }
+            }
+        }
+        let sys = WithController::new(sc, Damper);
+        let mut u = [9.0; 3];
+        sys.applied_forces(0.0, &[0.0; 3], &[1.0, 2.0, 3.0], &mut u);
+        assert_eq!(u, [2.0 - 0.1 * 1.0, -0.1 * 2.0, 0.5 - 0.1 * 3.0]);
+        // boxed trait objects work too
+        let boxed: Box<dyn Mechanism> = Box::new(sys);
+        assert_eq!(
+            (boxed.dof(), boxed.n_constraints(), boxed.name()),
+            (3, 2, "slider-crank")
+        );
+        let mut d = ConstrainedDynamics::new(&boxed);
+        let (q, qd) = sc.state(0.3, 1.0);
+        let (mut qdd, mut lambda) = ([0.0; 3], [0.0; 2]);
+        d.accelerations(&boxed, 0.0, &q, &qd, &mut qdd, &mut lambda)
+            .unwrap();
+    }
+
+    #[test]
+    fn workspace_rejects_a_different_mechanism() {
+        let sc = SliderCrank::default();
+        let mut d = ConstrainedDynamics::new(&sc);
+        let p = crate::models::Pendulum::default();
+        let (mut qdd, mut lambda) = ([0.0; 2], [0.0; 1]);
+        let e = d
+            .accelerations(&p, 0.0, &[1.0, 0.0], &[0.0, 0.0], &mut qdd, &mut lambda)
+            .unwrap_err();
+        assert_eq!(
+            e,
+            ModelError::DimensionMismatch {
+                what: "mechanism dof",
+                expected: 3,
+                found: 2
+            }
+        );
+    }
+}

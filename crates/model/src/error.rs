@@ -1,0 +1,97 @@
+//! Errors of `contour-model`.
+
+use contour_linalg::LinalgError;
+
+/// Everything that can go wrong in `contour-model`.
+///
+/// Bad input (wrong dimensions, NaN/inf) and numerical failure (an indefinite
+/// mass matrix, a rank-deficient constraint Jacobian, a Gauss–Newton
+/// projection that does not converge) are reported here; nothing panics on
+/// user input.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// A slice or matrix has the wrong length (matrices: the offending dimension).
+    #[error("{what}: expected length {expected}, found {found}")]
+    DimensionMismatch {
+        /// Name of the offending argument or model output (`"q"`, `"qd"`, `"lambda"`, ...).
+        what: &'static str,
+        /// Expected length.
+        expected: usize,
+        /// Actual length.
+        found: usize,
+    },
+    /// An input or a model output contains NaN or ±inf.
+    #[error("{what} is not finite at index {index}")]
+    NonFinite {
+        /// Name of the offending quantity (`"q"`, `"mass matrix"`, `"phi"`, ...).
+        what: &'static str,
+        /// First offending index (column-major for matrices).
+        index: usize,
+    },
+    /// The mass matrix `M(q)` is not (numerically) symmetric positive definite.
+    #[error("mass matrix is not positive definite (Cholesky pivot {index} is {pivot:e})")]
+    MassMatrixNotPositiveDefinite {
+        /// Index of the failing Cholesky pivot.
+        index: usize,
+        /// Value of the failing pivot.
+        pivot: f64,
+    },
+    /// The constraint Jacobian `J` (L×N) does not have full row rank L where it is required.
+    #[error("constraint Jacobian has numerical rank {rank} < {rows} rows (relative tolerance {tolerance:e})")]
+    RankDeficientJacobian {
+        /// Numerical rank found.
+        rank: usize,
+        /// Number of constraint rows L (the rank required).
+        rows: usize,
+        /// Relative rank tolerance used.
+        tolerance: f64,
+    },
+    /// An iteration did not reach its tolerance.
+    #[error("no convergence after {iterations} iterations (residual {residual:e})")]
+    NoConvergence {
+        /// Iterations performed.
+        iterations: usize,
+        /// Residual norm reached.
+        residual: f64,
+    },
+    /// A state violates `φ = 0` or `J q̇ + b = 0` by more than the tolerance.
+    #[error("inconsistent initial state: |phi| = {position_residual:e}, |J qd + b| = {velocity_residual:e}")]
+    InconsistentInitialState {
+        /// `‖φ(t, q)‖₂`.
+        position_residual: f64,
+        /// `‖J(t, q) q̇ + b(t, q)‖₂`.
+        velocity_residual: f64,
+    },
+    /// An option or model parameter is out of range (negative tolerance, ...).
+    #[error("invalid parameter {what} = {value:e}")]
+    InvalidParameter {
+        /// Name of the parameter.
+        what: &'static str,
+        /// The rejected value.
+        value: f64,
+    },
+    /// A linear-algebra failure not covered by a more specific variant.
+    #[error(transparent)]
+    Linalg(#[from] LinalgError),
+}
+
+impl ModelError {
+    /// Maps a linear-algebra error raised while factoring `M` or solving with `J`
+    /// to the model-level variant that names the culprit.
+    pub(crate) fn from_solver(e: LinalgError, rows: usize) -> Self {
+        match e {
+            LinalgError::NotPositiveDefinite { index, pivot } => {
+                ModelError::MassMatrixNotPositiveDefinite { index, pivot }
+            }
+            LinalgError::RankDeficient {
+                rank, tolerance, ..
+            } => ModelError::RankDeficientJacobian {
+                rank,
+                rows,
+                tolerance,
+            },
+            other => ModelError::Linalg(other),
+        }
+    }
+}

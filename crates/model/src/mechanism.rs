@@ -1,0 +1,242 @@
+//! The [`Mechanism`] trait (ARCHITECTURE.md, "The mechanical system"), the
+//! [`Controller`] trait and the [`WithController`] wrapper.
+//!
+//! ```text
+//! M(q) q̈ + h(q, q̇) = u(t, q, q̇) + J(q)ᵀ λ        φ(t, q) = 0   (bilateral rows)
+//!                                                  φ(t, q) ≥ 0, λ ≥ 0, λ·φ = 0   (unilateral rows)
+//! J = ∂φ/∂q,   φ̇ = J q̇ + b  (b = ∂φ/∂t),   φ̈ = J q̈ + ρ(t, q, q̇)
+//! ```
+//!
+//! This is Keerthi (1.1)–(1.4) with `H = h − u` and the sign of λ chosen so
+//! that `Jᵀλ` is the constraint force on the right-hand side, as in
+//! Huang (2.2.13) (`M q̈ + F = T + JᵀDᵀλ`).
+
+use faer::MatMut;
+use serde::{Deserialize, Serialize};
+
+/// Kind of one constraint row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ConstraintKind {
+    /// `φ_i(t, q) = 0` with a multiplier of either sign.
+    Bilateral,
+    /// `φ_i(t, q) ≥ 0`, `λ_i ≥ 0`, `λ_i φ_i = 0` (Huang (6.1.3)).
+    Unilateral,
+}
+
+/// A holonomically constrained mechanical system
+/// `M(q) q̈ + h(q, q̇) = u(t, q, q̇) + J(q)ᵀλ`, `φ(t, q) = 0` (or `≥ 0`).
+///
+/// Dimensions: `q, q̇, h, u` have length [`dof`](Mechanism::dof) = N;
+/// `φ, b, ρ, λ` have length [`n_constraints`](Mechanism::n_constraints) = L;
+/// `M` is N×N and `J` is L×N. Implementations may assume that every slice and
+/// matrix they receive has these dimensions (callers check them, see
+/// [`crate::validate`]) and must overwrite every entry of every output.
+///
+/// The trait is object safe: `&dyn Mechanism` and `Box<dyn Mechanism>` work.
+pub trait Mechanism {
+    /// Short name used in reports, e.g. `"keerthi-robot"`.
+    fn name(&self) -> &str;
+
+    /// Number N of generalized coordinates.
+    fn dof(&self) -> usize;
+
+    /// Number L of constraint rows (0 for an open chain).
+    fn n_constraints(&self) -> usize;
+
+    /// Kind of constraint row `row` (default: every row is bilateral).
+    fn constraint_kind(&self, row: usize) -> ConstraintKind {
+        let _ = row;
+        ConstraintKind::Bilateral
+    }
+
+    /// Mass matrix `M(q)` (N×N, symmetric positive definite); every entry is written.
+    fn mass_matrix(&self, q: &[f64], m: MatMut<'_, f64>);
+
+    /// Bias forces `h(q, q̇)`: Coriolis, centripetal and gravity terms,
+    /// so that `M q̈ + h = u + Jᵀλ` (Keerthi's `H` without the input).
+    fn bias_forces(&self, q: &[f64], qd: &[f64], h: &mut [f64]);
+
+    /// Applied generalized forces `u(t, q, q̇)` (actuators; default zero).
+    fn applied_forces(&self, t: f64, q: &[f64], qd: &[f64], u: &mut [f64]) {
+        let _ = (t, q, qd);
+        u.fill(0.0);
+    }
+
+    /// Constraint values `φ(t, q)` (length L).
+    fn constraints(&self, t: f64, q: &[f64], phi: &mut [f64]);
+
+    /// Constraint Jacobian `J(t, q) = ∂φ/∂q` (L×N); every entry is written.
+    fn constraint_jacobian(&self, t: f64, q: &[f64], j: MatMut<'_, f64>);
+
+    /// Rate bias `b = ∂φ/∂t`, so that `φ̇ = J q̇ + b` (default zero: scleronomic constraints).
+    fn constraint_rate_bias(&self, t: f64, q: &[f64], b: &mut [f64]) {
+        let _ = (t, q);
+        b.fill(0.0);
+    }
+
+    /// Acceleration bias `ρ(t, q, q̇)` with `φ̈ = J q̈ + ρ`, i.e.
+    /// `ρ = J̇ q̇ + ∂b/∂q q̇ + ∂b/∂t` (Keerthi (1.4): `J q̈ + ρ = 0`).
+    fn constraint_accel_bias(&self, t: f64, q: &[f64], qd: &[f64], rho: &mut [f64]);
+
+    /// Kinetic energy `½ q̇ᵀ M(q) q̇`, if the model provides it.
+    ///
+    /// The default returns `None` rather than evaluating `M` because that would
+    /// allocate an N×N matrix; every model of this crate overrides it.
+    fn kinetic_energy(&self, q: &[f64], qd: &[f64]) -> Option<f64> {
+        let _ = (q, qd);
+        None
+    }
+
+    /// Potential energy `V(q)` of the conservative part of `h`
+    /// (`∂V/∂q` = the gravity part of `h`), if the model provides it.
+    fn potential_energy(&self, q: &[f64]) -> Option<f64> {
+        let _ = q;
+        None
+    }
+}
+
+macro_rules! forward_mechanism {
+    () => {
+        fn name(&self) -> &str {
+            (**self).name()
+        }
+        fn dof(&self) -> usize {
+            (**self).dof()
+        }
+        fn n_constraints(&self) -> usize {
+            (**self).n_constraints()
+        }
+        fn constraint_kind(&self, row: usize) -> ConstraintKind {
+            (**self).constraint_kind(row)
+        }
+        fn mass_matrix(&self, q: &[f64], m: MatMut<'_, f64>) {
+            (**self).mass_matrix(q, m)
+        }
+        fn bias_forces(&self, q: &[f64], qd: &[f64], h: &mut [f64]) {
+            (**self).bias_forces(q, qd, h)
+        }
+        fn applied_forces(&self, t: f64, q: &[f64], qd: &[f64], u: &mut [f64]) {
+            (**self).applied_forces(t, q, qd, u)
+        }
+        fn constraints(&self, t: f64, q: &[f64], phi: &mut [f64]) {
+            (**self).constraints(t, q, phi)
+        }
+        fn constraint_jacobian(&self, t: f64, q: &[f64], j: MatMut<'_, f64>) {
+            (**self).constraint_jacobian(t, q, j)
+        }
+        fn constraint_rate_bias(&self, t: f64, q: &[f64], b: &mut [f64]) {
+            (**self).constraint_rate_bias(t, q, b)
+        }
+        fn constraint_accel_bias(&self, t: f64, q: &[f64], qd: &[f64], rho: &mut [f64]) {
+            (**self).constraint_accel_bias(t, q, qd, rho)
+        }
+        fn kinetic_energy(&self, q: &[f64], qd: &[f64]) -> Option<f64> {
+            (**self).kinetic_energy(q, qd)
+        }
+        fn potential_energy(&self, q: &[f64]) -> Option<f64> {
+            (**self).potential_energy(q)
+        }
+    };
+}
+
+impl<M: Mechanism + ?Sized> Mechanism for &M {
+    forward_mechanism!();
+}
+
+impl<M: Mechanism + ?Sized> Mechanism for Box<M> {
+    forward_mechanism!();
+}
+
+/// A feedback law `u_c(t, q, q̇)` that plugs into [`Mechanism::applied_forces`]
+/// through [`WithController`] (Keerthi (4.5), Huang (6.3.3)).
+pub trait Controller {
+    /// **Adds** the controller's generalized forces `u_c(t, q, q̇)` to `u`
+    /// (length N). Accumulating, rather than overwriting, lets
+    /// [`WithController`] compose model inputs and feedback without a scratch
+    /// buffer; use [`Controller::forces_into`] to overwrite.
+    fn forces(&self, t: f64, q: &[f64], qd: &[f64], u: &mut [f64]);
+
+    /// Overwrites `u` with `u_c(t, q, q̇)` (`u ← 0`, then [`Controller::forces`]).
+    fn forces_into(&self, t: f64, q: &[f64], qd: &[f64], u: &mut [f64]) {
+        u.fill(0.0);
+        self.forces(t, q, qd, u);
+    }
+}
+
+impl<C: Controller + ?Sized> Controller for &C {
+    fn forces(&self, t: f64, q: &[f64], qd: &[f64], u: &mut [f64]) {
+        (**self).forces(t, q, qd, u)
+    }
+}
+
+impl<C: Controller + ?Sized> Controller for Box<C> {
+    fn forces(&self, t: f64, q: &[f64], qd: &[f64], u: &mut [f64]) {
+        (**self).forces(t, q, qd, u)
+    }
+}
+
+/// A mechanism driven by a controller: every method forwards to `mechanism`,
+/// except `applied_forces = mechanism.applied_forces + controller.forces`.
+///
+/// Holds the mechanism and the controller by value; pass references
+/// (`WithController::new(&robot, &law)`) to borrow instead.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WithController<M, C> {
+    /// The controlled mechanism.
+    pub mechanism: M,
+    /// The feedback law.
+    pub controller: C,
+}
+
+impl<M: Mechanism, C: Controller> WithController<M, C> {
+    /// Couples `mechanism` with `controller`.
+    pub fn new(mechanism: M, controller: C) -> Self {
+        Self {
+            mechanism,
+            controller,
+        }
+    }
+}
+
+impl<M: Mechanism, C: Controller> Mechanism for WithController<M, C> {
+    fn name(&self) -> &str {
+        self.mechanism.name()
+    }
+    fn dof(&self) -> usize {
+        self.mechanism.dof()
+    }
+    fn n_constraints(&self) -> usize {
+        self.mechanism.n_constraints()
+    }
+    fn constraint_kind(&self, row: usize) -> ConstraintKind {
+        self.mechanism.constraint_kind(row)
+    }
+    fn mass_matrix(&self, q: &[f64], m: MatMut<'_, f64>) {
+        self.mechanism.mass_matrix(q, m)
+    }
+    fn bias_forces(&self, q: &[f64], qd: &[f64], h: &mut [f64]) {
+        self.mechanism.bias_forces(q, qd, h)
+    }
+    fn applied_forces(&self, t: f64, q: &[f64], qd: &[f64], u: &mut [f64]) {
+        self.mechanism.applied_forces(t, q, qd, u);
+        self.controller.forces(t, q, qd, u);
+    }
+    fn constraints(&self, t: f64, q: &[f64], phi: &mut [f64]) {
+        self.mechanism.constraints(t, q, phi)
+    }
+    fn constraint_jacobian(&self, t: f64, q: &[f64], j: MatMut<'_, f64>) {
+        self.mechanism.constraint_jacobian(t, q, j)
+    }
+    fn constraint_rate_bias(&self, t: f64, q: &[f64], b: &mut [f64]) {
+        self.mechanism.constraint_rate_bias(t, q, b)
+    }
+    fn constraint_accel_bias(&self, t: f64, q: &[f64], qd: &[f64], rho: &mut [f64]) {
+        self.mechanism.constraint_accel_bias(t, q, qd, rho)
+    }
+    fn kinetic_energy(&self, q: &[f64], qd: &[f64]) -> Option<f64> {
+        self.mechanism.kinetic_energy(q, qd)
+    }
+    fn potential_energy(&self, q: &[f64]) -> Option<f64> {
+        self.mechanism.potential_energy(q)
+    }
+}

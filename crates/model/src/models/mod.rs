@@ -1,0 +1,153 @@
+//! The papers' models and a few textbook mechanisms, each a plain struct whose
+//! `Default` holds the nominal parameters (units in the field docs).
+//!
+//! | model | N | L | source |
+//! |---|---|---|---|
+//! | [`KeerthiRobot`] (+ [`KeerthiControlLaw`]) | 3 | 2 | Keerthi et al., section 4 |
+//! | [`HuangCartesianRobot`] (+ [`HuangPdLaw`]) | 2 | 1 (unilateral) | Huang, (6.1.1)–(6.1.3), (6.3.3), (6.3.4) |
+//! | [`Pendulum`] | 2 | 1 | Cartesian pendulum |
+//! | [`SliderCrank`] | 3 | 2 | absolute link angles + slider position |
+//! | [`RedundantFourBar`] | 3 | 3 (rank 2) | four-bar with a redundant closure row |
+
+mod four_bar;
+mod huang;
+mod keerthi;
+mod pendulum;
+mod slider_crank;
+
+pub use four_bar::RedundantFourBar;
+pub use huang::{DesiredMotion, HuangCartesianRobot, HuangPdLaw};
+pub use keerthi::{
+    KeerthiControlLaw, KeerthiInitialCondition, KeerthiRobot, KEERTHI_IC1, KEERTHI_IC2,
+};
+pub use pendulum::Pendulum;
+pub use slider_crank::SliderCrank;
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::testing::{
+        check_accel_bias, check_energy_balance, check_jacobian, check_mass_matrix, check_rate_bias,
+        SplitMix64,
+    };
+    use crate::Mechanism;
+
+    /// Runs every finite-difference check on `cases` random states drawn by `sample`.
+    pub(crate) fn check_model<M: Mechanism>(
+        mech: &M,
+        seed: u64,
+        cases: usize,
+        mut sample: impl FnMut(&mut SplitMix64) -> (Vec<f64>, Vec<f64>),
+    ) {
+        let mut rng = SplitMix64::new(seed);
+        let mut worst = [0.0f64; 5];
+        for _ in 0..cases {
+            let (q, qd) = sample(&mut rng);
+            let t = rng.uniform(0.0, 10.0);
+            let mm = check_mass_matrix(mech, &q).unwrap();
+            assert!(
+                mm.asymmetry <= 1e-15,
+                "{}: asymmetry {}",
+                mech.name(),
+                mm.asymmetry
+            );
+            assert!(
+                mm.min_eigenvalue > 0.0,
+                "{}: min eigenvalue {}",
+                mech.name(),
+                mm.min_eigenvalue
+            );
+            let errs = [
+                check_jacobian(mech, t, &q).unwrap(),
+                check_rate_bias(mech, t, &q).unwrap(),
+                check_accel_bias(mech, t, &q, &qd).unwrap(),
+                check_energy_balance(mech, &q, &qd)
+                    .unwrap()
+                    .expect("energy provided"),
+                mm.asymmetry,
+            ];
+            for (w, e) in worst.iter_mut().zip(errs) {
+                *w = w.max(e);
+            }
+        }
+        let [j, b, rho, energy, _] = worst;
+        eprintln!(
+            "{}: worst J {j:.1e}, b {b:.1e}, rho {rho:.1e}, energy {energy:.1e}",
+            mech.name()
+        );
+        assert!(j <= 1e-6, "{}: J relative error {j:e}", mech.name());
+        assert!(b <= 1e-6, "{}: b relative error {b:e}", mech.name());
+        assert!(rho <= 1e-6, "{}: rho relative error {rho:e}", mech.name());
+        assert!(
+            energy <= 1e-6,
+            "{}: energy balance relative error {energy:e}",
+            mech.name()
+        );
+    }
+
+    fn box_sampler(
+        lo: Vec<f64>,
+        hi: Vec<f64>,
+        vmax: f64,
+    ) -> impl FnMut(&mut SplitMix64) -> (Vec<f64>, Vec<f64>) {
+        move |rng| {
+            let q = lo
+                .iter()
+                .zip(&hi)
+                .map(|(a, b)| rng.uniform(*a, *b))
+                .collect();
+            let qd = rng.vector(lo.len(), -vmax, vmax);
+            (q, qd)
+        }
+    }
+
+    #[test]
+    fn keerthi_robot_passes_finite_difference_checks() {
+        check_model(
+            &KeerthiRobot::default(),
+            1,
+            25,
+            box_sampler(vec![-3.0, -0.5, -0.1], vec![3.0, 0.5, 0.4], 2.0),
+        );
+    }
+
+    #[test]
+    fn huang_robot_passes_finite_difference_checks() {
+        check_model(
+            &HuangCartesianRobot::default(),
+            2,
+            25,
+            box_sampler(vec![-1.0, 0.5], vec![1.0, 2.5], 2.0),
+        );
+    }
+
+    #[test]
+    fn pendulum_passes_finite_difference_checks() {
+        check_model(
+            &Pendulum::default(),
+            3,
+            25,
+            box_sampler(vec![-1.5, -1.5], vec![1.5, 1.5], 3.0),
+        );
+    }
+
+    #[test]
+    fn slider_crank_passes_finite_difference_checks() {
+        check_model(
+            &SliderCrank::default(),
+            4,
+            25,
+            box_sampler(vec![-4.0, -1.0, 0.1], vec![4.0, 1.0, 0.5], 5.0),
+        );
+    }
+
+    #[test]
+    fn redundant_four_bar_passes_finite_difference_checks() {
+        check_model(
+            &RedundantFourBar::default(),
+            5,
+            25,
+            box_sampler(vec![-4.0, -4.0, -4.0], vec![4.0, 4.0, 4.0], 5.0),
+        );
+    }
+}

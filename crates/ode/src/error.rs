@@ -1,0 +1,138 @@
+//! Errors of the integrators.
+//!
+//! Every variant says *what* went wrong and *where* (the time `t`, the component
+//! `index`, the step size `h`), so that a caller can report it without a debugger.
+
+use thiserror::Error;
+
+/// Failure reported by a right-hand side ([`crate::problem::OdeRhs::eval`]).
+///
+/// The right-hand side of a mechanical model may fail for a physical reason
+/// (a singular mass matrix, a configuration outside the model's domain).
+#[derive(Debug, Clone, Copy, PartialEq, Error)]
+pub enum RhsError {
+    /// The right-hand side could not be evaluated at this state.
+    #[error("the right-hand side cannot be evaluated at this state")]
+    Failed,
+    /// A linear system inside the right-hand side (e.g. `M(q) q̈ = …`) was singular.
+    #[error("singular matrix inside the right-hand side")]
+    SingularMatrix,
+    /// A non-finite value was produced in component `index`.
+    #[error("non-finite value in component {index} of the right-hand side")]
+    NonFinite {
+        /// Component of `dy` that is NaN or infinite.
+        index: usize,
+    },
+}
+
+/// Which input or intermediate quantity was non-finite (see [`OdeError::NonFinite`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quantity {
+    /// The initial time `t0`.
+    InitialTime,
+    /// The initial state `y0`.
+    InitialState,
+    /// A state passed to [`crate::stepper::Advance::replace_y`] or a restart.
+    ReplacedState,
+    /// The value `f(t, y)` returned by the right-hand side.
+    Derivative,
+    /// The final time or an output time passed to the driver.
+    OutputTime,
+    /// The computed solution after a step.
+    Solution,
+    /// An event function value `g(t, y)`.
+    EventFunction,
+}
+
+/// Errors of `contour-ode`.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum OdeError {
+    /// A tolerance is not a finite positive number (`rtol ≥ 0`, `atol ≥ 0`, not both zero).
+    #[error("invalid tolerance: {which} = {value} (component {index})")]
+    InvalidTolerance {
+        /// `"rtol"`, `"atol"` or `"weight"`.
+        which: &'static str,
+        /// The offending value.
+        value: f64,
+        /// Component index (0 for a scalar tolerance).
+        index: usize,
+    },
+    /// A configuration parameter is out of its documented range.
+    #[error("invalid parameter {name} = {value}")]
+    InvalidParameter {
+        /// Name of the configuration field.
+        name: &'static str,
+        /// The offending value.
+        value: f64,
+    },
+    /// A NaN or infinite value in `what`, component `index`.
+    #[error("non-finite value in {what:?}, component {index}")]
+    NonFinite {
+        /// Which quantity.
+        what: Quantity,
+        /// Component index.
+        index: usize,
+    },
+    /// Vector lengths disagree.
+    #[error("dimension mismatch: expected {expected}, got {got}")]
+    DimensionMismatch {
+        /// Expected length (the problem dimension).
+        expected: usize,
+        /// Length that was passed.
+        got: usize,
+    },
+    /// The step size needed to meet the tolerance fell below the round-off limit
+    /// `4·u·|t|` (or the configured minimum step).
+    #[error("step size too small at t = {t}: h = {h}")]
+    StepSizeTooSmall {
+        /// Time at which the step failed.
+        t: f64,
+        /// The step size that was too small.
+        h: f64,
+    },
+    /// The requested accuracy is below what the machine precision allows at `t`;
+    /// `rtol_min` is the smallest relative tolerance STEP considers attainable
+    /// (Shampine & Gordon, block 0 of STEP).
+    #[error("tolerance too small for machine precision at t = {t}; relative tolerance must be at least {factor} times larger")]
+    ToleranceTooSmall {
+        /// Time at which the test failed.
+        t: f64,
+        /// Factor by which the tolerances must be increased.
+        factor: f64,
+    },
+    /// An iteration (Newton, secant, root finding) did not converge.
+    #[error("no convergence at t = {t} after {iterations} iterations (residual {residual})")]
+    NoConvergence {
+        /// Time at which the iteration failed.
+        t: f64,
+        /// Iterations performed.
+        iterations: usize,
+        /// Norm of the last residual or update.
+        residual: f64,
+    },
+    /// The right-hand side failed at time `t`.
+    #[error("right-hand side failed at t = {t}: {source}")]
+    RhsFailed {
+        /// Time of the failing evaluation.
+        t: f64,
+        /// The reason given by the right-hand side.
+        source: RhsError,
+    },
+    /// The integration interval is empty, reversed or non-finite, or output times are not
+    /// sorted inside `[t0, t_end]`.
+    #[error("invalid interval: t0 = {t0}, t_end = {t_end}")]
+    InvalidInterval {
+        /// Start of the interval (current time of the stepper).
+        t0: f64,
+        /// Requested end (or the offending output time).
+        t_end: f64,
+    },
+    /// The driver exceeded its step budget.
+    #[error("maximum number of steps ({max_steps}) reached at t = {t}")]
+    TooManySteps {
+        /// Time reached.
+        t: f64,
+        /// The budget.
+        max_steps: usize,
+    },
+}

@@ -1,0 +1,58 @@
+//! # contour-ode — integrators for `y' = f(t, y)` (and, later, `F(t, y, y') = 0`)
+//!
+//! The crate knows nothing of mechanics. A tour:
+//!
+//! * [`problem`] — the right-hand side trait [`OdeRhs`] (`eval` may fail with a
+//!   [`RhsError`]), the closure adapters [`FnRhs`], [`TryFnRhs`], and the residual form
+//!   [`DaeResidual`] `F(t, y, y') = 0` for the implicit methods (BDF, singly-implicit RK).
+//! * [`norm`] — [`Tolerances`] (`rtol`, scalar or per-component `atol`, component weights) and
+//!   the [`ErrorNorm`]: Keerthi's scaled l2 `sqrt(Σ(eᵢ/wᵢ)²/n)` or the max norm, with
+//!   `wᵢ = atolᵢ + rtol·|yᵢ|`.
+//! * [`stepper`] — the traits [`Stepper`] (`t()`, `y()`, `dense(t)` on the last step,
+//!   [`Stats`], stop time) and [`Advance`]`<F>` (`step()`: one accepted step per call,
+//!   `replace_y()`: a projection moves the accepted point, `restart()`).
+//!   [`Stats`] already carries the counters of the implicit methods (Jacobians,
+//!   factorizations, Newton iterations and failures).
+//! * The methods, one file each:
+//!   [`AdamsBashforthMoulton`] (Shampine & Gordon's variable-order PECE, orders 1–12),
+//!   [`RungeKuttaGill`] (4th order with Gill's round-off compensation, Huang (5.3.3)),
+//!   [`DormandPrince54`] (5(4) with FSAL and dense output).
+//! * [`driver`] — [`integrate`] to a final time with outputs at requested times;
+//!   [`events`] — sign changes of `g(t, y)` located by Illinois regula falsi on the dense
+//!   output, with direction filter, stop and restart (impacts).
+//! * [`test_models`] — reference problems with exact solutions (decay, oscillator, Kepler,
+//!   falling body, a time-dependent and a blow-up problem).
+//! * [`reproduction`] — the rows `ode/order/*` and `ode/kepler/*` of `cargo xtask reproduce-tables`.
+//!
+//! ```
+//! use contour_ode::{integrate, DormandPrince54, DormandPrinceConfig, DriverOptions, FnRhs, Tolerances};
+//! let mut f = FnRhs::new(1, |_t, y: &[f64], dy: &mut [f64]| dy[0] = -y[0]);
+//! let mut s = DormandPrince54::new(0.0, &[1.0], Tolerances::new(1e-10, 1e-12), DormandPrinceConfig::default())?;
+//! let sol = integrate(&mut s, &mut f, 1.0, &[0.5, 1.0], &mut [], &DriverOptions::default())?;
+//! assert!((sol.y[1][0] - (-1.0f64).exp()).abs() < 1e-9);
+//! # Ok::<(), contour_ode::OdeError>(())
+//! ```
+
+pub mod adams_bashforth_moulton;
+pub mod dormand_prince;
+pub mod driver;
+pub mod error;
+pub mod events;
+pub mod norm;
+pub mod problem;
+pub mod reproduction;
+pub mod runge_kutta_gill;
+pub mod stats;
+pub mod stepper;
+pub mod test_models;
+
+pub use adams_bashforth_moulton::{AbmConfig, AbmOrder, AbmStep, AdamsBashforthMoulton};
+pub use dormand_prince::{DormandPrince54, DormandPrinceConfig, Tableau};
+pub use driver::{integrate, DriverOptions, Solution, Termination};
+pub use error::{OdeError, Quantity, RhsError};
+pub use events::{Direction, EventAction, EventFunction, EventRecord, FnEvent};
+pub use norm::{Atol, ErrorNorm, Tolerances};
+pub use problem::{DaeResidual, FnRhs, OdeAsDae, OdeRhs, TryFnRhs};
+pub use runge_kutta_gill::{GillMode, RungeKuttaGill, RungeKuttaGillConfig};
+pub use stats::Stats;
+pub use stepper::{Advance, StepInfo, Stepper};

@@ -1,0 +1,173 @@
+//! The problem: a right-hand side `y' = f(t, y)`.
+//!
+//! [`OdeRhs`] is the one interface every explicit integrator calls. It may fail
+//! (a mechanical model inverts a mass matrix inside `eval`), so `eval` returns a
+//! [`RhsError`] that the integrators turn into [`OdeError::RhsFailed`] with the time.
+//! Closures are adapted by [`FnRhs`] (infallible) and [`TryFnRhs`] (fallible).
+//!
+//! Implicit DAE methods (BDF, singly-implicit RK) take the residual form [`DaeResidual`],
+//! `F(t, y, y') = 0`; an ODE enters that form through [`OdeAsDae`] (`F = y' − f(t, y)`).
+
+use crate::error::{OdeError, Quantity, RhsError};
+use crate::stats::Stats;
+
+/// Right-hand side of `y' = f(t, y)`, `y ∈ ℝⁿ`.
+pub trait OdeRhs {
+    /// Dimension `n` of the state.
+    fn dim(&self) -> usize;
+    /// Writes `dy = f(t, y)`; `y.len() == dy.len() == self.dim()`.
+    fn eval(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), RhsError>;
+}
+
+impl<T: OdeRhs + ?Sized> OdeRhs for &mut T {
+    fn dim(&self) -> usize {
+        (**self).dim()
+    }
+    fn eval(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), RhsError> {
+        (**self).eval(t, y, dy)
+    }
+}
+
+/// Residual `F(t, y, y') = 0` of an implicit ODE or DAE, `y ∈ ℝⁿ`.
+///
+/// Semi-explicit DAEs `y₁' = f(t, y₁, y₂)`, `0 = g(t, y₁, y₂)` are written as
+/// `F = (y₁' − f, g)`. Jacobians `∂F/∂y + c·∂F/∂y'` are the business of the implicit methods
+/// (by finite differences unless a method offers a hook).
+pub trait DaeResidual {
+    /// Dimension `n`.
+    fn dim(&self) -> usize;
+    /// Writes `r = F(t, y, y')`; all slices have length `self.dim()`.
+    fn residual(&mut self, t: f64, y: &[f64], yp: &[f64], r: &mut [f64]) -> Result<(), RhsError>;
+}
+
+/// An explicit ODE `y' = f(t, y)` seen as the residual `F(t, y, y') = y' − f(t, y)`.
+///
+/// Holds one scratch vector, allocated in [`OdeAsDae::new`].
+#[derive(Debug, Clone)]
+pub struct OdeAsDae<F> {
+    /// The wrapped right-hand side.
+    pub rhs: F,
+    scratch: Vec<f64>,
+}
+
+impl<F: OdeRhs> OdeAsDae<F> {
+    /// Wraps `rhs`.
+    pub fn new(rhs: F) -> Self {
+        let n = rhs.dim();
+        Self {
+            rhs,
+            scratch: vec![0.0; n],
+        }
+    }
+}
+
+impl<F: OdeRhs> DaeResidual for OdeAsDae<F> {
+    fn dim(&self) -> usize {
+        self.rhs.dim()
+    }
+    fn residual(&mut self, t: f64, y: &[f64], yp: &[f64], r: &mut [f64]) -> Result<(), RhsError> {
+        self.rhs.eval(t, y, &mut self.scratch)?;
+        for i in 0..r.len() {
+            r[i] = yp[i] - self.scratch[i];
+        }
+        Ok(())
+    }
+}
+
+/// Adapts an infallible closure `|t, y, dy| { … }` to [`OdeRhs`].
+#[derive(Debug, Clone)]
+pub struct FnRhs<G> {
+    dim: usize,
+    f: G,
+}
+
+impl<G: FnMut(f64, &[f64], &mut [f64])> FnRhs<G> {
+    /// Wraps `f` for a state of dimension `dim`.
+    pub fn new(dim: usize, f: G) -> Self {
+        Self { dim, f }
+    }
+}
+
+impl<G: FnMut(f64, &[f64], &mut [f64])> OdeRhs for FnRhs<G> {
+    fn dim(&self) -> usize {
+        self.dim
+    }
+    fn eval(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), RhsError> {
+        (self.f)(t, y, dy);
+        Ok(())
+    }
+}
+
+/// Adapts a fallible closure `|t, y, dy| -> Result<(), RhsError>` to [`OdeRhs`].
+#[derive(Debug, Clone)]
+pub struct TryFnRhs<G> {
+    dim: usize,
+    f: G,
+}
+
+impl<G: FnMut(f64, &[f64], &mut [f64]) -> Result<(), RhsError>> TryFnRhs<G> {
+    /// Wraps `f` for a state of dimension `dim`.
+    pub fn new(dim: usize, f: G) -> Self {
+        Self { dim, f }
+    }
+}
+
+impl<G: FnMut(f64, &[f64], &mut [f64]) -> Result<(), RhsError>> OdeRhs for TryFnRhs<G> {
+    fn dim(&self) -> usize {
+        self.dim
+    }
+    fn eval(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), RhsError> {
+        (self.f)(t, y, dy)
+    }
+}
+
+/// Evaluates `f`, counts it in `stats.f_evals` and attaches `t` to a failure.
+#[inline]
+pub(crate) fn eval_rhs<F: OdeRhs + ?Sized>(
+    f: &mut F,
+    stats: &mut Stats,
+    t: f64,
+    y: &[f64],
+    dy: &mut [f64],
+) -> Result<(), OdeError> {
+    stats.f_evals += 1;
+    f.eval(t, y, dy)
+        .map_err(|source| OdeError::RhsFailed { t, source })
+}
+
+/// Returns an error naming the first non-finite component of `v`.
+pub(crate) fn check_finite(v: &[f64], what: Quantity) -> Result<(), OdeError> {
+    match v.iter().position(|x| !x.is_finite()) {
+        Some(index) => Err(OdeError::NonFinite { what, index }),
+        None => Ok(()),
+    }
+}
+
+/// Checks `f.dim() == n`.
+pub(crate) fn check_dim<F: OdeRhs + ?Sized>(f: &F, n: usize) -> Result<(), OdeError> {
+    if f.dim() != n {
+        return Err(OdeError::DimensionMismatch {
+            expected: n,
+            got: f.dim(),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ode_as_dae_residual() {
+        let mut d = OdeAsDae::new(FnRhs::new(2, |t, y: &[f64], dy: &mut [f64]| {
+            dy[0] = y[1];
+            dy[1] = -y[0] + t;
+        }));
+        let mut r = [0.0; 2];
+        d.residual(2.0, &[1.0, 3.0], &[3.0, 1.0], &mut r).unwrap();
+        assert_eq!(r, [0.0, 0.0]);
+        d.residual(2.0, &[1.0, 3.0], &[4.0, 0.0], &mut r).unwrap();
+        assert_eq!(r, [1.0, -1.0]);
+    }
+}

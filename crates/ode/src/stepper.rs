@@ -1,0 +1,116 @@
+//! The one stepping interface shared by every integrator.
+//!
+//! A [`Stepper`] owns the state `(t, y)`; [`Advance::step`] advances it by **one accepted
+//! step per call**; rejected attempts happen inside the call and are counted in
+//! [`Stats::rejected_steps`]. Between steps a caller may
+//!
+//! * read the state ([`Stepper::t`], [`Stepper::y`]) and the interpolant on the last step
+//!   ([`Stepper::dense`]),
+//! * move the accepted point ([`Advance::replace_y`], the perturbation approach: a projection
+//!   onto the constraint manifold), after which the next step continues from the moved point,
+//! * restart from a new state ([`Advance::restart`], e.g. after an impact),
+//! * forbid stepping past a time ([`Stepper::set_t_stop`]) or cap the step ([`Stepper::set_max_step`]).
+//!
+//! Integration runs forward in time (`h > 0`).
+
+use crate::error::OdeError;
+use crate::stats::Stats;
+
+/// What one call of [`Advance::step`] did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepInfo {
+    /// Start of the accepted step.
+    pub t_prev: f64,
+    /// End of the accepted step (the new current time).
+    pub t: f64,
+    /// Accepted step size `t - t_prev`.
+    pub h: f64,
+    /// Order of the formula used on this step (for Adams: the order `k` of STEP, i.e. the
+    /// predictor order; the corrected value is of order `k + 1`).
+    pub order: usize,
+    /// Attempts rejected inside this call.
+    pub rejected: usize,
+}
+
+/// State, interpolant and statistics of a one-step-at-a-time integrator — everything that
+/// does not need the problem. Stepping itself is [`Advance`].
+///
+/// The split lets one stepper type advance different kinds of problem (an explicit method
+/// implements `Advance<F>` for every [`OdeRhs`](crate::problem::OdeRhs); an implicit DAE method implements it for a
+/// residual `F(t, y, y') = 0`, [`crate::problem::DaeResidual`]) while `s.t()`, `s.dense(…)`
+/// stay unambiguous.
+pub trait Stepper {
+    /// Current time `tₙ`.
+    fn t(&self) -> f64;
+
+    /// Current state `yₙ`.
+    fn y(&self) -> &[f64];
+
+    /// Start `tₙ₋₁` of the last accepted step (`t0` before the first step).
+    fn t_prev(&self) -> f64;
+
+    /// Size of the last accepted step (0 before the first step).
+    fn h(&self) -> f64;
+
+    /// Order of the formula of the last accepted step.
+    fn order(&self) -> usize;
+
+    /// Dimension of the state.
+    fn dim(&self) -> usize {
+        self.y().len()
+    }
+
+    /// Writes the interpolant of the last accepted step `[t_prev, t]` at `t_out` into `out`.
+    /// Evaluating outside that interval extrapolates.
+    fn dense(&self, t_out: f64, out: &mut [f64]);
+
+    /// Work counters.
+    fn stats(&self) -> &Stats;
+
+    /// Mutable work counters (the driver counts events here).
+    fn stats_mut(&mut self) -> &mut Stats;
+
+    /// Never step past `t_stop` (`None`: no limit). The step that reaches it ends exactly on it.
+    fn set_t_stop(&mut self, t_stop: Option<f64>);
+
+    /// Caps the step size (`f64::INFINITY`: no cap).
+    fn set_max_step(&mut self, h_max: f64);
+}
+
+/// Advancing a [`Stepper`] on the problem `F` (for the explicit methods: any [`OdeRhs`](crate::problem::OdeRhs)).
+pub trait Advance<F: ?Sized>: Stepper {
+    /// Takes one accepted step (rejections are internal and counted).
+    ///
+    /// Never steps past the stop time set by [`Stepper::set_t_stop`]. The first call
+    /// evaluates `f(t0, y0)` (counted) and checks the problem dimension.
+    fn step(&mut self, f: &mut F) -> Result<StepInfo, OdeError>;
+
+    /// Replaces the accepted state `yₙ` by `y` (after a projection); the next step starts
+    /// from it. Each method documents what it does with its history and whether it
+    /// re-evaluates `f` (counted in [`Stats::f_evals`]).
+    fn replace_y(&mut self, f: &mut F, y: &[f64]) -> Result<(), OdeError>;
+
+    /// Restarts the integration from `(t, y)` as from a new initial value (history dropped,
+    /// statistics kept). Used after an impact or another discontinuity.
+    fn restart(&mut self, f: &mut F, t: f64, y: &[f64]) -> Result<(), OdeError>;
+}
+
+/// Clamps a proposed forward step `h` so that `t + h` does not pass `t_stop`, and so that a
+/// remaining sliver smaller than `4u·|t|` is absorbed. Returns `(h, hits_stop)`.
+#[inline]
+pub(crate) fn clamp_to_stop(t: f64, h: f64, h_max: f64, t_stop: Option<f64>) -> (f64, bool) {
+    let mut h = h.min(h_max);
+    if let Some(ts) = t_stop {
+        let rem = ts - t;
+        let fouru = 4.0 * f64::EPSILON * t.abs().max(ts.abs());
+        if h >= rem - fouru {
+            return (rem, true);
+        }
+        // Avoid leaving a last step much smaller than the current one.
+        if h < rem && rem < 1.01 * h {
+            h = rem;
+            return (h, true);
+        }
+    }
+    (h, false)
+}
