@@ -10,6 +10,7 @@
 //! it regenerates everything in memory and fails, listing every file that differs, when the
 //! committed files are not what a fresh run produces.
 
+mod huang;
 mod plot;
 mod reproduce;
 mod rows;
@@ -19,7 +20,7 @@ use std::process::ExitCode;
 
 fn usage() -> &'static str {
     "usage: cargo xtask reproduce-tables [--check] [--only SOURCE]\n\
-     sources: linalg, model, ode"
+     sources: linalg, model, ode, huang"
 }
 
 fn main() -> ExitCode {

@@ -12,7 +12,7 @@ type SourceFn = fn() -> Result<SourceOutput, Box<dyn Error>>;
 
 /// Every source, in the order of `tables/reproduction.json`.
 pub fn all() -> Vec<(&'static str, SourceFn)> {
-    vec![("linalg", linalg), ("model", model), ("ode", ode)]
+    vec![("linalg", linalg), ("model", model), ("ode", ode), ("huang", crate::huang::source)]
 }
 
 /// Accuracy of the dense kernels over a fixed, seeded set of random problems.

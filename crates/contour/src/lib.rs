@@ -48,6 +48,9 @@ pub enum Error {
     /// Integrators.
     #[error(transparent)]
     Ode(#[from] contour_ode::OdeError),
+    /// Path planning and minimum-time parameterization.
+    #[error(transparent)]
+    Planning(#[from] contour_planning::PlanningError),
 }
 
 #[cfg(test)]

@@ -1,0 +1,278 @@
+//! Inverse dynamics along a path, Huang (4.3.5)–(4.3.7).
+//!
+//! With `q = Q(s)`, `q̇ = B ṡ`, `q̈ = B s̈ + B̄ ṡ²` (4.3.2) and the prescribed contact force
+//! `λ_row = Λ(s) u(s)` (4.3.3)–(4.3.4), the actuator forces that move the mechanism along the
+//! path are
+//!
+//! ```text
+//! T(s, ṡ, s̈) = M(Q) (B s̈ + B̄ ṡ²) + h(Q, B ṡ) − J_row(Q)ᵀ Λ(s) u(s)          (4.3.6)
+//! ```
+//!
+//! (the trait's `M q̈ + h = u + Jᵀλ` with `u = T`; Huang's `Jᵀ Dᵀ` is our `J = ∂φ/∂q`).
+//! T is affine in s̈: `T = a(s) s̈ + r(s, ṡ)`, `a = M B`, `r = T(s, ṡ, 0)`, the form the
+//! acceleration limits (4.3.24) use. The mechanism's own `applied_forces` are not included:
+//! T is the whole input.
+
+use crate::error::PlanningError;
+use crate::history::PathHistory;
+use crate::joint_path::JointPath;
+use crate::path::SegmentKind;
+use contour_model::{ConstraintKind, Mechanism};
+use faer::prelude::*;
+use std::cell::RefCell;
+
+/// One sample of a kinematic history with its joint forces.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct HistorySample {
+    /// Time \[s\] (from t0 = 0).
+    pub t: f64,
+    /// s(t).
+    pub s: f64,
+    /// ṡ(t).
+    pub sd: f64,
+    /// s̈(t).
+    pub sdd: f64,
+    /// Joint forces T(s, ṡ, s̈), (4.3.6).
+    pub torque: Vec<f64>,
+}
+
+struct Scratch {
+    q: Vec<f64>,
+    b: Vec<f64>,
+    bbar: Vec<f64>,
+    qd: Vec<f64>,
+    h: Vec<f64>,
+    phi: Vec<f64>,
+    m: Mat<f64>,
+    j: Mat<f64>,
+}
+
+/// A mechanism moving along a joint path (workspaces allocated once in [`PathDynamics::new`]).
+pub struct PathDynamics<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> {
+    mech: &'a M,
+    path: &'a P,
+    scratch: RefCell<Scratch>,
+    tmp: RefCell<Vec<f64>>,
+}
+
+impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
+    /// Couples `mech` with `path`; checks dimensions and constraint rows.
+    pub fn new(mech: &'a M, path: &'a P) -> Result<Self, PlanningError> {
+        let n = mech.dof();
+        if path.dof() != n {
+            return Err(PlanningError::DimensionMismatch {
+                what: "joint path dof",
+                expected: n,
+                found: path.dof(),
+            });
+        }
+        let l = mech.n_constraints();
+        for seg in path.path().segments() {
+            if let SegmentKind::Constrained { row, .. } = &seg.kind {
+                if *row >= l {
+                    return Err(PlanningError::BadConstraintRow { row: *row, rows: l });
+                }
+            }
+        }
+        let scratch = Scratch {
+            q: vec![0.0; n],
+            b: vec![0.0; n],
+            bbar: vec![0.0; n],
+            qd: vec![0.0; n],
+            h: vec![0.0; n],
+            phi: vec![0.0; l],
+            m: Mat::zeros(n, n),
+            j: Mat::zeros(l.max(1), n),
+        };
+        Ok(Self {
+            mech,
+            path,
+            scratch: RefCell::new(scratch),
+            tmp: RefCell::new(vec![0.0; n]),
+        })
+    }
+
+    /// The mechanism.
+    pub fn mechanism(&self) -> &M {
+        self.mech
+    }
+
+    /// The joint path.
+    pub fn joint_path(&self) -> &P {
+        self.path
+    }
+
+    /// Number of joints N.
+    pub fn dof(&self) -> usize {
+        self.mech.dof()
+    }
+
+    /// Writes `a = M(Q) B` and `r = M(Q) B̄ ṡ² + h(Q, B ṡ) − J_rowᵀ Λ u` (so that
+    /// `T = a s̈ + r`, Huang (4.3.24)) on segment `seg` at `(s, ṡ)`.
+    pub fn coefficients(
+        &self,
+        seg: usize,
+        s: f64,
+        sd: f64,
+        a: &mut [f64],
+        r: &mut [f64],
+    ) -> Result<(), PlanningError> {
+        let n = self.dof();
+        if a.len() != n || r.len() != n {
+            return Err(PlanningError::DimensionMismatch {
+                what: "a/r",
+                expected: n,
+                found: a.len().min(r.len()),
+            });
+        }
+        if !s.is_finite() || !sd.is_finite() {
+            return Err(PlanningError::NonFinite { what: "s or sdot" });
+        }
+        let mut guard = self.scratch.borrow_mut();
+        let w = &mut *guard;
+        self.path.eval(seg, s, &mut w.q, &mut w.b, &mut w.bbar)?;
+        for k in 0..n {
+            w.qd[k] = w.b[k] * sd;
+        }
+        self.mech.mass_matrix(&w.q, w.m.as_mut());
+        self.mech.bias_forces(&w.q, &w.qd, &mut w.h);
+        for i in 0..n {
+            let (mut ai, mut ri) = (0.0, w.h[i]);
+            for j in 0..n {
+                ai += w.m[(i, j)] * w.b[j];
+                ri += w.m[(i, j)] * w.bbar[j] * sd * sd;
+            }
+            a[i] = ai;
+            r[i] = ri;
+        }
+        if let SegmentKind::Constrained { row, force } = &self.path.path().segments()[seg].kind {
+            // − J_rowᵀ Λ(s) u(s), Huang (4.3.6)
+            let lam = force.value(s);
+            self.mech.constraint_jacobian(0.0, &w.q, w.j.as_mut());
+            for i in 0..n {
+                r[i] -= w.j[(*row, i)] * lam;
+            }
+        }
+        Ok(())
+    }
+
+    /// Joint forces `T(s, ṡ, s̈)`, Huang (4.3.6)–(4.3.7), on segment `seg`.
+    pub fn inverse_dynamics(
+        &self,
+        seg: usize,
+        s: f64,
+        sd: f64,
+        sdd: f64,
+        tau: &mut [f64],
+    ) -> Result<(), PlanningError> {
+        let n = self.dof();
+        if tau.len() != n {
+            return Err(PlanningError::DimensionMismatch {
+                what: "tau",
+                expected: n,
+                found: tau.len(),
+            });
+        }
+        let mut a = self.tmp.borrow_mut();
+        self.coefficients(seg, s, sd, &mut a, tau)?;
+        for i in 0..n {
+            tau[i] += a[i] * sdd;
+        }
+        Ok(())
+    }
+
+    /// Joint forces at `s` using the right-continuous segment choice.
+    pub fn torque(&self, s: f64, sd: f64, sdd: f64, tau: &mut [f64]) -> Result<(), PlanningError> {
+        let seg = self.path.path().locate(s);
+        self.inverse_dynamics(seg, s, sd, sdd, tau)
+    }
+
+    /// `φ(Q(s))` and `J(Q(s)) B(s)` for constraint row `row` on segment `seg` — the quantities of
+    /// the impact-avoidance condition (4.3.8) / (4.3.41) and the tangency condition (4.3.9).
+    pub fn constraint_along(
+        &self,
+        seg: usize,
+        s: f64,
+        row: usize,
+    ) -> Result<(f64, f64), PlanningError> {
+        let l = self.mech.n_constraints();
+        if row >= l {
+            return Err(PlanningError::BadConstraintRow { row, rows: l });
+        }
+        let mut guard = self.scratch.borrow_mut();
+        let w = &mut *guard;
+        self.path.eval(seg, s, &mut w.q, &mut w.b, &mut w.bbar)?;
+        self.mech.constraints(0.0, &w.q, &mut w.phi);
+        self.mech.constraint_jacobian(0.0, &w.q, w.j.as_mut());
+        let jb: f64 = (0..self.dof()).map(|i| w.j[(row, i)] * w.b[i]).sum();
+        Ok((w.phi[row], jb))
+    }
+
+    /// Samples a kinematic path history (Huang 4.3.2) at `n + 1` equally spaced times and
+    /// evaluates the joint forces (4.3.6) along it (e.g. Huang Figs. 6.2.5, 6.2.11).
+    pub fn along_history(
+        &self,
+        history: &dyn PathHistory,
+        n: usize,
+    ) -> Result<Vec<HistorySample>, PlanningError> {
+        let n = n.max(1);
+        let tf = history.final_time();
+        let mut out = Vec::with_capacity(n + 1);
+        for k in 0..=n {
+            let t = tf * k as f64 / n as f64;
+            let (s, sd, sdd) = history.state(t);
+            let mut torque = vec![0.0; self.dof()];
+            self.torque(s, sd, sdd, &mut torque)?;
+            out.push(HistorySample {
+                t,
+                s,
+                sd,
+                sdd,
+                torque,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Checks the path against the constraints on `samples` points per segment:
+    /// unilateral rows must have φ ≥ −`tol` on unconstrained segments ((4.2.8), (4.2.10)) and
+    /// the active row must have |φ| ≤ `tol` on constrained segments ((4.2.9)).
+    pub fn check_feasible(&self, samples: usize, tol: f64) -> Result<(), PlanningError> {
+        let l = self.mech.n_constraints();
+        let samples = samples.max(2);
+        for (si, seg) in self.path.path().segments().iter().enumerate() {
+            for k in 0..samples {
+                let s = seg.s_start + (seg.s_end - seg.s_start) * k as f64 / (samples - 1) as f64;
+                let mut guard = self.scratch.borrow_mut();
+                let w = &mut *guard;
+                self.path.eval(si, s, &mut w.q, &mut w.b, &mut w.bbar)?;
+                self.mech.constraints(0.0, &w.q, &mut w.phi);
+                match &seg.kind {
+                    SegmentKind::Constrained { row, .. } => {
+                        if w.phi[*row].abs() > tol {
+                            return Err(PlanningError::PathLeavesConstraint {
+                                row: *row,
+                                s,
+                                phi: w.phi[*row],
+                            });
+                        }
+                    }
+                    SegmentKind::Unconstrained => {
+                        for row in 0..l {
+                            if self.mech.constraint_kind(row) == ConstraintKind::Unilateral
+                                && w.phi[row] < -tol
+                            {
+                                return Err(PlanningError::PathViolatesConstraint {
+                                    row,
+                                    s,
+                                    phi: w.phi[row],
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,201 @@
+//! Limits on the path acceleration from joint torque limits, Huang (4.3.22)–(4.3.32).
+//!
+//! With `T = a(s) s̈ + r(s, ṡ)` ([`crate::PathDynamics::coefficients`]) and
+//! `T_i^min(s, ṡ) ≤ T_i ≤ T_i^max(s, ṡ)` (4.3.23), every joint with `a_i ≠ 0` gives
+//!
+//! ```text
+//! E_1i = T_i^min − r_i,  E_2i = T_i^max − r_i                     (4.3.26)–(4.3.27)
+//! h_i = E_1i/|a_i|, γ_i = E_2i/|a_i|  (a_i > 0);   h_i = −E_2i/|a_i|, γ_i = −E_1i/|a_i|  (a_i < 0)
+//! h = max_i h_i ≤ s̈ ≤ γ = min_i γ_i                                (4.3.28)–(4.3.32)
+//! ```
+//!
+//! (4.3.29)–(4.3.30) as printed divide E by |a_i| in both branches; the sign must follow
+//! a_i, as (4.3.25) shows — we implement (4.3.25).
+//! A **zero-inertia** joint (`|a_i| ≤ ε‖a‖∞`, Σ_j M_ij B_j = 0) is not divided by: it does
+//! not bound s̈ but demands `T_i^min ≤ r_i(s, ṡ) ≤ T_i^max`, a pure velocity constraint.
+
+use crate::dynamics::PathDynamics;
+use crate::error::PlanningError;
+use crate::joint_path::JointPath;
+use contour_model::Mechanism;
+use std::cell::RefCell;
+
+/// Joint torque limits `T^min(s, ṡ) ≤ T ≤ T^max(s, ṡ)`, Huang (4.3.23).
+pub trait TorqueLimits {
+    /// Writes the limits at `(s, ṡ)`.
+    fn limits(&self, s: f64, sd: f64, lower: &mut [f64], upper: &mut [f64]);
+}
+
+/// Constant box limits (Huang (6.2.16): −1 ≤ F_x, F_y ≤ 1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoxLimits {
+    /// Lower limits T^min \[N or N·m\].
+    pub lower: Vec<f64>,
+    /// Upper limits T^max \[N or N·m\].
+    pub upper: Vec<f64>,
+}
+
+impl BoxLimits {
+    /// `−bound ≤ T_i ≤ bound` for `n` joints.
+    pub fn symmetric(n: usize, bound: f64) -> Self {
+        Self {
+            lower: vec![-bound; n],
+            upper: vec![bound; n],
+        }
+    }
+}
+
+impl TorqueLimits for BoxLimits {
+    fn limits(&self, _s: f64, _sd: f64, lower: &mut [f64], upper: &mut [f64]) {
+        lower.copy_from_slice(&self.lower);
+        upper.copy_from_slice(&self.upper);
+    }
+}
+
+/// Limits given by a closure `f(s, ṡ, lower, upper)` (e.g. a motor's torque–speed line).
+pub struct FnLimits<F: Fn(f64, f64, &mut [f64], &mut [f64])>(pub F);
+
+impl<F: Fn(f64, f64, &mut [f64], &mut [f64])> TorqueLimits for FnLimits<F> {
+    fn limits(&self, s: f64, sd: f64, lower: &mut [f64], upper: &mut [f64]) {
+        (self.0)(s, sd, lower, upper)
+    }
+}
+
+/// The bounds `h(s, ṡ) ≤ s̈ ≤ γ(s, ṡ)` at one state, Huang (4.3.31).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AccelBounds {
+    /// h(s, ṡ): the maximum deceleration (4.3.32).
+    pub lower: f64,
+    /// γ(s, ṡ): the maximum acceleration (4.3.32).
+    pub upper: f64,
+    /// `false` when a zero-inertia joint's velocity condition `T^min ≤ r_i ≤ T^max` fails, or
+    /// when speed-dependent limits have `T^min(s, ṡ) > T^max(s, ṡ)` at this ṡ > 0.
+    pub singular_ok: bool,
+}
+
+impl AccelBounds {
+    /// Admissible (4.3.50): `h ≤ γ` (up to `tol`) and every zero-inertia joint satisfied.
+    pub fn admissible(&self, tol: f64) -> bool {
+        self.singular_ok && self.lower <= self.upper + tol
+    }
+}
+
+/// Relative threshold below which `|a_i| / ‖a‖∞` counts as zero inertia.
+pub const ZERO_INERTIA_TOL: f64 = 1e-10;
+
+struct Scratch {
+    a: Vec<f64>,
+    r: Vec<f64>,
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+}
+
+/// Evaluates `h(s, ṡ)` and `γ(s, ṡ)` for a mechanism on a path under torque limits.
+pub struct AccelerationLimits<
+    'a,
+    M: Mechanism + ?Sized,
+    P: JointPath + ?Sized,
+    L: TorqueLimits + ?Sized,
+> {
+    dynamics: &'a PathDynamics<'a, M, P>,
+    limits: &'a L,
+    scratch: RefCell<Scratch>,
+}
+
+impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
+    AccelerationLimits<'a, M, P, L>
+{
+    /// Couples dynamics and limits.
+    pub fn new(dynamics: &'a PathDynamics<'a, M, P>, limits: &'a L) -> Self {
+        let n = dynamics.dof();
+        let scratch = Scratch {
+            a: vec![0.0; n],
+            r: vec![0.0; n],
+            lo: vec![0.0; n],
+            hi: vec![0.0; n],
+        };
+        Self {
+            dynamics,
+            limits,
+            scratch: RefCell::new(scratch),
+        }
+    }
+
+    /// The path dynamics.
+    pub fn dynamics(&self) -> &PathDynamics<'a, M, P> {
+        self.dynamics
+    }
+
+    /// The torque limits.
+    pub fn torque_limits(&self) -> &L {
+        self.limits
+    }
+
+    /// `h(s, ṡ)`, `γ(s, ṡ)` on segment `seg`, Huang (4.3.25)–(4.3.32).
+    ///
+    /// Errors: [`PlanningError::InvertedTorqueLimits`] when `T^min > T^max` at ṡ = 0 (bad
+    /// input; at ṡ > 0 crossing limits only make the state inadmissible),
+    /// [`PlanningError::DegenerateTangent`] when every joint has zero inertia (M B = 0).
+    pub fn bounds(&self, seg: usize, s: f64, sd: f64) -> Result<AccelBounds, PlanningError> {
+        let mut guard = self.scratch.borrow_mut();
+        let w = &mut *guard;
+        self.dynamics.coefficients(seg, s, sd, &mut w.a, &mut w.r)?;
+        self.limits.limits(s, sd, &mut w.lo, &mut w.hi);
+        let amax = w.a.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        if amax.is_nan() || amax <= 0.0 {
+            return Err(PlanningError::DegenerateTangent { s });
+        }
+        let mut lower = f64::NEG_INFINITY;
+        let mut upper = f64::INFINITY;
+        let mut singular_ok = true;
+        for i in 0..w.a.len() {
+            let (lo, hi) = (w.lo[i], w.hi[i]);
+            if lo.is_nan() || hi.is_nan() {
+                return Err(PlanningError::NonFinite {
+                    what: "torque limits",
+                });
+            }
+            if !(w.a[i].is_finite() && w.r[i].is_finite()) {
+                return Err(PlanningError::NonFinite {
+                    what: "path dynamics a(s) or r(s, sdot)",
+                });
+            }
+            if lo > hi {
+                if sd == 0.0 {
+                    return Err(PlanningError::InvertedTorqueLimits {
+                        joint: i,
+                        s,
+                        lower: lo,
+                        upper: hi,
+                    });
+                }
+                // speed-dependent limits that cross at this ṡ: the state is inadmissible
+                singular_ok = false;
+            }
+            let ai = w.a[i];
+            let e1 = lo - w.r[i]; // (4.3.26)
+            let e2 = hi - w.r[i]; // (4.3.27)
+            if ai.abs() <= ZERO_INERTIA_TOL * amax {
+                // zero inertia: 0 ≤ E_2i and E_1i ≤ 0, a condition on ṡ only
+                let tol = 1e-12 * (1.0 + lo.abs() + hi.abs());
+                if e1 > tol || e2 < -tol {
+                    singular_ok = false;
+                }
+                continue;
+            }
+            // (4.3.25), (4.3.29)–(4.3.30)
+            let (hi_i, gi) = if ai > 0.0 {
+                (e1 / ai, e2 / ai)
+            } else {
+                (e2 / ai, e1 / ai)
+            };
+            lower = lower.max(hi_i);
+            upper = upper.min(gi);
+        }
+        Ok(AccelBounds {
+            lower,
+            upper,
+            singular_ok,
+        })
+    }
+}
