@@ -20,7 +20,7 @@ use std::process::ExitCode;
 
 fn usage() -> &'static str {
     "usage: cargo xtask reproduce-tables [--check] [--only SOURCE]\n\
-     sources: linalg, model, ode, huang"
+     sources: linalg, model, ode, huang, featherstone"
 }
 
 fn main() -> ExitCode {

@@ -71,6 +71,17 @@ pub enum ModelError {
         /// The rejected value.
         value: f64,
     },
+    /// A body index that the kinematic tree does not have.
+    #[error("unknown body {body} (the tree has {n_bodies} bodies)")]
+    UnknownBody {
+        /// The offending index.
+        body: usize,
+        /// Number of bodies of the tree.
+        n_bodies: usize,
+    },
+    /// Building a tree from a URDF description failed.
+    #[error(transparent)]
+    Urdf(#[from] crate::urdf::UrdfImportError),
     /// A linear-algebra failure not covered by a more specific variant.
     #[error(transparent)]
     Linalg(#[from] LinalgError),

@@ -23,7 +23,19 @@
 //! * [`validate`] — dimension and finiteness checks; [`ModelError`].
 //! * [`testing`] (alias [`fd`]) — finite-difference checks of `J`, `b`, `ρ`,
 //!   `M` and the energy balance, usable by later crates' models.
-//! * [`reproduction`] — numbers for `cargo xtask reproduce-tables`.
+//! * [`spatial`] — 6-D motion and force vectors, Plücker transforms, spatial
+//!   inertias (Featherstone's RBDA / spatial_v2 conventions).
+//! * [`tree`] — [`tree::KinematicTree`] (joints revolute/prismatic about any
+//!   axis, fixed; `M` by CRBA, `h` by RNEA, point kinematics and Jacobians,
+//!   spatial_v2's `planar(n)`) and [`tree::ConstrainedTree`] (loop closures:
+//!   point at a world point, point to point, weld).
+//! * [`explicit`] — explicit constraints `q = γ(y)` (spatial_v2's `gamma_q`),
+//!   the forward dynamics FDgq, Featherstone's `planar2g`.
+//! * [`urdf`] — a [`tree::KinematicTree`] from a URDF file (`urdf-rs`);
+//!   [`models::ssrms_arm`] (Kövecses' 7-joint arm) and [`models::panda_arm`]
+//!   ship as `data/*.urdf`.
+//! * [`reproduction`] — numbers for `cargo xtask reproduce-tables`;
+//!   [`reproduction_featherstone`] — the `planar2g` rows.
 //!
 //! ## Example
 //!
@@ -46,10 +58,15 @@
 mod consistent;
 mod dynamics;
 mod error;
+pub mod explicit;
 mod mechanism;
 pub mod models;
 pub mod reproduction;
+pub mod reproduction_featherstone;
+pub mod spatial;
 pub mod testing;
+pub mod tree;
+pub mod urdf;
 pub mod validate;
 
 pub use consistent::{

@@ -8,13 +8,21 @@
 //! | [`Pendulum`] | 2 | 1 | Cartesian pendulum |
 //! | [`SliderCrank`] | 3 | 2 | absolute link angles + slider position |
 //! | [`RedundantFourBar`] | 3 | 3 (rank 2) | four-bar with a redundant closure row |
+//! | [`ssrms_arm`] / [`ssrms_arm_tip_held`] (+ [`Arm7LoadCase`]) | 7 | 0 / 3 | Kövecses & Piedbœuf, SSRMS-like (`data/arm7.urdf`) |
+//! | [`panda_arm`] | 7 | 0 | Franka Emika Panda (`data/panda.urdf`) |
+//! | [`crate::explicit::Planar2g`] | 2 | 1 | Featherstone's `planar2g` (`q₂ = 2 sin q₁`) |
 
+mod arms;
 mod four_bar;
 mod huang;
 mod keerthi;
 mod pendulum;
 mod slider_crank;
 
+pub use arms::{
+    arm7_initial_q, arm7_initial_tip, panda_arm, ssrms_arm, ssrms_arm_tip_held, Arm7LoadCase,
+    ARM7_INITIAL_ANGLES_DEG, ARM7_TIP_BODY, ARM7_URDF, PANDA_URDF,
+};
 pub use four_bar::RedundantFourBar;
 pub use huang::{DesiredMotion, HuangCartesianRobot, HuangPdLaw};
 pub use keerthi::{

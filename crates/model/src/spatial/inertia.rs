@@ -1,0 +1,219 @@
+//! Spatial inertias.
+
+use super::mat3::{
+    add3, cross, mat3_mul, mat3_transpose, mat3_tvec, mat3_vec, scale3, skew, sub3, Mat3, Vec3,
+};
+use super::transform::Transform;
+use super::vector::{Force, Motion};
+use std::ops::{Add, AddAssign};
+
+/// A rigid-body spatial inertia in the compact form of RBDA (2.62)
+/// (spatial_v2 `mcI(m, c, I_c)`):
+///
+/// ```text
+/// I = [Ī  h×; h×ᵀ  m 1₃],   h = m c,   Ī = I_c + m c× c×ᵀ
+/// I [ω; v] = [Ī ω + h × v; m v − h × ω]
+/// ```
+///
+/// `Ī` is the rotational inertia about the frame origin, `h` the first moment
+/// of mass. Sums of inertias (composite bodies, massless frames with `m = 0`)
+/// are represented exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SpatialInertia {
+    /// Mass m \[kg\].
+    pub mass: f64,
+    /// First moment of mass `h = m c` \[kg·m\].
+    pub h: Vec3,
+    /// Rotational inertia `Ī` about the frame origin \[kg·m²\] (symmetric).
+    pub ibar: Mat3,
+}
+
+impl SpatialInertia {
+    /// `mcI(m, c, I_c)`: mass `m`, centre of mass `c`, rotational inertia
+    /// `I_c` about the centre of mass (all in the body frame).
+    pub fn from_mass_com_inertia(mass: f64, com: Vec3, i_c: Mat3) -> Self {
+        let cx = skew(&com);
+        let cct = mat3_mul(&cx, &mat3_transpose(&cx));
+        let mut ibar = i_c;
+        for i in 0..3 {
+            for j in 0..3 {
+                ibar[i][j] += mass * cct[i][j];
+            }
+        }
+        Self {
+            mass,
+            h: scale3(mass, &com),
+            ibar,
+        }
+    }
+
+    /// Centre of mass `c = h / m` (`None` for a massless body).
+    pub fn com(&self) -> Option<Vec3> {
+        (self.mass > 0.0).then(|| scale3(1.0 / self.mass, &self.h))
+    }
+
+    /// `I m`, RBDA (2.62).
+    #[inline]
+    pub fn apply(&self, m: &Motion) -> Force {
+        Force {
+            ang: add3(&mat3_vec(&self.ibar, &m.ang), &cross(&self.h, &m.lin)),
+            lin: sub3(&scale3(self.mass, &m.lin), &cross(&self.h, &m.ang)),
+        }
+    }
+
+    /// Kinetic energy `½ vᵀ I v`.
+    #[inline]
+    pub fn kinetic_energy(&self, v: &Motion) -> f64 {
+        0.5 * v.dot(&self.apply(v))
+    }
+
+    /// `Xᵀ I X` for `X: A → B` and `self` expressed in B: the same inertia
+    /// expressed in A (the CRBA step `I^c_λ += Xᵀ I^c_i X`, RBDA Table 6.2).
+    ///
+    /// With `h' = Eᵀh`, `Ī' = Eᵀ Ī E`: `h_A = h' + m r`,
+    /// `Ī_A = Ī' − m r×r× − h'×r× − r×h'×`.
+    pub fn transform_transpose(&self, x: &Transform) -> SpatialInertia {
+        let e = &x.rot;
+        let hp = mat3_tvec(e, &self.h);
+        let ip = mat3_mul(&mat3_transpose(e), &mat3_mul(&self.ibar, e));
+        let r = &x.trans;
+        let rx = skew(r);
+        let hx = skew(&hp);
+        let rr = mat3_mul(&rx, &rx);
+        let hr = mat3_mul(&hx, &rx);
+        let rh = mat3_mul(&rx, &hx);
+        let mut ibar = ip;
+        for i in 0..3 {
+            for j in 0..3 {
+                ibar[i][j] -= self.mass * rr[i][j] + hr[i][j] + rh[i][j];
+            }
+        }
+        // exact symmetry (the formula is symmetric up to rounding)
+        for i in 0..3 {
+            for j in 0..i {
+                let s = 0.5 * (ibar[i][j] + ibar[j][i]);
+                ibar[i][j] = s;
+                ibar[j][i] = s;
+            }
+        }
+        SpatialInertia {
+            mass: self.mass,
+            h: add3(&hp, &scale3(self.mass, r)),
+            ibar,
+        }
+    }
+
+    /// `X* I X⁻¹` for `X: A → B` and `self` expressed in A: the inertia expressed in B.
+    pub fn transform(&self, x: &Transform) -> SpatialInertia {
+        self.transform_transpose(&x.inverse())
+    }
+
+    /// The 6×6 matrix (row-major).
+    pub fn to_matrix(&self) -> [[f64; 6]; 6] {
+        let mut out = [[0.0; 6]; 6];
+        for k in 0..6 {
+            let mut e = [0.0; 6];
+            e[k] = 1.0;
+            let col = self.apply(&Motion::from_array(e)).to_array();
+            for i in 0..6 {
+                out[i][k] = col[i];
+            }
+        }
+        out
+    }
+
+    /// `true` when every entry is finite.
+    pub fn is_finite(&self) -> bool {
+        self.mass.is_finite()
+            && self.h.iter().all(|x| x.is_finite())
+            && self.ibar.iter().flatten().all(|x| x.is_finite())
+    }
+}
+
+impl Add for SpatialInertia {
+    type Output = SpatialInertia;
+    fn add(self, o: SpatialInertia) -> SpatialInertia {
+        let mut ibar = self.ibar;
+        for i in 0..3 {
+            for j in 0..3 {
+                ibar[i][j] += o.ibar[i][j];
+            }
+        }
+        SpatialInertia {
+            mass: self.mass + o.mass,
+            h: add3(&self.h, &o.h),
+            ibar,
+        }
+    }
+}
+
+impl AddAssign for SpatialInertia {
+    fn add_assign(&mut self, o: SpatialInertia) {
+        *self = *self + o;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spatial::transform::tests::{mat6_mul, mat6_t, sample};
+
+    fn body() -> SpatialInertia {
+        SpatialInertia::from_mass_com_inertia(
+            2.5,
+            [0.3, -0.2, 0.7],
+            [[0.4, 0.02, -0.01], [0.02, 0.3, 0.05], [-0.01, 0.05, 0.2]],
+        )
+    }
+
+    #[test]
+    fn matrix_is_symmetric_positive_and_matches_mci() {
+        let i = body();
+        let m = i.to_matrix();
+        for r in 0..6 {
+            for c in 0..6 {
+                assert!((m[r][c] - m[c][r]).abs() < 1e-15);
+            }
+        }
+        let c = i.com().unwrap();
+        assert!((c[0] - 0.3).abs() + (c[1] + 0.2).abs() + (c[2] - 0.7).abs() < 1e-15);
+        // lower-left block m c×ᵀ, lower-right m 1
+        assert!((m[3][3] - 2.5).abs() < 1e-15 && m[3][4] == 0.0);
+        assert!((m[4][0] - (-2.5 * 0.7)).abs() < 1e-15, "{}", m[4][0]);
+        let v = Motion::from_array([0.3, -1.2, 0.7, 2.0, 0.1, -0.4]);
+        assert!(i.kinetic_energy(&v) > 0.0);
+    }
+
+    #[test]
+    fn inertia_transform_matches_the_6x6_congruence() {
+        let i = body();
+        let x = sample();
+        let xm = x.to_matrix();
+        let expect = mat6_mul(&mat6_t(&xm), &mat6_mul(&i.to_matrix(), &xm));
+        let got = i.transform_transpose(&x).to_matrix();
+        for r in 0..6 {
+            for c in 0..6 {
+                assert!(
+                    (got[r][c] - expect[r][c]).abs() < 1e-13,
+                    "({r},{c}) {} {}",
+                    got[r][c],
+                    expect[r][c]
+                );
+            }
+        }
+        // transform then back is the identity; kinetic energy is frame independent
+        let back = i.transform(&x).transform_transpose(&x).to_matrix();
+        let orig = i.to_matrix();
+        for r in 0..6 {
+            for c in 0..6 {
+                assert!((back[r][c] - orig[r][c]).abs() < 1e-13);
+            }
+        }
+        let v = Motion::from_array([0.3, -1.2, 0.7, 2.0, 0.1, -0.4]);
+        let t_b = i.kinetic_energy(&v);
+        let t_a = i
+            .transform_transpose(&x)
+            .kinetic_energy(&x.inv_apply_motion(&v));
+        assert!((t_a - t_b).abs() < 1e-13 * t_b, "{t_a} {t_b}");
+    }
+}

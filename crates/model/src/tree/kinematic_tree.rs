@@ -1,0 +1,654 @@
+//! [`KinematicTree`]: CRBA, RNEA, forward kinematics and body-point Jacobians.
+
+use super::joint::Joint;
+use crate::spatial::{
+    add3, cross, dot, mat3_tvec, scale3, Force, Motion, SpatialInertia, Transform, Vec3,
+};
+use crate::validate::{check_finite, check_len};
+use crate::{Mechanism, ModelError};
+use faer::MatMut;
+use std::cell::RefCell;
+
+/// Per-body scratch of the recursive algorithms (see the module doc).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TreeWorkspace {
+    /// `X_up(i) = X_J(q_i) X_tree(i)` (parent → body `i`).
+    pub(crate) xup: Vec<Transform>,
+    /// `⁰X_i`: base (world) → body `i`.
+    pub(crate) x0: Vec<Transform>,
+    /// Body velocities `v_i` (body coordinates).
+    pub(crate) v: Vec<Motion>,
+    /// Body accelerations `a_i` (body coordinates).
+    pub(crate) a: Vec<Motion>,
+    /// Body forces `f_i` (RNEA).
+    pub(crate) f: Vec<Force>,
+    /// Composite inertias `I^c_i` (CRBA).
+    pub(crate) ic: Vec<SpatialInertia>,
+    /// Motion subspaces in world coordinates, `⁰X_i⁻¹ S_i`.
+    pub(crate) s_world: Vec<Motion>,
+}
+
+impl TreeWorkspace {
+    fn push(&mut self) {
+        self.xup.push(Transform::IDENTITY);
+        self.x0.push(Transform::IDENTITY);
+        self.v.push(Motion::ZERO);
+        self.a.push(Motion::ZERO);
+        self.f.push(Force::ZERO);
+        self.ic.push(SpatialInertia::default());
+        self.s_world.push(Motion::ZERO);
+    }
+}
+
+/// A kinematic tree with a fixed base: bodies `0..n_B`, `parent(i) < i`
+/// (`None` = the base), a [`Joint`] and a tree transform `X_tree(i)`
+/// (parent frame → joint predecessor frame) per body, spatial inertias in body
+/// coordinates and a uniform gravity field (spatial_v2's model structure).
+///
+/// Implements [`Mechanism`] with `L = 0`:
+/// `M(q)` by the composite-rigid-body algorithm (RBDA Table 6.2) and
+/// `h(q, q̇) = RNEA(q, q̇, 0)` including gravity (RBDA Table 5.1),
+/// `T = ½ Σ v_iᵀ I_i v_i`, `V = −Σ m_i g·c_i`.
+///
+/// Coordinates: one per non-fixed joint, in body order
+/// ([`KinematicTree::q_index`]). No call allocates (see the module doc on the
+/// `RefCell` workspace).
+#[derive(Debug, Clone)]
+pub struct KinematicTree {
+    name: String,
+    parent: Vec<Option<usize>>,
+    joint: Vec<Joint>,
+    x_tree: Vec<Transform>,
+    inertia: Vec<SpatialInertia>,
+    body_names: Vec<String>,
+    q_index: Vec<Option<usize>>,
+    dof: usize,
+    gravity: Vec3,
+    ws: RefCell<TreeWorkspace>,
+}
+
+impl KinematicTree {
+    /// An empty tree with spatial_v2's default gravity `g = (0, 0, −9.81)` m/s².
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            parent: Vec::new(),
+            joint: Vec::new(),
+            x_tree: Vec::new(),
+            inertia: Vec::new(),
+            body_names: Vec::new(),
+            q_index: Vec::new(),
+            dof: 0,
+            gravity: [0.0, 0.0, -9.81],
+            ws: RefCell::new(TreeWorkspace::default()),
+        }
+    }
+
+    /// Appends body `n_B` (returned) attached to `parent` (`None`: the base)
+    /// by `joint`, with tree transform `x_tree` (parent frame → joint frame)
+    /// and spatial inertia `inertia` in body coordinates.
+    ///
+    /// Errors: [`ModelError::UnknownBody`] for a parent that does not exist
+    /// yet, [`ModelError::NonFinite`] for non-finite data,
+    /// [`ModelError::InvalidParameter`] for a negative mass.
+    pub fn add_body(
+        &mut self,
+        name: impl Into<String>,
+        parent: Option<usize>,
+        joint: Joint,
+        x_tree: Transform,
+        inertia: SpatialInertia,
+    ) -> Result<usize, ModelError> {
+        let n = self.parent.len();
+        if let Some(p) = parent {
+            if p >= n {
+                return Err(ModelError::UnknownBody {
+                    body: p,
+                    n_bodies: n,
+                });
+            }
+        }
+        let xt: Vec<f64> = x_tree
+            .rot
+            .iter()
+            .flatten()
+            .chain(x_tree.trans.iter())
+            .copied()
+            .collect();
+        check_finite("x_tree", &xt)?;
+        if !inertia.is_finite() {
+            return Err(ModelError::NonFinite {
+                what: "inertia",
+                index: n,
+            });
+        }
+        if let Joint::Revolute { axis } | Joint::Prismatic { axis } = joint {
+            check_finite("joint axis", &axis)?;
+        }
+        if inertia.mass < 0.0 {
+            return Err(ModelError::InvalidParameter {
+                what: "mass",
+                value: inertia.mass,
+            });
+        }
+        self.parent.push(parent);
+        self.joint.push(joint);
+        self.x_tree.push(x_tree);
+        self.inertia.push(inertia);
+        self.body_names.push(name.into());
+        self.q_index.push((joint.dof() == 1).then_some(self.dof));
+        self.dof += joint.dof();
+        self.ws.get_mut().push();
+        Ok(n)
+    }
+
+    /// spatial_v2 `planar(n)`: an `n`-link planar chain of revolute joints
+    /// about z, unit link lengths along x (`X_tree = xlt(1, 0, 0)` after the
+    /// first), unit masses, centre of mass at mid-link, rotational inertia
+    /// 1/12 about it (a thin rod: `diag(0, 1/12, 1/12)`), and **no gravity**.
+    pub fn planar(n: usize) -> Self {
+        Self::planar_with_gravity(n, 0.0)
+    }
+
+    /// [`KinematicTree::planar`] with gravity `g` \[m/s²\] along −y (in the plane of motion).
+    pub fn planar_with_gravity(n: usize, g: f64) -> Self {
+        let mut t = Self::new(format!("planar({n})"));
+        t.gravity = [0.0, -g, 0.0];
+        let i = SpatialInertia::from_mass_com_inertia(
+            1.0,
+            [0.5, 0.0, 0.0],
+            [
+                [0.0, 0.0, 0.0],
+                [0.0, 1.0 / 12.0, 0.0],
+                [0.0, 0.0, 1.0 / 12.0],
+            ],
+        );
+        for k in 0..n {
+            let xt = if k == 0 {
+                Transform::IDENTITY
+            } else {
+                Transform::translation([1.0, 0.0, 0.0])
+            };
+            let parent = k.checked_sub(1);
+            t.add_body(format!("link{}", k + 1), parent, Joint::RZ, xt, i)
+                .expect("valid planar data");
+        }
+        t
+    }
+
+    /// Replaces the name.
+    pub fn set_name(&mut self, name: impl Into<String>) {
+        self.name = name.into();
+    }
+    /// Gravity `g` \[m/s²\] in base coordinates.
+    pub fn gravity(&self) -> Vec3 {
+        self.gravity
+    }
+    /// Sets gravity `g` \[m/s²\] in base coordinates (`a_g = [0; g]`).
+    pub fn set_gravity(&mut self, g: Vec3) {
+        self.gravity = g;
+    }
+    /// Builder form of [`KinematicTree::set_gravity`].
+    #[must_use]
+    pub fn with_gravity(mut self, g: Vec3) -> Self {
+        self.gravity = g;
+        self
+    }
+    /// Number of bodies `n_B` (the base excluded).
+    pub fn n_bodies(&self) -> usize {
+        self.parent.len()
+    }
+    /// Parent of body `i` (`None`: the base). Panics if `i ≥ n_B`.
+    pub fn parent(&self, i: usize) -> Option<usize> {
+        self.parent[i]
+    }
+    /// Joint of body `i`.
+    pub fn joint(&self, i: usize) -> &Joint {
+        &self.joint[i]
+    }
+    /// Tree transform of body `i`.
+    pub fn x_tree(&self, i: usize) -> &Transform {
+        &self.x_tree[i]
+    }
+    /// Spatial inertia of body `i` (body coordinates).
+    pub fn inertia(&self, i: usize) -> &SpatialInertia {
+        &self.inertia[i]
+    }
+    /// Name of body `i`.
+    pub fn body_name(&self, i: usize) -> &str {
+        &self.body_names[i]
+    }
+    /// Index of the body named `name`.
+    pub fn body_index(&self, name: &str) -> Option<usize> {
+        self.body_names.iter().position(|n| n == name)
+    }
+    /// Coordinate index of body `i`'s joint (`None` for a fixed joint).
+    pub fn q_index(&self, i: usize) -> Option<usize> {
+        self.q_index[i]
+    }
+    /// Total mass `Σ m_i` \[kg\].
+    pub fn total_mass(&self) -> f64 {
+        self.inertia.iter().map(|i| i.mass).sum()
+    }
+
+    pub(crate) fn check_body(&self, body: usize) -> Result<(), ModelError> {
+        if body < self.n_bodies() {
+            Ok(())
+        } else {
+            Err(ModelError::UnknownBody {
+                body,
+                n_bodies: self.n_bodies(),
+            })
+        }
+    }
+
+    fn check_q(&self, q: &[f64]) -> Result<(), ModelError> {
+        check_len("q", q, self.dof)?;
+        check_finite("q", q)
+    }
+
+    fn check_qd(&self, qd: &[f64]) -> Result<(), ModelError> {
+        check_len("qd", qd, self.dof)?;
+        check_finite("qd", qd)
+    }
+
+    #[inline]
+    fn qi(&self, i: usize, q: &[f64]) -> f64 {
+        self.q_index[i].map_or(0.0, |k| q[k])
+    }
+
+    /// Borrows the workspace (see the module doc).
+    pub(crate) fn workspace(&self) -> std::cell::RefMut<'_, TreeWorkspace> {
+        self.ws.borrow_mut()
+    }
+
+    /// Forward kinematics into `ws`: `X_up`, `⁰X_i`, `⁰X_i⁻¹ S_i`, and, when
+    /// `qd` is given, the velocities `v_i` and the velocity-product
+    /// accelerations `a_i = X_up a_λ + v_i × S_i q̇_i` (q̈ = 0, no gravity),
+    /// which give `J̇ q̇` for body points.
+    pub(crate) fn kinematics(&self, ws: &mut TreeWorkspace, q: &[f64], qd: Option<&[f64]>) {
+        for i in 0..self.n_bodies() {
+            let xj = self.joint[i].transform(self.qi(i, q));
+            ws.xup[i] = xj.compose(&self.x_tree[i]);
+            ws.x0[i] = match self.parent[i] {
+                Some(p) => ws.xup[i].compose(&ws.x0[p]),
+                None => ws.xup[i],
+            };
+            let s = self.joint[i].motion_subspace();
+            ws.s_world[i] = ws.x0[i].inv_apply_motion(&s);
+            if let Some(qd) = qd {
+                let vj = self.qi(i, qd) * s;
+                let (vp, ap) = match self.parent[i] {
+                    Some(p) => (
+                        ws.xup[i].apply_motion(&ws.v[p]),
+                        ws.xup[i].apply_motion(&ws.a[p]),
+                    ),
+                    None => (Motion::ZERO, Motion::ZERO),
+                };
+                ws.v[i] = vp + vj;
+                ws.a[i] = ap + ws.v[i].cross_motion(&vj);
+            }
+        }
+    }
+
+    /// RNEA into `tau` (RBDA Table 5.1): `τ = M q̈ + C q̇ + g-terms`, with
+    /// `q̈ = 0` when `qdd` is `None` and gravity only when `with_gravity`.
+    fn rnea(
+        &self,
+        ws: &mut TreeWorkspace,
+        q: &[f64],
+        qd: &[f64],
+        qdd: Option<&[f64]>,
+        with_gravity: bool,
+        tau: &mut [f64],
+    ) {
+        let a_root = if with_gravity {
+            Motion::new([0.0; 3], scale3(-1.0, &self.gravity))
+        } else {
+            Motion::ZERO
+        };
+        for i in 0..self.n_bodies() {
+            let xj = self.joint[i].transform(self.qi(i, q));
+            ws.xup[i] = xj.compose(&self.x_tree[i]);
+            let s = self.joint[i].motion_subspace();
+            let vj = self.qi(i, qd) * s;
+            let aj = qdd.map_or(Motion::ZERO, |a| self.qi(i, a) * s);
+            let (vp, ap) = match self.parent[i] {
+                Some(p) => (
+                    ws.xup[i].apply_motion(&ws.v[p]),
+                    ws.xup[i].apply_motion(&ws.a[p]),
+                ),
+                None => (Motion::ZERO, ws.xup[i].apply_motion(&a_root)),
+            };
+            ws.v[i] = vp + vj;
+            ws.a[i] = ap + aj + ws.v[i].cross_motion(&vj);
+            let inertia = &self.inertia[i];
+            ws.f[i] = inertia.apply(&ws.a[i]) + ws.v[i].cross_force(&inertia.apply(&ws.v[i]));
+        }
+        for i in (0..self.n_bodies()).rev() {
+            if let Some(k) = self.q_index[i] {
+                tau[k] = self.joint[i].motion_subspace().dot(&ws.f[i]);
+            }
+            if let Some(p) = self.parent[i] {
+                let fp = ws.xup[i].transpose_apply_force(&ws.f[i]);
+                ws.f[p] += fp;
+            }
+        }
+    }
+
+    /// CRBA into `m` (RBDA Table 6.2); every entry is written.
+    fn crba(&self, ws: &mut TreeWorkspace, q: &[f64], mut m: MatMut<'_, f64>) {
+        self.kinematics(ws, q, None);
+        let nb = self.n_bodies();
+        ws.ic[..nb].copy_from_slice(&self.inertia);
+        for i in (0..nb).rev() {
+            if let Some(p) = self.parent[i] {
+                let icp = ws.ic[i].transform_transpose(&ws.xup[i]);
+                ws.ic[p] += icp;
+            }
+        }
+        m.fill(0.0);
+        for i in 0..nb {
+            let Some(k) = self.q_index[i] else { continue };
+            let s = self.joint[i].motion_subspace();
+            let mut f = ws.ic[i].apply(&s);
+            m[(k, k)] = s.dot(&f);
+            let mut j = i;
+            while let Some(p) = self.parent[j] {
+                f = ws.xup[j].transpose_apply_force(&f);
+                j = p;
+                if let Some(kj) = self.q_index[j] {
+                    let hij = self.joint[j].motion_subspace().dot(&f);
+                    m[(k, kj)] = hij;
+                    m[(kj, k)] = hij;
+                }
+            }
+        }
+    }
+
+    /// Inverse dynamics `τ = RNEA(q, q̇, q̈) = M q̈ + h` (gravity included).
+    pub fn inverse_dynamics(
+        &self,
+        q: &[f64],
+        qd: &[f64],
+        qdd: &[f64],
+        tau: &mut [f64],
+    ) -> Result<(), ModelError> {
+        self.check_q(q)?;
+        self.check_qd(qd)?;
+        check_len("qdd", qdd, self.dof)?;
+        check_finite("qdd", qdd)?;
+        check_len("tau", tau, self.dof)?;
+        let mut ws = self.workspace();
+        self.rnea(&mut ws, q, qd, Some(qdd), true, tau);
+        Ok(())
+    }
+
+    // ---- queries on a workspace filled by `kinematics` -------------------
+
+    /// World position `r + Eᵀ p` of body point `p`.
+    pub(crate) fn ws_point_position(&self, ws: &TreeWorkspace, body: usize, p: &Vec3) -> Vec3 {
+        ws.x0[body].inv_apply_point(p)
+    }
+
+    /// World rotation `R = Eᵀ` of body `body` (columns: body axes in world coordinates).
+    pub(crate) fn ws_rotation(&self, ws: &TreeWorkspace, body: usize) -> crate::spatial::Mat3 {
+        crate::spatial::mat3_transpose(&ws.x0[body].rot)
+    }
+
+    /// World velocity of body point `p`: `Eᵀ (v_O + ω × p)`.
+    pub(crate) fn ws_point_velocity(&self, ws: &TreeWorkspace, body: usize, p: &Vec3) -> Vec3 {
+        let v = &ws.v[body];
+        mat3_tvec(&ws.x0[body].rot, &add3(&v.lin, &cross(&v.ang, p)))
+    }
+
+    /// `J̇ q̇` of body point `p` (world): `Eᵀ (a_O + ω̇ × p + ω × (v_O + ω × p))`
+    /// with the velocity-product accelerations of `kinematics`.
+    pub(crate) fn ws_point_accel_bias(&self, ws: &TreeWorkspace, body: usize, p: &Vec3) -> Vec3 {
+        let (v, a) = (&ws.v[body], &ws.a[body]);
+        let vp = add3(&v.lin, &cross(&v.ang, p));
+        let acc = add3(&add3(&a.lin, &cross(&a.ang, p)), &cross(&v.ang, &vp));
+        mat3_tvec(&ws.x0[body].rot, &acc)
+    }
+
+    /// World angular velocity of `body`.
+    pub(crate) fn ws_angular_velocity(&self, ws: &TreeWorkspace, body: usize) -> Vec3 {
+        mat3_tvec(&ws.x0[body].rot, &ws.v[body].ang)
+    }
+
+    /// World angular `J̇ q̇` of `body` (the velocity-product part of `ω̇`).
+    pub(crate) fn ws_angular_accel_bias(&self, ws: &TreeWorkspace, body: usize) -> Vec3 {
+        mat3_tvec(&ws.x0[body].rot, &ws.a[body].ang)
+    }
+
+    /// `J[row0 + r, k] += sign · (J_p)_{r k}` for the point Jacobian
+    /// `J_p = ∂(world position of p)/∂q`: column `k` of an ancestor joint is
+    /// `s_lin + s_ang × P` with `⁰S = [s_ang; s_lin]` and `P` the world point.
+    pub(crate) fn ws_add_point_jacobian(
+        &self,
+        ws: &TreeWorkspace,
+        body: usize,
+        p: &Vec3,
+        sign: f64,
+        j: &mut MatMut<'_, f64>,
+        row0: usize,
+    ) {
+        let pw = self.ws_point_position(ws, body, p);
+        let mut b = Some(body);
+        while let Some(i) = b {
+            if let Some(k) = self.q_index[i] {
+                let s = &ws.s_world[i];
+                let col = add3(&s.lin, &cross(&s.ang, &pw));
+                for r in 0..3 {
+                    j[(row0 + r, k)] += sign * col[r];
+                }
+            }
+            b = self.parent[i];
+        }
+    }
+
+    /// `J[row, k] += sign · w · (J_ω)_{·k}` for the angular-velocity Jacobian
+    /// `J_ω` of `body` (world coordinates).
+    pub(crate) fn ws_add_angular_jacobian(
+        &self,
+        ws: &TreeWorkspace,
+        body: usize,
+        w: &Vec3,
+        sign: f64,
+        j: &mut MatMut<'_, f64>,
+        row: usize,
+    ) {
+        let mut b = Some(body);
+        while let Some(i) = b {
+            if let Some(k) = self.q_index[i] {
+                j[(row, k)] += sign * dot(w, &ws.s_world[i].ang);
+            }
+            b = self.parent[i];
+        }
+    }
+
+    // ---- public, validated queries ----------------------------------------
+
+    /// `⁰X_body`: the transform from the base (world) frame to `body`'s frame.
+    pub fn body_transform(&self, q: &[f64], body: usize) -> Result<Transform, ModelError> {
+        self.check_q(q)?;
+        self.check_body(body)?;
+        let mut ws = self.workspace();
+        self.kinematics(&mut ws, q, None);
+        Ok(ws.x0[body])
+    }
+
+    /// World position of the point with body coordinates `p` \[m\].
+    pub fn point_position(&self, q: &[f64], body: usize, p: Vec3) -> Result<Vec3, ModelError> {
+        self.check_q(q)?;
+        self.check_body(body)?;
+        let mut ws = self.workspace();
+        self.kinematics(&mut ws, q, None);
+        Ok(self.ws_point_position(&ws, body, &p))
+    }
+
+    /// World velocity `J_p(q) q̇` of body point `p` \[m/s\].
+    pub fn point_velocity(
+        &self,
+        q: &[f64],
+        qd: &[f64],
+        body: usize,
+        p: Vec3,
+    ) -> Result<Vec3, ModelError> {
+        self.check_q(q)?;
+        self.check_qd(qd)?;
+        self.check_body(body)?;
+        let mut ws = self.workspace();
+        self.kinematics(&mut ws, q, Some(qd));
+        Ok(self.ws_point_velocity(&ws, body, &p))
+    }
+
+    /// `J̇_p q̇`: the world acceleration of body point `p` when `q̈ = 0` \[m/s²\].
+    pub fn point_accel_bias(
+        &self,
+        q: &[f64],
+        qd: &[f64],
+        body: usize,
+        p: Vec3,
+    ) -> Result<Vec3, ModelError> {
+        self.check_q(q)?;
+        self.check_qd(qd)?;
+        self.check_body(body)?;
+        let mut ws = self.workspace();
+        self.kinematics(&mut ws, q, Some(qd));
+        Ok(self.ws_point_accel_bias(&ws, body, &p))
+    }
+
+    /// Point Jacobian `J_p = ∂(world position of p)/∂q` (3×N) into `j`.
+    pub fn point_jacobian(
+        &self,
+        q: &[f64],
+        body: usize,
+        p: Vec3,
+        mut j: MatMut<'_, f64>,
+    ) -> Result<(), ModelError> {
+        self.check_q(q)?;
+        self.check_body(body)?;
+        check_mat("point jacobian", &j, 3, self.dof)?;
+        let mut ws = self.workspace();
+        self.kinematics(&mut ws, q, None);
+        j.fill(0.0);
+        self.ws_add_point_jacobian(&ws, body, &p, 1.0, &mut j, 0);
+        Ok(())
+    }
+
+    /// Angular-velocity Jacobian `J_ω` of `body` (3×N, world coordinates) into `j`.
+    pub fn angular_jacobian(
+        &self,
+        q: &[f64],
+        body: usize,
+        mut j: MatMut<'_, f64>,
+    ) -> Result<(), ModelError> {
+        self.check_q(q)?;
+        self.check_body(body)?;
+        check_mat("angular jacobian", &j, 3, self.dof)?;
+        let mut ws = self.workspace();
+        self.kinematics(&mut ws, q, None);
+        j.fill(0.0);
+        for r in 0..3 {
+            let mut e = [0.0; 3];
+            e[r] = 1.0;
+            self.ws_add_angular_jacobian(&ws, body, &e, 1.0, &mut j, r);
+        }
+        Ok(())
+    }
+
+    /// World angular velocity `ω` and angular `J̇_ω q̇` of `body`.
+    pub fn angular_velocity_and_bias(
+        &self,
+        q: &[f64],
+        qd: &[f64],
+        body: usize,
+    ) -> Result<(Vec3, Vec3), ModelError> {
+        self.check_q(q)?;
+        self.check_qd(qd)?;
+        self.check_body(body)?;
+        let mut ws = self.workspace();
+        self.kinematics(&mut ws, q, Some(qd));
+        Ok((
+            self.ws_angular_velocity(&ws, body),
+            self.ws_angular_accel_bias(&ws, body),
+        ))
+    }
+
+    fn kinetic(&self, q: &[f64], qd: &[f64]) -> f64 {
+        let mut ws = self.workspace();
+        self.kinematics(&mut ws, q, Some(qd));
+        (0..self.n_bodies())
+            .map(|i| self.inertia[i].kinetic_energy(&ws.v[i]))
+            .sum()
+    }
+
+    fn potential(&self, q: &[f64]) -> f64 {
+        let mut ws = self.workspace();
+        self.kinematics(&mut ws, q, None);
+        // V = −Σ g · (m_i r_i + E_iᵀ h_i) = −Σ m_i g · c_i
+        (0..self.n_bodies())
+            .map(|i| {
+                let x = &ws.x0[i];
+                let mc = add3(
+                    &scale3(self.inertia[i].mass, &x.trans),
+                    &mat3_tvec(&x.rot, &self.inertia[i].h),
+                );
+                -dot(&self.gravity, &mc)
+            })
+            .sum()
+    }
+}
+
+fn check_mat(
+    what: &'static str,
+    j: &MatMut<'_, f64>,
+    rows: usize,
+    cols: usize,
+) -> Result<(), ModelError> {
+    if j.nrows() != rows {
+        return Err(ModelError::DimensionMismatch {
+            what,
+            expected: rows,
+            found: j.nrows(),
+        });
+    }
+    if j.ncols() != cols {
+        return Err(ModelError::DimensionMismatch {
+            what,
+            expected: cols,
+            found: j.ncols(),
+        });
+    }
+    Ok(())
+}
+
+impl Mechanism for KinematicTree {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn dof(&self) -> usize {
+        self.dof
+    }
+    fn n_constraints(&self) -> usize {
+        0
+    }
+    fn mass_matrix(&self, q: &[f64], m: MatMut<'_, f64>) {
+        let mut ws = self.workspace();
+        self.crba(&mut ws, q, m);
+    }
+    fn bias_forces(&self, q: &[f64], qd: &[f64], h: &mut [f64]) {
+        let mut ws = self.workspace();
+        self.rnea(&mut ws, q, qd, None, true, h);
+    }
+    fn constraints(&self, _t: f64, _q: &[f64], _phi: &mut [f64]) {}
+    fn constraint_jacobian(&self, _t: f64, _q: &[f64], _j: MatMut<'_, f64>) {}
+    fn constraint_accel_bias(&self, _t: f64, _q: &[f64], _qd: &[f64], _rho: &mut [f64]) {}
+    fn kinetic_energy(&self, q: &[f64], qd: &[f64]) -> Option<f64> {
+        Some(self.kinetic(q, qd))
+    }
+    fn potential_energy(&self, q: &[f64]) -> Option<f64> {
+        Some(self.potential(q))
+    }
+}

@@ -1,0 +1,59 @@
+//! Kinematic trees (Featherstone, RBDA chapters 4–6; spatial_v2's model structure).
+//!
+//! A tree of `n_B` bodies numbered so that `parent(i) < i` (`None`: the fixed
+//! base). Body `i` is connected to its parent by [`Joint`] `i`; its frame is
+//! reached by `X_up(i) = X_J(q_i) X_tree(i)`:
+//!
+//! ```text
+//! v_i = X_up(i) v_λ(i) + S_i q̇_i                                   RBDA (5.7)
+//! a_i = X_up(i) a_λ(i) + S_i q̈_i + v_i × S_i q̇_i,  a_0 = −a_g      RBDA Table 5.1 (RNEA)
+//! f_i = I_i a_i + v_i ×* I_i v_i,  τ_i = S_iᵀ f_i,  f_λ(i) += X_up(i)ᵀ f_i
+//! I^c_λ(i) += X_up(i)ᵀ I^c_i X_up(i),  H_ii = S_iᵀ I^c_i S_i,  H_ij = S_jᵀ (X_j…)ᵀ I^c_i S_i   RBDA Table 6.2 (CRBA)
+//! ```
+//!
+//! * [`Joint`] — revolute and prismatic about any axis (and the spatial_v2
+//!   names `Rx … Pz`, the planar revolute `r` = `Rz`, planar prismatic `px`, `py`),
+//!   fixed joints (0 degrees of freedom).
+//! * [`KinematicTree`] — implements [`crate::Mechanism`] with `M` by the CRBA
+//!   and `h` by the RNEA; forward kinematics, body-point Jacobians and `J̇ q̇`;
+//!   [`KinematicTree::planar`] is spatial_v2's `planar(n)`.
+//! * [`ConstrainedTree`] — a tree with loop closures ([`Closure`]) as
+//!   constraint rows `φ`, `J`, `ρ`.
+//!
+//! ```
+//! use contour_model::tree::{Closure, ConstrainedTree, KinematicTree};
+//! use contour_model::Mechanism;
+//! use faer::Mat;
+//!
+//! // spatial_v2's planar(3): M by CRBA, h by RNEA
+//! let tree = KinematicTree::planar(3);
+//! let (q, qd) = ([0.3, -0.2, 0.5], [0.1, 0.2, -0.3]);
+//! let mut m = Mat::zeros(3, 3);
+//! tree.mass_matrix(&q, m.as_mut());
+//! let mut h = [0.0; 3];
+//! tree.bias_forces(&q, &qd, &mut h);
+//! // close the loop: the far end of link 3 held where it is (3 rows; for a
+//! // planar chain the z row is identically zero, so J has rank 2)
+//! let tip = Closure::point_at_current_position(&tree, &q, 2, [1.0, 0.0, 0.0])?;
+//! let closed = ConstrainedTree::new(tree, vec![tip])?;
+//! assert_eq!(closed.n_constraints(), 3);
+//! # Ok::<(), contour_model::ModelError>(())
+//! ```
+//!
+//! **Workspace design.** [`crate::Mechanism`] methods take `&self`, and the
+//! recursive algorithms need per-body scratch (`X_up`, `v`, `a`, `f`, `I^c`).
+//! A tree owns that scratch in a `RefCell`, sized when bodies are added; every
+//! call borrows it for its duration, so no call allocates. Consequences: a tree
+//! is `Send` but not `Sync` (clone it per thread — clones get their own
+//! workspace), and the methods are not re-entrant (none calls another while
+//! holding the borrow). No `unsafe` is involved.
+
+mod closure;
+mod joint;
+mod kinematic_tree;
+#[cfg(test)]
+mod tests;
+
+pub use closure::{Closure, ConstrainedTree};
+pub use joint::Joint;
+pub use kinematic_tree::KinematicTree;

@@ -1,0 +1,57 @@
+//! The per-call routines of kinematic trees (CRBA, RNEA, closure rows, FDgq)
+//! do not touch the heap: their workspaces are allocated when the tree is
+//! built. A counting global allocator records every allocation; this file
+//! holds a single test so that no other test thread allocates meanwhile.
+
+use contour_model::explicit::{ExplicitDynamics, Planar2g};
+use contour_model::models::{arm7_initial_q, ssrms_arm_tip_held};
+use contour_model::tree::KinematicTree;
+use contour_model::Mechanism;
+use faer::Mat;
+use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
+use std::alloc::System;
+
+#[global_allocator]
+static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+#[test]
+fn tree_algorithms_do_not_allocate_per_call() {
+    let planar = KinematicTree::planar_with_gravity(20, 9.81);
+    let arm = ssrms_arm_tip_held();
+    let p2g = Planar2g::default();
+    let mut fdgq = ExplicitDynamics::new(&p2g, &p2g).unwrap();
+    let mut m20 = Mat::<f64>::zeros(20, 20);
+    let mut m7 = Mat::<f64>::zeros(7, 7);
+    let mut j = Mat::<f64>::zeros(3, 7);
+    let q20 = [0.1; 20];
+    let mut h20 = [0.0; 20];
+    let q7 = arm7_initial_q();
+    let qd7 = [0.01; 7];
+    let (mut h7, mut phi, mut rho) = ([0.0; 7], [0.0; 3], [0.0; 3]);
+    let mut tau = [0.0; 7];
+    let mut qdd2 = [0.0; 2];
+    let mut run = |n: usize| {
+        for _ in 0..n {
+            planar.mass_matrix(&q20, m20.as_mut());
+            planar.bias_forces(&q20, &q20, &mut h20);
+            arm.mass_matrix(&q7, m7.as_mut());
+            arm.bias_forces(&q7, &qd7, &mut h7);
+            arm.constraints(0.0, &q7, &mut phi);
+            arm.constraint_jacobian(0.0, &q7, j.as_mut());
+            arm.constraint_accel_bias(0.0, &q7, &qd7, &mut rho);
+            arm.tree()
+                .inverse_dynamics(&q7, &qd7, &qd7, &mut tau)
+                .unwrap();
+            let _ = arm.kinetic_energy(&q7, &qd7);
+            fdgq.accelerations(&p2g, &p2g, 0.0, &[0.3, 0.5], &[0.1, 0.2], &mut qdd2)
+                .unwrap();
+        }
+    };
+    run(2);
+    let region = Region::new(GLOBAL);
+    run(100);
+    let stats = region.change();
+    assert_eq!(stats.allocations, 0, "{stats:?}");
+    assert_eq!(stats.reallocations, 0, "{stats:?}");
+    assert!(h7.iter().chain(&rho).chain(&qdd2).all(|x| x.is_finite()));
+}

@@ -1,0 +1,195 @@
+//! URDF import: the shipped files load; bad files give errors naming the element.
+
+use contour_model::models::{panda_arm, ssrms_arm};
+use contour_model::tree::KinematicTree;
+use contour_model::urdf::{tree_from_urdf_file, tree_from_urdf_str, UrdfImportError};
+use contour_model::{Mechanism, ModelError};
+use faer::Mat;
+
+fn data(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name)
+}
+
+#[test]
+fn shipped_files_load_from_disk_and_match_the_embedded_models() {
+    let arm = tree_from_urdf_file(data("arm7.urdf")).unwrap();
+    let panda = KinematicTree::from_urdf_file(data("panda.urdf")).unwrap();
+    assert_eq!(arm.name(), "arm7");
+    assert_eq!(panda.name(), "panda");
+    let q = [0.3, -0.2, 0.5, -1.0, 0.4, 0.8, -0.6];
+    for (a, b) in [(arm, ssrms_arm()), (panda, panda_arm())] {
+        let (mut m1, mut m2) = (Mat::zeros(7, 7), Mat::zeros(7, 7));
+        a.mass_matrix(&q, m1.as_mut());
+        b.mass_matrix(&q, m2.as_mut());
+        assert_eq!(m1, m2);
+    }
+}
+
+const GOOD_LINKS: &str = r#"
+  <link name="base"/>
+  <link name="l1">
+    <inertial><origin xyz="0 0 0.5" rpy="0 0 0"/><mass value="2"/>
+      <inertia ixx="0.2" ixy="0" ixz="0" iyy="0.2" iyz="0" izz="0.01"/></inertial>
+  </link>
+"#;
+
+fn robot(links: &str, joints: &str) -> String {
+    format!("<?xml version=\"1.0\"?><robot name=\"r\">{links}{joints}</robot>")
+}
+
+fn joint(name: &str, kind: &str, parent: &str, child: &str) -> String {
+    format!(
+        r#"<joint name="{name}" type="{kind}"><parent link="{parent}"/><child link="{child}"/>
+           <origin xyz="0 0 1" rpy="0.1 0.2 0.3"/><axis xyz="0 1 0"/>
+           <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>"#
+    )
+}
+
+#[test]
+fn a_small_robot_loads_with_every_supported_joint_type() {
+    let links = format!(
+        "{GOOD_LINKS}{}",
+        r#"<link name="l2"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+           <link name="l3"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+           <link name="l4"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>"#
+    );
+    let joints = [
+        joint("j1", "revolute", "base", "l1"),
+        joint("j2", "continuous", "l1", "l2"),
+        joint("j3", "prismatic", "l2", "l3"),
+        joint("j4", "fixed", "l1", "l4"),
+    ]
+    .concat();
+    let t = tree_from_urdf_str(&robot(&links, &joints)).unwrap();
+    assert_eq!((t.n_bodies(), t.dof()), (4, 3));
+    assert_eq!(t.body_index("l3"), Some(3));
+    assert!((t.total_mass() - 5.0).abs() < 1e-15);
+}
+
+fn err(s: &str) -> UrdfImportError {
+    tree_from_urdf_str(s).unwrap_err()
+}
+
+#[test]
+fn bad_files_give_errors_that_name_the_element() {
+    // missing parent link
+    let e = err(&robot(
+        GOOD_LINKS,
+        &joint("j1", "revolute", "nowhere", "l1"),
+    ));
+    assert_eq!(
+        e,
+        UrdfImportError::MissingLink {
+            joint: "j1".into(),
+            role: "parent",
+            link: "nowhere".into()
+        }
+    );
+    // missing child link
+    let e = err(&robot(
+        GOOD_LINKS,
+        &joint("j1", "revolute", "base", "ghost"),
+    ));
+    assert!(
+        matches!(e, UrdfImportError::MissingLink { role: "child", .. }),
+        "{e:?}"
+    );
+    // a joint type URDF does not define
+    let e = err(&robot(GOOD_LINKS, &joint("jx", "screw", "base", "l1")));
+    assert_eq!(
+        e,
+        UrdfImportError::UnsupportedJointType {
+            joint: "jx".into(),
+            kind: "screw".into()
+        },
+        "{e}"
+    );
+    // a URDF type a 1-DOF tree does not support
+    let e = err(&robot(GOOD_LINKS, &joint("jf", "floating", "base", "l1")));
+    assert_eq!(
+        e,
+        UrdfImportError::UnsupportedJointType {
+            joint: "jf".into(),
+            kind: "floating".into()
+        }
+    );
+    // non-positive mass
+    let neg = GOOD_LINKS.replace("<mass value=\"2\"/>", "<mass value=\"-2\"/>");
+    let e = err(&robot(&neg, &joint("j1", "revolute", "base", "l1")));
+    assert_eq!(
+        e,
+        UrdfImportError::InvalidMass {
+            link: "l1".into(),
+            mass: -2.0
+        }
+    );
+    let zero = GOOD_LINKS.replace("<mass value=\"2\"/>", "<mass value=\"0\"/>");
+    let e = err(&robot(&zero, &joint("j1", "revolute", "base", "l1")));
+    assert_eq!(
+        e,
+        UrdfImportError::InvalidMass {
+            link: "l1".into(),
+            mass: 0.0
+        }
+    );
+    // inertia violating the triangle inequality
+    let tri = GOOD_LINKS.replace("izz=\"0.01\"", "izz=\"0.5\"");
+    let e = err(&robot(&tri, &joint("j1", "revolute", "base", "l1")));
+    assert_eq!(e, UrdfImportError::InvalidInertia { link: "l1".into() });
+    // zero axis
+    let j = joint("j1", "revolute", "base", "l1")
+        .replace("<axis xyz=\"0 1 0\"/>", "<axis xyz=\"0 0 0\"/>");
+    assert_eq!(
+        err(&robot(GOOD_LINKS, &j)),
+        UrdfImportError::InvalidAxis { joint: "j1".into() }
+    );
+    // two roots
+    let e = err(&robot(GOOD_LINKS, ""));
+    assert!(
+        matches!(e, UrdfImportError::RootCount { ref roots } if roots.len() == 2),
+        "{e:?}"
+    );
+    // a link with two parents
+    let j = [
+        joint("j1", "revolute", "base", "l1"),
+        joint("j2", "revolute", "base", "l1"),
+    ]
+    .concat();
+    assert_eq!(
+        err(&robot(GOOD_LINKS, &j)),
+        UrdfImportError::MultipleParents { link: "l1".into() }
+    );
+    // duplicate link
+    let dup = format!("{GOOD_LINKS}<link name=\"l1\"/>");
+    assert_eq!(
+        err(&robot(&dup, "")),
+        UrdfImportError::DuplicateLink { link: "l1".into() }
+    );
+    // a cycle detached from the root
+    let cyc = format!("{GOOD_LINKS}<link name=\"a\"/><link name=\"b\"/>");
+    let j = [
+        joint("j1", "revolute", "base", "l1"),
+        joint("ja", "revolute", "a", "b"),
+        joint("jb", "revolute", "b", "a"),
+    ]
+    .concat();
+    assert!(matches!(
+        err(&robot(&cyc, &j)),
+        UrdfImportError::Disconnected { .. }
+    ));
+    // malformed XML
+    assert!(matches!(
+        err("<robot name=\"r\"><link name=\"a\">"),
+        UrdfImportError::Parse { .. }
+    ));
+    // missing file
+    assert!(matches!(
+        tree_from_urdf_file(data("no-such.urdf")),
+        Err(UrdfImportError::Io { .. })
+    ));
+    // converts into the crate error
+    let m: ModelError = err("<robot").into();
+    assert!(matches!(m, ModelError::Urdf(UrdfImportError::Parse { .. })));
+}
