@@ -11,6 +11,7 @@
 //! committed files are not what a fresh run produces.
 
 mod huang;
+mod keerthi;
 mod plot;
 mod reproduce;
 mod rows;
@@ -20,7 +21,7 @@ use std::process::ExitCode;
 
 fn usage() -> &'static str {
     "usage: cargo xtask reproduce-tables [--check] [--only SOURCE]\n\
-     sources: linalg, model, ode, huang, featherstone"
+     sources: linalg, model, ode, huang, featherstone, keerthi, projection"
 }
 
 fn main() -> ExitCode {

@@ -12,7 +12,7 @@ type SourceFn = fn() -> Result<SourceOutput, Box<dyn Error>>;
 
 /// Every source, in the order of `tables/reproduction.json`.
 pub fn all() -> Vec<(&'static str, SourceFn)> {
-    vec![("linalg", linalg), ("model", model), ("ode", ode), ("huang", crate::huang::source), ("featherstone", featherstone)]
+    vec![("linalg", linalg), ("model", model), ("ode", ode), ("huang", crate::huang::source), ("featherstone", featherstone), ("keerthi", crate::keerthi::source), ("projection", crate::keerthi::projection_source)]
 }
 
 /// Accuracy of the dense kernels over a fixed, seeded set of random problems.
@@ -84,6 +84,21 @@ fn ode() -> Result<SourceOutput, Box<dyn Error>> {
             Row::ours(id, value, "")
                 .rounded()
                 .note("max-norm error of the final state against Kepler's equation")
+        };
+        rows.push(row);
+    }
+    for (id, value) in contour::ode::reproduction::stiff_rows()
+        .into_iter()
+        .chain(contour::ode::reproduction::dae_rows())
+    {
+        let last = id.rsplit('/').next().unwrap_or("").to_string();
+        let row = if value.fract() == 0.0 && !last.contains("error") && !last.contains("drift") {
+            Row::ours(id, value, "").check(Check::Exact)
+        } else {
+            Row::ours(id, value, "").rounded().note(match last.as_str() {
+                "error" => "max relative error against a reference computed by the same BDF at rtol 1e-13",
+                _ => "",
+            })
         };
         rows.push(row);
     }

@@ -6,10 +6,11 @@
 //!   projectors, null space, KKT solves);
 //! * [`model`] — the `Mechanism` trait, consistent states, constrained dynamics, the papers'
 //!   models;
-//! * [`ode`] — integrators (ABM, Runge–Kutta–Gill, Dormand–Prince; BDF and singly-implicit RK
-//!   to come), events, statistics;
-//! * [`projection`], [`contact`], [`planning`] — constraint handling, unilateral contact,
-//!   trajectory planning (filled by later work).
+//! * [`ode`] — integrators (Adams–Bashforth–Moulton, Runge–Kutta–Gill, Dormand–Prince,
+//!   variable-order BDF for DAEs, Huang's BDF2, singly-implicit RK), events, statistics;
+//! * [`projection`] — the constraint-handling methods behind one `Simulation` driver;
+//! * [`planning`] — paths, histories, phase-plane minimum time, TOPP-RA;
+//! * [`contact`] — unilateral contact and impact (filled by later work).
 
 pub use contour_contact as contact;
 pub use contour_linalg as linalg;
@@ -32,6 +33,8 @@ pub mod prelude {
         RungeKuttaGill, Stepper, Tolerances,
     };
 
+    pub use contour_projection::{Integrator, Method, Simulation, Trajectory};
+
     pub use crate::Error;
 }
 
@@ -48,6 +51,9 @@ pub enum Error {
     /// Integrators.
     #[error(transparent)]
     Ode(#[from] contour_ode::OdeError),
+    /// Bilateral constraint handling (simulation driver and methods).
+    #[error(transparent)]
+    Projection(#[from] contour_projection::ProjectionError),
     /// Path planning and minimum-time parameterization.
     #[error(transparent)]
     Planning(#[from] contour_planning::PlanningError),

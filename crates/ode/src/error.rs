@@ -38,6 +38,8 @@ pub enum Quantity {
     Derivative,
     /// The final time or an output time passed to the driver.
     OutputTime,
+    /// The initial derivative `y'₀` of an implicit (DAE) method.
+    InitialDerivative,
     /// The computed solution after a step.
     Solution,
     /// An event function value `g(t, y)`.
@@ -109,6 +111,14 @@ pub enum OdeError {
         iterations: usize,
         /// Norm of the last residual or update.
         residual: f64,
+    },
+    /// The iteration matrix `∂F/∂y + c·∂F/∂y'` (or the matrix of the consistent
+    /// initialization) is singular at `t` — e.g. an index-2 DAE whose initial derivative
+    /// was not supplied.
+    #[error("singular iteration matrix at t = {t}")]
+    SingularIterationMatrix {
+        /// Time at which the matrix was formed.
+        t: f64,
     },
     /// The right-hand side failed at time `t`.
     #[error("right-hand side failed at t = {t}: {source}")]

@@ -40,6 +40,29 @@ pub trait DaeResidual {
     fn residual(&mut self, t: f64, y: &[f64], yp: &[f64], r: &mut [f64]) -> Result<(), RhsError>;
 }
 
+/// Extension of [`DaeResidual`] by an analytic iteration matrix.
+///
+/// The implicit methods solve their corrector equations with the matrix
+/// `G = ∂F/∂y + c_j·∂F/∂y'` (for BDF `c_j = α_s/h`); by default it is formed by finite
+/// differences (`n` extra residual evaluations). A problem that implements this trait and is
+/// passed wrapped in [`WithJacobian`] supplies `G` itself.
+pub trait DaeJacobian: DaeResidual {
+    /// Writes `G = ∂F/∂y + cj·∂F/∂y'` at `(t, y, y')` into the `n × n` matrix `m`.
+    fn iteration_matrix(
+        &mut self,
+        t: f64,
+        y: &[f64],
+        yp: &[f64],
+        cj: f64,
+        m: faer::MatMut<'_, f64>,
+    ) -> Result<(), RhsError>;
+}
+
+/// Marks a [`DaeJacobian`] problem whose analytic iteration matrix the implicit methods
+/// should use (`Advance<WithJacobian<F>>`); a bare [`DaeResidual`] gets finite differences.
+#[derive(Debug, Clone)]
+pub struct WithJacobian<F>(pub F);
+
 /// An explicit ODE `y' = f(t, y)` seen as the residual `F(t, y, y') = y' − f(t, y)`.
 ///
 /// Holds one scratch vector, allocated in [`OdeAsDae::new`].

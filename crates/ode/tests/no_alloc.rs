@@ -1,11 +1,13 @@
 //! `Stepper::step` does not allocate after construction: a counting global allocator
 //! (stats_alloc) measures the allocations of 200 steps of ABM, RK-Gill and DOPRI5 on Kepler,
-//! including `replace_y` and `dense`. One test function, so no other test thread allocates
+//! and of BDF (variable order, finite-difference Jacobians, LU), Huang's BDF2 and the SIRK on
+//! Kepler through `OdeAsDae` and of BDF on the GGL pendulum (index 2), including `replace_y`
+//! and `dense`. One test function, so no other test thread allocates
 //! concurrently.
 
 use std::alloc::System;
 
-use contour_ode::test_models::{ExactSolution, Kepler};
+use contour_ode::test_models::{ExactSolution, Kepler, PendulumGgl};
 use contour_ode::*;
 use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
 
@@ -33,6 +35,36 @@ fn count_allocations<S: Advance<Kepler>>(name: &str, mut s: S) {
     assert_eq!(change.reallocations, 0, "{name} reallocated");
 }
 
+fn count_allocations_dae<F: DaeResidual, S: Advance<F>>(
+    name: &str,
+    mut s: S,
+    mut f: F,
+    steps: usize,
+) {
+    let n = s.dim();
+    let mut buf = vec![0.0; n];
+    let mut y = vec![0.0; n];
+    s.step(&mut f).unwrap(); // first step: initialization
+    let region = Region::new(GLOBAL);
+    for i in 0..steps {
+        s.step(&mut f).unwrap();
+        let t = 0.5 * (s.t_prev() + s.t());
+        s.dense(t, &mut buf);
+        if i % 50 == 0 {
+            y.copy_from_slice(s.y());
+            s.replace_y(&mut f, &y).unwrap();
+        }
+    }
+    let change = region.change();
+    println!("{name}: {change:?}, {:?}", s.stats());
+    assert!(
+        s.stats().jacobian_evals > 0,
+        "{name}: the Jacobian path was exercised"
+    );
+    assert_eq!(change.allocations, 0, "{name} allocated");
+    assert_eq!(change.reallocations, 0, "{name} reallocated");
+}
+
 #[test]
 fn steps_do_not_allocate() {
     // The counter works: a fresh vector is seen.
@@ -52,6 +84,47 @@ fn steps_do_not_allocate() {
     );
     count_allocations(
         "rkg",
-        RungeKuttaGill::new(0.0, &p.y0(), tol, RungeKuttaGillConfig::default()).unwrap(),
+        RungeKuttaGill::new(0.0, &p.y0(), tol.clone(), RungeKuttaGillConfig::default()).unwrap(),
     );
+    let mut bdf = Bdf::new(0.0, &p.y0(), tol.clone(), BdfConfig::default()).unwrap();
+    bdf.set_t_stop(Some(1e3));
+    count_allocations_dae("bdf", bdf, OdeAsDae::new(p), 200);
+    count_allocations_dae(
+        "bdf2_huang",
+        HuangBdf2::new(
+            0.0,
+            &p.y0(),
+            tol.clone(),
+            HuangBdf2Config {
+                h: 1e-3,
+                start: HuangStart::SinglyImplicitRk,
+                ..Default::default()
+            },
+        )
+        .unwrap(),
+        OdeAsDae::new(p),
+        200,
+    );
+    count_allocations_dae(
+        "sirk",
+        SinglyImplicitRk::new(
+            0.0,
+            &p.y0(),
+            tol.clone(),
+            SirkConfig {
+                h: 1e-3,
+                ..Default::default()
+            },
+        )
+        .unwrap(),
+        OdeAsDae::new(p),
+        200,
+    );
+    let pend = PendulumGgl { g: 9.81 };
+    let cfg = BdfConfig::default()
+        .with_algebraic_excluded(pend.algebraic())
+        .with_initial_derivative(pend.yp0(1.0));
+    let mut bdf = Bdf::new(0.0, &pend.y0(1.0), Tolerances::new(1e-6, 1e-6), cfg).unwrap();
+    bdf.set_t_stop(Some(100.0));
+    count_allocations_dae("bdf_pendulum_ggl", bdf, pend, 200);
 }

@@ -44,3 +44,54 @@ fn integer_statistics() {
         insta::assert_yaml_snapshot!(format!("{method}_time_dependent_t10_tol1e-7"), s);
     }
 }
+
+/// The implicit methods: BDF on the stiff problems, the DAEs and the oscillator; Huang's
+/// BDF2 (both starters) and the SIRK at constant step on the oscillator.
+#[test]
+fn implicit_integer_statistics() {
+    use contour_ode::reproduction::{
+        dae_global_error, index1_bdf, pendulum_ggl_bdf, robertson_bdf, vdp1000_bdf,
+    };
+    for tol in [1e-4, 1e-6] {
+        let s = vdp1000_bdf(tol, tol, BdfConfig::default()).unwrap().1;
+        insta::assert_yaml_snapshot!(format!("bdf_vdp1000_t3000_tol{tol:e}"), s);
+        let s = robertson_bdf(tol, tol * 1e-4, BdfConfig::default())
+            .unwrap()
+            .1;
+        insta::assert_yaml_snapshot!(format!("bdf_robertson_t1e5_tol{tol:e}"), s);
+    }
+    let s = index1_bdf(1e-6).unwrap().1;
+    insta::assert_yaml_snapshot!("bdf_index1_t10_tol1e-6", s);
+    let s = pendulum_ggl_bdf(1e-6).unwrap().2;
+    insta::assert_yaml_snapshot!("bdf_pendulum_ggl_t10_tol1e-6", s);
+    let p = HarmonicOscillator { omega: 1.0 };
+    let tols = Tolerances::new(1e-8, 1e-8);
+    let mut b = Bdf::new(0.0, &p.y0(), tols.clone(), BdfConfig::default()).unwrap();
+    let s = dae_global_error(&mut b, &p, 10.0).unwrap().1;
+    insta::assert_yaml_snapshot!("bdf_oscillator_t10_tol1e-8", s);
+    for (name, start) in [
+        ("be", HuangStart::BackwardEuler),
+        ("sirk", HuangStart::SinglyImplicitRk),
+    ] {
+        let cfg = HuangBdf2Config {
+            h: 0.05,
+            start,
+            ..Default::default()
+        };
+        let mut b = HuangBdf2::new(0.0, &p.y0(), tols.clone(), cfg).unwrap();
+        let s = dae_global_error(&mut b, &p, 10.0).unwrap().1;
+        insta::assert_yaml_snapshot!(format!("bdf2_huang_{name}_start_oscillator_h0.05"), s);
+    }
+    let mut b = SinglyImplicitRk::new(
+        0.0,
+        &p.y0(),
+        tols,
+        SirkConfig {
+            h: 0.05,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let s = dae_global_error(&mut b, &p, 10.0).unwrap().1;
+    insta::assert_yaml_snapshot!("sirk_oscillator_h0.05", s);
+}

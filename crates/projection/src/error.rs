@@ -1,0 +1,132 @@
+//! Errors of `contour-projection`.
+
+use contour_linalg::LinalgError;
+use contour_model::ModelError;
+use contour_ode::OdeError;
+
+/// Everything that can go wrong in a constrained simulation.
+///
+/// Bad input (negative gains, `τ ≤ 0`, wrong dimensions, an inconsistent initial state) and
+/// numerical failure (a projection that does not converge even with smaller steps, a rank-
+/// deficient Jacobian where a method needs full rank) are reported here; nothing panics on
+/// user input.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProjectionError {
+    /// Model evaluation or constrained dynamics failed (dimensions, NaN, singular `M`, rank of `J`).
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    /// The integrator failed (step size too small, tolerance too small, ...).
+    #[error(transparent)]
+    Ode(#[from] OdeError),
+    /// A dense kernel failed (QR of a rank-deficient `J T`, ...).
+    #[error(transparent)]
+    Linalg(#[from] LinalgError),
+    /// The initial state violates `φ = 0` or `J q̇ + b = 0` by more than `tol`.
+    #[error("inconsistent initial state: |phi| = {position_residual:e}, |J qd + b| = {velocity_residual:e} (tol {tol:e}); ask for make_consistent or project it with consistent_state")]
+    InconsistentInitialState {
+        /// `‖φ(t0, q0)‖₂`.
+        position_residual: f64,
+        /// `‖J q̇0 + b‖₂`.
+        velocity_residual: f64,
+        /// The tolerance that was applied.
+        tol: f64,
+    },
+    /// A method parameter is out of range (negative Baumgarte gain, zero iteration limit, ...).
+    #[error("invalid parameter {name} = {value}")]
+    InvalidParameter {
+        /// Name of the parameter.
+        name: &'static str,
+        /// The rejected value.
+        value: f64,
+    },
+    /// `rtol`/`atol` negative, both zero, or not finite (`τ ≤ 0`).
+    #[error("invalid tolerance {which} = {value}")]
+    InvalidTolerance {
+        /// `"rtol"` or `"atol"`.
+        which: &'static str,
+        /// The rejected value.
+        value: f64,
+    },
+    /// A vector has the wrong length.
+    #[error("{what}: expected length {expected}, found {found}")]
+    DimensionMismatch {
+        /// Name of the argument.
+        what: &'static str,
+        /// Expected length.
+        expected: usize,
+        /// Actual length.
+        found: usize,
+    },
+    /// The time span or an output time is invalid (`t_end ≤ t0`, unsorted, non-finite).
+    #[error("invalid time span: t0 = {t0}, t = {t}")]
+    InvalidTimeSpan {
+        /// Start time.
+        t0: f64,
+        /// The offending time.
+        t: f64,
+    },
+    /// The method cannot run with this integrator (e.g. ECS needs the BDF, which is an
+    /// implicit DAE method).
+    #[error("method {method} cannot use integrator {integrator}")]
+    UnsupportedIntegrator {
+        /// Method name.
+        method: &'static str,
+        /// Integrator name.
+        integrator: &'static str,
+    },
+    /// The method needs a (scaled) l2 error norm (Keerthi section 2: the projection (2.3) is a
+    /// least-squares problem only in an l2 norm).
+    #[error("method {method} needs an l2 error norm")]
+    UnsupportedNorm {
+        /// Method name.
+        method: &'static str,
+    },
+    /// The mechanism has no constraints, or more rows than coordinates (L ≥ N).
+    #[error("method {method} needs 0 < L < N constraint rows, got L = {rows}, N = {dof}")]
+    BadConstraintCount {
+        /// Method name.
+        method: &'static str,
+        /// L.
+        rows: usize,
+        /// N.
+        dof: usize,
+    },
+    /// The manifold correction of Procedure P1 failed (`‖X*‖ > τ/2` or no MNR convergence)
+    /// even after `redos` step-size halvings (Keerthi Remark 2.5).
+    #[error("projection failed at t = {t} after {redos} step halvings (|X*| = {norm:e} in units of tau)")]
+    ProjectionFailed {
+        /// Time of the step.
+        t: f64,
+        /// Step halvings tried.
+        redos: usize,
+        /// Weighted size of the last correction, in units of τ.
+        norm: f64,
+    },
+    /// A Newton iteration (parametrization ψ(y), ...) did not converge.
+    #[error("no convergence at t = {t} after {iterations} iterations (residual {residual:e})")]
+    NoConvergence {
+        /// Time.
+        t: f64,
+        /// Iterations performed.
+        iterations: usize,
+        /// Last residual or update norm.
+        residual: f64,
+    },
+    /// A small dense matrix (e.g. `J V₁` of the parametrization) is singular.
+    #[error("singular {what} (pivot {pivot:e})")]
+    SingularMatrix {
+        /// Which matrix.
+        what: &'static str,
+        /// The failing pivot.
+        pivot: f64,
+    },
+    /// The step budget was exhausted.
+    #[error("maximum number of steps ({max_steps}) reached at t = {t}")]
+    TooManySteps {
+        /// Time reached.
+        t: f64,
+        /// The budget.
+        max_steps: usize,
+    },
+}

@@ -1,0 +1,581 @@
+//! The parametrization approach (Keerthi (4.1)–(4.2)) after Mani, Haug & Atkinson: a local
+//! tangent-space parametrization of `M = {x : g(x) = 0}`.
+//!
+//! At a point `xₚ = (qₚ, vₚ) ∈ M` (time `tₚ`) split `ℝᴺ` into orthonormal bases `V₁` of the
+//! row space of `J(qₚ)` (N × L) and `V₂` of its null space (N × (N−L)) — Mani, Haug &
+//! Atkinson take them from the SVD of `J`; we orthonormalize the rows of `J` and complete the
+//! basis by modified Gram–Schmidt (same subspaces, no allocation). With `y = (y_q, y_v)` ∈
+//! ℝ^{n−m}, `n − m = 2(N − L)`:
+//!
+//! ```text
+//! x = ψ(y):   q = qₚ + V₂ y_q + V₁ z,   φ(t, q) = 0          (L nonlinear equations in z)
+//!             v = V₂ y_v + V₁ w,        J(q) v + b = 0        (L linear equations in w)
+//! ẏ = f̃(y):   ẏ_q = V₂ᵀ q̇ = y_v,   ẏ_v = V₂ᵀ q̈(t, q, v)      (4.2)
+//! ```
+//!
+//! Each `f̃` evaluation solves the m-dimensional system (Newton on `z` with the matrix
+//! `J(q)V₁`, warm-started, then `w`) and one `f` (counted in `N_f`). The chart degrades as `q`
+//! leaves `qₚ`: `J(q)V₁` loses conditioning and the slope `S = (J V₁)⁻¹ J V₂ = −∂z/∂y_q` grows
+//! (`S = 0` at `qₚ`). After every accepted step we **re-parametrize** at the current point and
+//! **restart** the integrator from `y = (0, V₂ᵀv)` when `‖S‖_F > max_slope` (default 1: the
+//! chart's tangent plane is tilted by 45° against the manifold's), when a Newton solve needed
+//! more than `reparametrize_after_iterations` iterations, or when the chart failed inside a step
+//! (the step is then retaken from the last accepted point in a new chart). Each restart costs
+//! the integrator's start-up (for ABM: order 1 and small steps again) — the "integration
+//! restarts with associated inefficiencies" of Keerthi section 4.
+
+use contour_model::{DynamicsOptions, Mechanism};
+use contour_ode::{Advance, OdeRhs, RhsError};
+use faer::Mat;
+use serde::{Deserialize, Serialize};
+
+use crate::error::ProjectionError;
+use crate::rhs::{ode_error, ConstrainedRhs};
+use crate::simulation::{with_stepper, RunContext};
+use crate::small_lu::SmallLu;
+use crate::trajectory::{Recorder, Trajectory};
+
+/// Options of the parametrization approach.
+///
+/// Defaults: `max_slope = 1.0`, `newton_tol = 1e-10` (update size relative to
+/// `1 + ‖qₚ‖∞`), `max_newton_iterations = 10`, `reparametrize_after_iterations = 4`,
+/// `max_chart_failures = 5` (consecutive re-parametrizations without an accepted step).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ParametrizationConfig {
+    /// Re-parametrize when `‖(J V₁)⁻¹ J V₂‖_F` exceeds this.
+    pub max_slope: f64,
+    /// Newton on `z` stops when `‖δz‖∞ ≤ newton_tol·(1 + ‖qₚ‖∞)`.
+    pub newton_tol: f64,
+    /// Newton iterations allowed per `ψ` evaluation.
+    pub max_newton_iterations: usize,
+    /// Re-parametrize after a step in which some `ψ` needed more iterations than this.
+    pub reparametrize_after_iterations: usize,
+    /// Consecutive chart failures tolerated at one point.
+    pub max_chart_failures: usize,
+}
+
+impl Default for ParametrizationConfig {
+    fn default() -> Self {
+        Self {
+            max_slope: 1.0,
+            newton_tol: 1e-10,
+            max_newton_iterations: 10,
+            reparametrize_after_iterations: 4,
+            max_chart_failures: 5,
+        }
+    }
+}
+
+impl ParametrizationConfig {
+    fn validate(&self) -> Result<(), ProjectionError> {
+        for (name, v, ok) in [
+            ("max_slope", self.max_slope, self.max_slope > 0.0),
+            ("newton_tol", self.newton_tol, self.newton_tol > 0.0),
+            (
+                "max_newton_iterations",
+                self.max_newton_iterations as f64,
+                self.max_newton_iterations > 0,
+            ),
+        ] {
+            if !(ok && v.is_finite()) {
+                return Err(ProjectionError::InvalidParameter { name, value: v });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A local chart `x = ψ(y)` around `xₚ` and the reduced field `ẏ = f̃(y)` (4.2).
+#[derive(Debug)]
+struct ParamRhs<'m, M: ?Sized> {
+    inner: ConstrainedRhs<'m, M>,
+    n: usize,
+    l: usize,
+    d: usize,
+    cfg: ParametrizationConfig,
+    /// Basis `[V₁ V₂]` (N × N), columns `0..L` span the rows of `J(qₚ)`.
+    basis: Mat<f64>,
+    qp: Vec<f64>,
+    qscale: f64,
+    z: Vec<f64>,
+    j: Mat<f64>,
+    lu: SmallLu,
+    phi: Vec<f64>,
+    b: Vec<f64>,
+    r: Vec<f64>,
+    x: Vec<f64>,
+    dx: Vec<f64>,
+    last_y: Vec<f64>,
+    last_t: f64,
+    last_valid: bool,
+    /// Newton iterations in total, and the most in one ψ since the last reset.
+    iterations: usize,
+    max_iterations_seen: usize,
+    error: Option<ProjectionError>,
+}
+
+impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
+    fn new(mech: &'m M, cfg: ParametrizationConfig) -> Result<Self, ProjectionError> {
+        let (n, l) = (mech.dof(), mech.n_constraints());
+        if l == 0 || l >= n {
+            return Err(ProjectionError::BadConstraintCount {
+                method: "parametrization",
+                rows: l,
+                dof: n,
+            });
+        }
+        Ok(Self {
+            inner: ConstrainedRhs::new(mech, DynamicsOptions::default())?,
+            n,
+            l,
+            d: n - l,
+            cfg,
+            basis: Mat::zeros(n, n),
+            qp: vec![0.0; n],
+            qscale: 1.0,
+            z: vec![0.0; l],
+            j: Mat::zeros(l, n),
+            lu: SmallLu::new(l),
+            phi: vec![0.0; l],
+            b: vec![0.0; l],
+            r: vec![0.0; n],
+            x: vec![0.0; 2 * n],
+            dx: vec![0.0; 2 * n],
+            last_y: vec![0.0; 2 * (n - l)],
+            last_t: f64::NAN,
+            last_valid: false,
+            iterations: 0,
+            max_iterations_seen: 0,
+            error: None,
+        })
+    }
+
+    /// New chart at `xp` (on `M`); writes `y₀ = (0, V₂ᵀ vₚ)`.
+    fn reparametrize(&mut self, t: f64, xp: &[f64], y0: &mut [f64]) -> Result<(), ProjectionError> {
+        let (n, l, d) = (self.n, self.l, self.d);
+        let mech = self.inner.mechanism();
+        self.qp.copy_from_slice(&xp[..n]);
+        self.qscale = 1.0 + self.qp.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        mech.constraint_jacobian(t, &self.qp, self.j.as_mut());
+        // Modified Gram–Schmidt (twice) on the rows of J, then on e₁ … e_N.
+        let mut col = 0usize;
+        for i in 0..l {
+            for k in 0..n {
+                self.r[k] = self.j[(i, k)];
+            }
+            if !self.orthogonalize_into(col) {
+                return Err(ProjectionError::Model(
+                    contour_model::ModelError::RankDeficientJacobian {
+                        rank: col,
+                        rows: l,
+                        tolerance: 1e-10,
+                    },
+                ));
+            }
+            col += 1;
+        }
+        for e in 0..n {
+            if col == n {
+                break;
+            }
+            self.r.fill(0.0);
+            self.r[e] = 1.0;
+            if self.orthogonalize_into(col) {
+                col += 1;
+            }
+        }
+        debug_assert_eq!(col, n);
+        self.z.fill(0.0);
+        for a in 0..d {
+            y0[a] = 0.0;
+            let mut s = 0.0;
+            for k in 0..n {
+                s += self.basis[(k, l + a)] * xp[n + k];
+            }
+            y0[d + a] = s;
+        }
+        self.last_valid = false;
+        Ok(())
+    }
+
+    /// Orthogonalizes `self.r` against columns `0..col` (twice), normalizes it into column
+    /// `col`; false when it is (numerically) dependent.
+    fn orthogonalize_into(&mut self, col: usize) -> bool {
+        let n = self.n;
+        let norm0 = self.r.iter().map(|v| v * v).sum::<f64>().sqrt();
+        for _ in 0..2 {
+            for c in 0..col {
+                let mut s = 0.0;
+                for k in 0..n {
+                    s += self.basis[(k, c)] * self.r[k];
+                }
+                for k in 0..n {
+                    self.r[k] -= s * self.basis[(k, c)];
+                }
+            }
+        }
+        let norm = self.r.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if norm.is_nan() || norm <= 1e-8 * norm0 || norm0 == 0.0 {
+            return false;
+        }
+        for k in 0..n {
+            self.basis[(k, col)] = self.r[k] / norm;
+        }
+        true
+    }
+
+    /// Factors `J(q) V₁` (L × L) with `J` already in `self.j`.
+    fn factor_jv1(&mut self) -> Result<(), ProjectionError> {
+        let (n, l) = (self.n, self.l);
+        for i in 0..l {
+            for c in 0..l {
+                let mut s = 0.0;
+                for k in 0..n {
+                    s += self.j[(i, k)] * self.basis[(k, c)];
+                }
+                self.lu.a[i * l + c] = s;
+            }
+        }
+        self.lu
+            .factor(1e-12)
+            .map_err(|pivot| ProjectionError::SingularMatrix {
+                what: "J V1 of the parametrization",
+                pivot,
+            })
+    }
+
+    /// `x = ψ(t, y)` into `self.x` (Newton on z, then w). Does not allocate.
+    fn psi(&mut self, t: f64, y: &[f64]) -> Result<(), ProjectionError> {
+        if self.last_valid && t == self.last_t && y == &self.last_y[..] {
+            return Ok(());
+        }
+        let (n, l, d) = (self.n, self.l, self.d);
+        let mech = self.inner.mechanism();
+        let tol = self.cfg.newton_tol * self.qscale;
+        let mut it = 0usize;
+        let mut last_step = f64::INFINITY;
+        loop {
+            // q = qₚ + V₂ y_q + V₁ z
+            for k in 0..n {
+                let mut s = self.qp[k];
+                for a in 0..d {
+                    s += self.basis[(k, l + a)] * y[a];
+                }
+                for c in 0..l {
+                    s += self.basis[(k, c)] * self.z[c];
+                }
+                self.x[k] = s;
+            }
+            mech.constraint_jacobian(t, &self.x[..n], self.j.as_mut());
+            self.factor_jv1()?;
+            if last_step <= tol {
+                break;
+            }
+            if it == self.cfg.max_newton_iterations {
+                mech.constraints(t, &self.x[..n], &mut self.phi);
+                let res = self.phi.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                self.iterations += it;
+                return Err(ProjectionError::NoConvergence {
+                    t,
+                    iterations: it,
+                    residual: res,
+                });
+            }
+            mech.constraints(t, &self.x[..n], &mut self.phi);
+            // Newton: (J V₁) δz = −φ
+            for i in 0..l {
+                self.phi[i] = -self.phi[i];
+            }
+            self.lu.solve(&mut self.phi);
+            last_step = 0.0;
+            for c in 0..l {
+                self.z[c] += self.phi[c];
+                last_step = last_step.max(self.phi[c].abs());
+            }
+            if !last_step.is_finite() {
+                return Err(ProjectionError::NoConvergence {
+                    t,
+                    iterations: it,
+                    residual: last_step,
+                });
+            }
+            it += 1;
+        }
+        self.iterations += it;
+        self.max_iterations_seen = self.max_iterations_seen.max(it);
+        // v = V₂ y_v + V₁ w with (J V₁) w = −(J V₂ y_v + b)
+        for k in 0..n {
+            let mut s = 0.0;
+            for a in 0..d {
+                s += self.basis[(k, l + a)] * y[d + a];
+            }
+            self.r[k] = s;
+        }
+        mech.constraint_rate_bias(t, &self.x[..n], &mut self.b);
+        for i in 0..l {
+            let mut s = self.b[i];
+            for k in 0..n {
+                s += self.j[(i, k)] * self.r[k];
+            }
+            self.phi[i] = -s;
+        }
+        self.lu.solve(&mut self.phi);
+        for k in 0..n {
+            let mut s = self.r[k];
+            for c in 0..l {
+                s += self.basis[(k, c)] * self.phi[c];
+            }
+            self.x[n + k] = s;
+        }
+        self.last_y.copy_from_slice(y);
+        self.last_t = t;
+        self.last_valid = true;
+        Ok(())
+    }
+
+    /// `‖(J V₁)⁻¹ J V₂‖_F` at the last `ψ` (its `J` and factorization).
+    fn slope(&mut self) -> f64 {
+        let (n, l, d) = (self.n, self.l, self.d);
+        let mut acc = 0.0;
+        for a in 0..d {
+            for i in 0..l {
+                let mut s = 0.0;
+                for k in 0..n {
+                    s += self.j[(i, k)] * self.basis[(k, l + a)];
+                }
+                self.phi[i] = s;
+            }
+            self.lu.solve(&mut self.phi);
+            acc += self.phi.iter().map(|v| v * v).sum::<f64>();
+        }
+        acc.sqrt()
+    }
+}
+
+impl<M: Mechanism + ?Sized> OdeRhs for ParamRhs<'_, M> {
+    fn dim(&self) -> usize {
+        2 * self.d
+    }
+    fn eval(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), RhsError> {
+        if let Err(e) = self.psi(t, y) {
+            self.error = Some(e);
+            return Err(RhsError::Failed);
+        }
+        let (n, l, d) = (self.n, self.l, self.d);
+        let x = std::mem::take(&mut self.x);
+        let r = self.inner.eval_counted(t, &x, &mut self.dx);
+        self.x = x;
+        r?;
+        // (4.2): ẏ_q = y_v, ẏ_v = V₂ᵀ q̈
+        dy[..d].copy_from_slice(&y[d..]);
+        for a in 0..d {
+            let mut s = 0.0;
+            for k in 0..n {
+                s += self.basis[(k, l + a)] * self.dx[n + k];
+            }
+            dy[d + a] = s;
+        }
+        Ok(())
+    }
+}
+
+/// Runs the parametrization approach.
+pub(crate) fn run<M: Mechanism + ?Sized>(
+    ctx: &RunContext<'_, '_, M>,
+    cfg: &ParametrizationConfig,
+) -> Result<Trajectory, ProjectionError> {
+    cfg.validate()?;
+    let mut rhs = ParamRhs::new(ctx.mech, *cfg)?;
+    let mut y0 = vec![0.0; 2 * rhs.d];
+    rhs.reparametrize(ctx.t0, &ctx.x0, &mut y0)?;
+    let tol = ctx.error_control.to_ode(y0.len());
+    with_stepper!(ctx.integrator, ctx.t0, &y0, tol, |s| integrate(
+        ctx, &mut s, &mut rhs, cfg
+    ))
+}
+
+fn integrate<'m, M, S>(
+    ctx: &RunContext<'_, 'm, M>,
+    stepper: &mut S,
+    rhs: &mut ParamRhs<'m, M>,
+    cfg: &ParametrizationConfig,
+) -> Result<Trajectory, ProjectionError>
+where
+    M: Mechanism + ?Sized,
+    S: Advance<ParamRhs<'m, M>>,
+{
+    let mech = ctx.mech;
+    let mut rec = Recorder::new(
+        mech,
+        "parametrization",
+        ctx.integrator.name(),
+        ctx.output_times,
+        DynamicsOptions::default(),
+    )?;
+    rec.start(mech, ctx.t0, &ctx.x0)?;
+    let mut ybuf = vec![0.0; 2 * rhs.d];
+    let mut x_prev = ctx.x0.clone();
+    let mut t_prev = ctx.t0;
+    stepper.set_t_stop(Some(ctx.t_end));
+    let mut steps = 0usize;
+    let (mut reparams, mut restarts, mut failures) = (0usize, 0usize, 0usize);
+    while stepper.t() < ctx.t_end {
+        if steps >= ctx.max_steps {
+            return Err(ProjectionError::TooManySteps {
+                t: stepper.t(),
+                max_steps: ctx.max_steps,
+            });
+        }
+        rhs.max_iterations_seen = 0;
+        let info = match stepper.step(rhs) {
+            Ok(info) => info,
+            Err(e) => {
+                // The chart failed inside the step: new chart at the last accepted point.
+                let err = match rhs.error.take() {
+                    Some(pe) => pe,
+                    None => ode_error(e, &mut rhs.inner.last_error),
+                };
+                failures += 1;
+                if failures > cfg.max_chart_failures
+                    || !matches!(
+                        err,
+                        ProjectionError::NoConvergence { .. }
+                            | ProjectionError::SingularMatrix { .. }
+                    )
+                {
+                    return Err(err);
+                }
+                rhs.reparametrize(t_prev, &x_prev, &mut ybuf)?;
+                stepper
+                    .restart(rhs, t_prev, &ybuf)
+                    .map_err(|e| ode_error(e, &mut rhs.inner.last_error))?;
+                reparams += 1;
+                restarts += 1;
+                continue;
+            }
+        };
+        failures = 0;
+        steps += 1;
+        let t = info.t;
+        ybuf.copy_from_slice(stepper.y());
+        rhs.psi(t, &ybuf)?;
+        x_prev.copy_from_slice(&rhs.x);
+        rec.step(mech, t, &x_prev);
+        // Outputs from the interpolant of y, mapped by ψ.
+        while let Some(to) = rec.next_output(t) {
+            stepper.dense(to, &mut ybuf);
+            rhs.psi(to, &ybuf)?;
+            let x = std::mem::take(&mut rhs.x);
+            let r = rec.output(mech, to, &x);
+            rhs.x = x;
+            r?;
+        }
+        if rec.every_step() {
+            rec.output(mech, t, &x_prev)?;
+        }
+        t_prev = t;
+        // Degradation test at the accepted point (ψ(y) is cached: J, LU at xₖ₊₁).
+        ybuf.copy_from_slice(stepper.y());
+        rhs.psi(t, &ybuf)?;
+        let slope = rhs.slope();
+        if t < ctx.t_end
+            && (slope > cfg.max_slope
+                || rhs.max_iterations_seen > cfg.reparametrize_after_iterations)
+        {
+            rhs.reparametrize(t, &x_prev, &mut ybuf)?;
+            stepper
+                .restart(rhs, t, &ybuf)
+                .map_err(|e| ode_error(e, &mut rhs.inner.last_error))?;
+            reparams += 1;
+            restarts += 1;
+        }
+    }
+    let st = *stepper.stats();
+    let s = &mut rec.traj.stats;
+    s.rejected_steps = st.rejected_steps;
+    s.integrator_f_calls = st.f_evals;
+    s.f_evals = rhs.inner.evals;
+    s.reparametrizations = reparams;
+    s.restarts = restarts;
+    s.parametrization_iterations = rhs.iterations;
+    Ok(rec.finish(&x_prev))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use contour_model::models::{KeerthiControlLaw, KeerthiRobot, Pendulum};
+    use contour_model::WithController;
+
+    /// ψ(y₀) = xₚ at the chart origin; the chart's slope is 0 there; [V₁ V₂] is orthonormal
+    /// with `J V₂ = 0`.
+    #[test]
+    fn chart_origin_and_basis() {
+        let sys = WithController::new(KeerthiRobot::default(), KeerthiControlLaw::default());
+        let cs = contour_model::consistent_state(
+            &sys,
+            0.0,
+            &[2.8, 0.0, 0.3],
+            &[0.1, 0.2, -0.3],
+            &Default::default(),
+        )
+        .unwrap();
+        let mut xp = cs.q.clone();
+        xp.extend_from_slice(&cs.qd);
+        let mut p = ParamRhs::new(&sys, ParametrizationConfig::default()).unwrap();
+        let mut y0 = vec![0.0; 2];
+        p.reparametrize(0.0, &xp, &mut y0).unwrap();
+        for a in 0..3 {
+            for b in 0..3 {
+                let mut s = 0.0;
+                for k in 0..3 {
+                    s += p.basis[(k, a)] * p.basis[(k, b)];
+                }
+                let e = if a == b { 1.0 } else { 0.0 };
+                assert!((s - e).abs() < 1e-14);
+            }
+        }
+        p.psi(0.0, &y0).unwrap();
+        for k in 0..6 {
+            assert!((p.x[k] - xp[k]).abs() < 1e-13, "{:?} {:?}", p.x, xp);
+        }
+        assert!(p.slope() < 1e-14);
+        // away from the origin ψ stays on the manifold
+        p.psi(0.0, &[0.05, 0.3]).unwrap();
+        let mut mon = crate::rhs::ConstraintMonitor::new(&sys);
+        let (ph, pd) = mon.violations(&sys, 0.0, &p.x);
+        assert!(ph < 1e-14 && pd < 1e-14, "{ph:e} {pd:e}");
+        assert!(p.slope() > 0.0);
+    }
+
+    #[test]
+    fn needs_constraints() {
+        struct Free;
+        impl Mechanism for Free {
+            fn name(&self) -> &str {
+                "free"
+            }
+            fn dof(&self) -> usize {
+                1
+            }
+            fn n_constraints(&self) -> usize {
+                0
+            }
+            fn mass_matrix(&self, _q: &[f64], mut m: faer::MatMut<'_, f64>) {
+                m[(0, 0)] = 1.0;
+            }
+            fn bias_forces(&self, _q: &[f64], _qd: &[f64], h: &mut [f64]) {
+                h[0] = 0.0;
+            }
+            fn constraints(&self, _t: f64, _q: &[f64], _phi: &mut [f64]) {}
+            fn constraint_jacobian(&self, _t: f64, _q: &[f64], _j: faer::MatMut<'_, f64>) {}
+            fn constraint_accel_bias(&self, _t: f64, _q: &[f64], _qd: &[f64], _r: &mut [f64]) {}
+        }
+        assert!(matches!(
+            ParamRhs::new(&Free, ParametrizationConfig::default()),
+            Err(ProjectionError::BadConstraintCount { .. })
+        ));
+        let p = Pendulum::default();
+        assert!(ParamRhs::new(&p, ParametrizationConfig::default()).is_ok());
+    }
+}

@@ -1,0 +1,159 @@
+//! The vector field `ẋ = f(x)` of Keerthi (1.5), `x = (q, q̇)`, and the constraint monitor.
+//!
+//! [`ConstrainedRhs`] solves (1.1) with (1.4) — or with Baumgarte's (4.3) — for `(q̈, λ)` at
+//! every evaluation through `contour_model::ConstrainedDynamics` (no allocation) and counts
+//! the evaluations: this count is `N_f` of Keerthi's tables. [`ConstraintMonitor`] evaluates
+//! `g(x) = (φ(q), J q̇ + b)` of (1.6) for the violation history (not counted in `N_f`).
+
+use contour_model::{ConstrainedDynamics, DynamicsOptions, Mechanism, ModelError};
+use contour_ode::{OdeRhs, RhsError};
+use faer::Mat;
+
+use crate::error::ProjectionError;
+
+/// `ẋ = f(t, x) = (q̇, q̈(t, q, q̇))` with `q̈` from (1.1) + (1.4) (+ (4.3)), counting evaluations.
+#[derive(Debug)]
+pub struct ConstrainedRhs<'m, M: ?Sized> {
+    mech: &'m M,
+    dynamics: ConstrainedDynamics,
+    n: usize,
+    qdd: Vec<f64>,
+    lambda: Vec<f64>,
+    /// Evaluations of the constrained accelerations (Keerthi's `N_f`).
+    pub evals: usize,
+    /// The model error behind the last failed evaluation (the ode crate only sees
+    /// [`RhsError`]).
+    pub last_error: Option<ModelError>,
+}
+
+impl<'m, M: Mechanism + ?Sized> ConstrainedRhs<'m, M> {
+    /// Workspace for `mech` (allocates once).
+    pub fn new(mech: &'m M, options: DynamicsOptions) -> Result<Self, ProjectionError> {
+        let n = mech.dof();
+        let l = mech.n_constraints();
+        Ok(Self {
+            mech,
+            dynamics: ConstrainedDynamics::with_options(mech, options)?,
+            n,
+            qdd: vec![0.0; n],
+            lambda: vec![0.0; l],
+            evals: 0,
+            last_error: None,
+        })
+    }
+
+    /// The mechanism.
+    pub fn mechanism(&self) -> &'m M {
+        self.mech
+    }
+
+    /// Number of coordinates N.
+    pub fn dof(&self) -> usize {
+        self.n
+    }
+
+    /// Multipliers λ of the last evaluation.
+    pub fn lambda(&self) -> &[f64] {
+        &self.lambda
+    }
+
+    /// `(q̈, λ)` at `(t, q, q̇)` without counting (for outputs).
+    pub fn accelerations(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        qdd: &mut [f64],
+        lambda: &mut [f64],
+    ) -> Result<(), ModelError> {
+        self.dynamics
+            .accelerations(self.mech, t, q, qd, qdd, lambda)
+    }
+
+    /// Evaluates `dx = f(t, x)`, counted, keeping the model error.
+    pub fn eval_counted(&mut self, t: f64, x: &[f64], dx: &mut [f64]) -> Result<(), RhsError> {
+        self.evals += 1;
+        let n = self.n;
+        let (q, qd) = x.split_at(n);
+        match self
+            .dynamics
+            .accelerations(self.mech, t, q, qd, &mut self.qdd, &mut self.lambda)
+        {
+            Ok(()) => {
+                dx[..n].copy_from_slice(qd);
+                dx[n..].copy_from_slice(&self.qdd);
+                Ok(())
+            }
+            Err(e) => {
+                let r = match e {
+                    ModelError::MassMatrixNotPositiveDefinite { .. }
+                    | ModelError::RankDeficientJacobian { .. } => RhsError::SingularMatrix,
+                    _ => RhsError::Failed,
+                };
+                self.last_error = Some(e);
+                Err(r)
+            }
+        }
+    }
+}
+
+impl<M: Mechanism + ?Sized> OdeRhs for ConstrainedRhs<'_, M> {
+    fn dim(&self) -> usize {
+        2 * self.n
+    }
+    fn eval(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), RhsError> {
+        self.eval_counted(t, y, dy)
+    }
+}
+
+/// Evaluates `‖φ(t, q)‖₂` and `‖J(t, q) q̇ + b(t, q)‖₂` (Keerthi (1.6)) in preallocated storage.
+#[derive(Debug)]
+pub struct ConstraintMonitor {
+    n: usize,
+    j: Mat<f64>,
+    phi: Vec<f64>,
+    b: Vec<f64>,
+}
+
+impl ConstraintMonitor {
+    /// Workspace for `mech`.
+    pub fn new<M: Mechanism + ?Sized>(mech: &M) -> Self {
+        let (n, l) = (mech.dof(), mech.n_constraints());
+        Self {
+            n,
+            j: Mat::zeros(l, n),
+            phi: vec![0.0; l],
+            b: vec![0.0; l],
+        }
+    }
+
+    /// `(‖φ‖₂, ‖J q̇ + b‖₂)` at `x = (q, q̇)`.
+    pub fn violations<M: Mechanism + ?Sized>(&mut self, mech: &M, t: f64, x: &[f64]) -> (f64, f64) {
+        let n = self.n;
+        let (q, qd) = x.split_at(n);
+        mech.constraints(t, q, &mut self.phi);
+        mech.constraint_jacobian(t, q, self.j.as_mut());
+        mech.constraint_rate_bias(t, q, &mut self.b);
+        let p = self.phi.iter().map(|v| v * v).sum::<f64>().sqrt();
+        let mut s = 0.0;
+        for i in 0..self.phi.len() {
+            let mut v = self.b[i];
+            for k in 0..n {
+                v += self.j[(i, k)] * qd[k];
+            }
+            s += v * v;
+        }
+        (p, s.sqrt())
+    }
+}
+
+/// Maps an integrator error caused by a failed right-hand side back to the model error.
+pub(crate) fn ode_error(
+    e: contour_ode::OdeError,
+    last: &mut Option<ModelError>,
+) -> ProjectionError {
+    match (&e, last.take()) {
+        (contour_ode::OdeError::RhsFailed { .. }, Some(m)) => ProjectionError::Model(m),
+        _ => ProjectionError::Ode(e),
+    }
+}

@@ -1,0 +1,155 @@
+//! Bad input returns typed errors (never a panic).
+
+use contour_model::models::{Pendulum, RedundantFourBar};
+use contour_projection::{
+    BaumgarteGains, EcsConfig, ErrorControl, Integrator, Method, NormKind, PerturbationConfig,
+    ProjectionError, Simulation,
+};
+
+fn pendulum_sim(p: &Pendulum) -> Simulation<'_, Pendulum> {
+    let (q, qd) = p.state(0.5, 0.0);
+    Simulation::new(p, &q, &qd, 0.0, 1.0)
+}
+
+#[test]
+fn negative_baumgarte_gains() {
+    assert!(matches!(
+        BaumgarteGains::critical(-2.0),
+        Err(ProjectionError::InvalidParameter { name: "delta", .. })
+    ));
+    let p = Pendulum::default();
+    let bad = BaumgarteGains {
+        alpha: 1.0,
+        beta: -4.0,
+    };
+    assert!(matches!(
+        pendulum_sim(&p).method(Method::Baumgarte(bad)).run(),
+        Err(ProjectionError::InvalidParameter { name: "beta", .. })
+    ));
+}
+
+#[test]
+fn non_positive_tolerance() {
+    let p = Pendulum::default();
+    for ec in [
+        ErrorControl::absolute(0.0),
+        ErrorControl::absolute(-1e-4),
+        ErrorControl::absolute(f64::NAN),
+        ErrorControl {
+            rtol: -1.0,
+            atol: 1e-4,
+            norm: NormKind::L2,
+        },
+    ] {
+        for m in [
+            Method::Direct,
+            Method::Perturbation(PerturbationConfig::default()),
+        ] {
+            assert!(matches!(
+                pendulum_sim(&p).method(m).error_control(ec).run(),
+                Err(ProjectionError::InvalidTolerance { .. })
+            ));
+        }
+    }
+}
+
+#[test]
+fn inconsistent_initial_state() {
+    let p = Pendulum::default();
+    let r = Simulation::new(&p, &[1.1, 0.0], &[0.0, 0.0], 0.0, 1.0)
+        .method(Method::Direct)
+        .run();
+    match r {
+        Err(ProjectionError::InconsistentInitialState {
+            position_residual, ..
+        }) => assert!((position_residual - 0.21).abs() < 1e-12),
+        other => panic!("{other:?}"),
+    }
+    // velocity not tangent
+    let r = Simulation::new(&p, &[1.0, 0.0], &[1.0, 0.0], 0.0, 1.0).run();
+    assert!(matches!(
+        r,
+        Err(ProjectionError::InconsistentInitialState { .. })
+    ));
+    // fixed by make_consistent
+    let tr = Simulation::new(&p, &[1.1, 0.0], &[1.0, 0.5], 0.0, 1.0)
+        .make_consistent(Default::default())
+        .run()
+        .unwrap();
+    assert!(tr.stats.initial_phi < 1e-14 && tr.stats.initial_phidot < 1e-14);
+}
+
+#[test]
+fn rank_deficient_jacobian() {
+    // L = 3 rows of rank 2 on N = 3: the index-1 solve needs full rank …
+    let fb = RedundantFourBar::default();
+    let (q, qd) = fb.state(0.3, 0.5).unwrap();
+    assert!(matches!(
+        Simulation::new(&fb, &q, &qd, 0.0, 1.0)
+            .method(Method::Direct)
+            .require_consistent(1e-8)
+            .run(),
+        Err(ProjectionError::Model(
+            contour_model::ModelError::RankDeficientJacobian { .. }
+        ))
+    ));
+    // … and the projection needs L < N.
+    assert!(matches!(
+        Simulation::new(&fb, &q, &qd, 0.0, 1.0)
+            .method(Method::Perturbation(PerturbationConfig::default()))
+            .require_consistent(1e-8)
+            .run(),
+        Err(ProjectionError::BadConstraintCount { .. })
+    ));
+}
+
+#[test]
+fn unsupported_combinations() {
+    let p = Pendulum::default();
+    assert!(matches!(
+        pendulum_sim(&p)
+            .method(Method::ExactStabilization(EcsConfig::default()))
+            .integrator(Integrator::abm())
+            .run(),
+        Err(ProjectionError::UnsupportedIntegrator { .. })
+    ));
+    assert!(matches!(
+        pendulum_sim(&p)
+            .method(Method::Direct)
+            .integrator(Integrator::Bdf(Default::default()))
+            .run(),
+        Err(ProjectionError::UnsupportedIntegrator { .. })
+    ));
+    assert!(matches!(
+        pendulum_sim(&p)
+            .error_control(ErrorControl::absolute(1e-4).with_norm(NormKind::Max))
+            .run(),
+        Err(ProjectionError::UnsupportedNorm { .. })
+    ));
+}
+
+#[test]
+fn dimensions_and_time_span() {
+    let p = Pendulum::default();
+    assert!(matches!(
+        Simulation::new(&p, &[1.0], &[0.0, 0.0], 0.0, 1.0).run(),
+        Err(ProjectionError::DimensionMismatch { what: "q0", .. })
+    ));
+    assert!(matches!(
+        pendulum_sim(&p).output_times(vec![0.5, 0.2]).run(),
+        Err(ProjectionError::InvalidTimeSpan { .. })
+    ));
+    let (q, qd) = p.state(0.5, 0.0);
+    assert!(matches!(
+        Simulation::new(&p, &q, &qd, 1.0, 1.0).run(),
+        Err(ProjectionError::InvalidTimeSpan { .. })
+    ));
+    assert!(matches!(
+        Simulation::new(&p, &[f64::NAN, 0.0], &qd, 0.0, 1.0).run(),
+        Err(ProjectionError::Model(_))
+    ));
+    assert!(matches!(
+        pendulum_sim(&p).max_steps(3).run(),
+        Err(ProjectionError::TooManySteps { max_steps: 3, .. })
+    ));
+}

@@ -1,0 +1,60 @@
+//! The per-step routines do not touch the heap once their workspaces exist (ARCHITECTURE.md,
+//! "Rules that keep it fast"): one step of Procedure P1 — an ABM step on the counted
+//! right-hand side, the manifold correction (3.5)–(3.7) and `replace_y` — and the constraint
+//! monitor. A counting global allocator (`stats_alloc`) records every allocation; this file
+//! holds a single test so that no other test thread allocates meanwhile.
+
+use contour_model::models::KEERTHI_IC2;
+use contour_model::{consistent_state, DynamicsOptions};
+use contour_ode::{AbmConfig, AdamsBashforthMoulton, Advance, Stepper};
+use contour_projection::reproduction::keerthi_system;
+use contour_projection::{ConstrainedRhs, ConstraintMonitor, ErrorControl, Projector};
+use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
+use std::alloc::System;
+
+#[global_allocator]
+static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+#[test]
+fn a_perturbation_step_does_not_allocate() {
+    let sys = keerthi_system();
+    let cs = consistent_state(
+        &sys,
+        0.0,
+        &KEERTHI_IC2.q,
+        &KEERTHI_IC2.qd,
+        &Default::default(),
+    )
+    .unwrap();
+    let mut x0 = cs.q.clone();
+    x0.extend_from_slice(&cs.qd);
+    let ec = ErrorControl::absolute(1e-6);
+    let mut rhs = ConstrainedRhs::new(&sys, DynamicsOptions::default()).unwrap();
+    let mut proj = Projector::new(&sys, ec, &Default::default()).unwrap();
+    let mut mon = ConstraintMonitor::new(&sys);
+    let mut s =
+        AdamsBashforthMoulton::new(0.0, &x0, ec.scaled(0.5).to_ode(6), AbmConfig::default())
+            .unwrap();
+    let mut xnew = vec![0.0; 6];
+    let mut step = |s: &mut AdamsBashforthMoulton, rhs: &mut ConstrainedRhs<'_, _>| {
+        let info = s.step(rhs).unwrap();
+        let o = proj.project(&sys, info.t, s.y(), &mut xnew).unwrap();
+        assert!(o.converged && o.norm <= 0.5);
+        s.replace_y(rhs, &xnew).unwrap();
+        let (p, _) = mon.violations(&sys, info.t, s.y());
+        assert!(p < 1e-15);
+    };
+    for _ in 0..5 {
+        step(&mut s, &mut rhs); // warm-up
+    }
+    let region = Region::new(GLOBAL);
+    for _ in 0..50 {
+        step(&mut s, &mut rhs);
+    }
+    let st = region.change();
+    assert_eq!(
+        (st.allocations, st.reallocations),
+        (0, 0),
+        "allocations inside P1 steps: {st:?}"
+    );
+}
