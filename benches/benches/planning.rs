@@ -2,11 +2,18 @@
 //! the phase-plane method (adaptive integration in s, switching points on the maximum-velocity
 //! curve) against TOPP-RA on 100 and 1000 grid intervals. Each bench prints the total time it
 //! finds, so speed and accuracy are read together.
+//! The same two algorithms on a joint-space line for spatial_v2's planar 3-link arm with gravity
+//! (torque limits ±(80, 40, 15) N·m), until the 7-joint arm has a planned path.
 //! `cargo bench -p contour-benches --bench planning`.
 
 use std::hint::black_box;
 
-use contour::planning::phase_plane::PhasePlaneConfig;
+use contour::model::tree::KinematicTree;
+use contour::planning::phase_plane::{PhasePlane, PhasePlaneConfig};
+use contour::planning::toppra::{Toppra, ToppraConfig};
+use contour::planning::{
+    AccelerationLimits, BoxLimits, CartesianJointPath, Path, PathDynamics, Segment, SegmentKind, Shape,
+};
 use contour::planning::reproduction as rep;
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -40,5 +47,33 @@ fn huang_case2b(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, huang_case2b);
+fn planar3_line(c: &mut Criterion) {
+    let arm = KinematicTree::planar_with_gravity(3, 9.81);
+    let seg = Segment {
+        s_start: 0.0,
+        s_end: 1.0,
+        shape: Shape::Line { start: vec![0.2, 0.3, -0.2], end: vec![1.2, -0.5, 0.6] },
+        kind: SegmentKind::Unconstrained,
+    };
+    let jp = CartesianJointPath::new(Path::new(vec![seg]).unwrap());
+    let dynamics = PathDynamics::new(&arm, &jp).unwrap();
+    let limits = BoxLimits { lower: vec![-80.0, -40.0, -15.0], upper: vec![80.0, 40.0, 15.0] };
+    let acc = AccelerationLimits::new(&dynamics, &limits);
+    let reference = PhasePlane::new(&acc, PhasePlaneConfig::default()).solve().unwrap().total_time;
+    println!("planar3 phase_plane: total time {reference:.7} s");
+    let mut group = c.benchmark_group("min_time_planar3_line");
+    group.sample_size(20);
+    group.bench_function("phase_plane", |b| {
+        b.iter(|| black_box(PhasePlane::new(&acc, PhasePlaneConfig::default()).solve().unwrap().total_time))
+    });
+    for n in [100usize, 1000] {
+        let cfg = || ToppraConfig { intervals: n, ..ToppraConfig::default() };
+        let t = Toppra::new(&acc, cfg()).solve().unwrap().total_time;
+        println!("planar3 toppra_{n}: total time {t:.7} s (relative difference {:+.2e})", (t - reference) / reference);
+        group.bench_function(format!("toppra_{n}"), |b| b.iter(|| black_box(Toppra::new(&acc, cfg()).solve().unwrap().total_time)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, huang_case2b, planar3_line);
 criterion_main!(benches);

@@ -52,7 +52,40 @@ pub fn source() -> Result<SourceOutput, Box<dyn Error>> {
         // Round-off-level values are shown at 1e-17 (the log axis has no zero).
         fig.series.push(Series::line(name, t.into_iter().zip(phi.into_iter().map(|p| p.max(1e-17))).collect()));
     }
-    Ok(SourceOutput { rows, figures: vec![fig.render()?] })
+    let work_precision = work_precision_figure(&rows)?;
+    Ok(SourceOutput { rows, figures: vec![fig.render()?, work_precision] })
+}
+
+/// `keerthi_work_precision.svg`: final error against N_f over τ = 1e-3 … 1e-10 (IC2), drawn
+/// from the `keerthi/extended/work_precision/<method>/tau<τ>/{N_f,final_error}` rows.
+fn work_precision_figure(rows: &[Row]) -> Result<crate::rows::Figure, Box<dyn Error>> {
+    const PREFIX: &str = "keerthi/extended/work_precision/";
+    let mut fig = LinePlot::new(
+        "keerthi_work_precision",
+        "Keerthi robot, initial condition 2: final error vs f-evaluations (τ = 1e-3 … 1e-10)",
+        "log10 N_f",
+        "‖x(T) − x_ref(T)‖₂",
+    );
+    fig.log_y = true;
+    let mut methods: Vec<String> = Vec::new();
+    for r in rows.iter().filter(|r| r.id.starts_with(PREFIX)) {
+        let m = r.id[PREFIX.len()..].split('/').next().unwrap_or("").to_string();
+        if !methods.contains(&m) {
+            methods.push(m);
+        }
+    }
+    for m in methods {
+        let mut pts = Vec::new();
+        for nf in rows.iter().filter(|r| r.id.starts_with(&format!("{PREFIX}{m}/")) && r.id.ends_with("/N_f")) {
+            let err_id = nf.id.replace("/N_f", "/final_error");
+            if let Some(err) = rows.iter().find(|r| r.id == err_id) {
+                pts.push((nf.ours.log10(), err.ours.max(1e-17)));
+            }
+        }
+        pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        fig.series.push(Series::line(m, pts));
+    }
+    fig.render()
 }
 
 /// Long runs of every method (pendulum, 100 s).
