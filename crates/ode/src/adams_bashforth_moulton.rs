@@ -47,7 +47,7 @@ use crate::error::{OdeError, Quantity};
 use crate::norm::{norm_of, Tolerances};
 use crate::problem::{check_dim, check_finite, eval_rhs, OdeRhs};
 use crate::stats::Stats;
-use crate::stepper::{Advance, StepInfo, Stepper};
+use crate::stepper::{check_initial, stepper_bookkeeping, Advance, StepInfo, Stepper};
 
 /// Largest order of STEP.
 pub const MAX_ORDER: usize = 12;
@@ -168,14 +168,7 @@ impl AdamsBashforthMoulton {
     /// without a fixed order.
     pub fn new(t0: f64, y0: &[f64], tol: Tolerances, cfg: AbmConfig) -> Result<Self, OdeError> {
         let n = y0.len();
-        if !t0.is_finite() {
-            return Err(OdeError::NonFinite {
-                what: Quantity::InitialTime,
-                index: 0,
-            });
-        }
-        check_finite(y0, Quantity::InitialState)?;
-        tol.validate(n)?;
+        check_initial(t0, y0, &tol)?;
         let (kmax, k_fixed) = match cfg.order {
             AbmOrder::Variable { max } => (max, None),
             AbmOrder::Fixed(k) => (k, Some(k)),
@@ -436,15 +429,7 @@ impl Stepper for AdamsBashforthMoulton {
         }
     }
 
-    fn stats(&self) -> &Stats {
-        &self.stats
-    }
-    fn stats_mut(&mut self) -> &mut Stats {
-        &mut self.stats
-    }
-    fn set_t_stop(&mut self, t_stop: Option<f64>) {
-        self.t_stop = t_stop;
-    }
+    stepper_bookkeeping!();
     fn set_max_step(&mut self, h_max: f64) {
         self.cfg.h_max = h_max;
     }

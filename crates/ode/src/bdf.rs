@@ -42,7 +42,9 @@ use crate::implicit::{eval_res, newton_scales, Fd, IterationMatrix, Source};
 use crate::norm::Tolerances;
 use crate::problem::{check_finite, DaeJacobian, DaeResidual, WithJacobian};
 use crate::stats::Stats;
-use crate::stepper::{clamp_to_stop, Advance, StepInfo, Stepper};
+use crate::stepper::{
+    check_initial, clamp_to_stop, stepper_bookkeeping, Advance, StepInfo, Stepper,
+};
 
 /// Largest order of [`Bdf`].
 pub const BDF_MAX_ORDER: usize = 5;
@@ -203,14 +205,7 @@ impl Bdf {
     /// (0, 1)`, `max_newton_iterations = 0`); wrong lengths of `algebraic` / `y'₀`.
     pub fn new(t0: f64, y0: &[f64], tol: Tolerances, cfg: BdfConfig) -> Result<Self, OdeError> {
         let n = y0.len();
-        if !t0.is_finite() {
-            return Err(OdeError::NonFinite {
-                what: Quantity::InitialTime,
-                index: 0,
-            });
-        }
-        check_finite(y0, Quantity::InitialState)?;
-        tol.validate(n)?;
+        check_initial(t0, y0, &tol)?;
         let fixed_ok = cfg
             .fixed
             .is_none_or(|f| (1..=BDF_MAX_ORDER).contains(&f.order) && f.h > 0.0 && f.h.is_finite());
@@ -1035,15 +1030,7 @@ impl Stepper for Bdf {
         }
     }
 
-    fn stats(&self) -> &Stats {
-        &self.stats
-    }
-    fn stats_mut(&mut self) -> &mut Stats {
-        &mut self.stats
-    }
-    fn set_t_stop(&mut self, t_stop: Option<f64>) {
-        self.t_stop = t_stop;
-    }
+    stepper_bookkeeping!();
     fn set_max_step(&mut self, h_max: f64) {
         self.cfg.h_max = h_max;
     }

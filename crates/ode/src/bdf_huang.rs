@@ -34,7 +34,9 @@ use crate::norm::Tolerances;
 use crate::problem::{check_finite, DaeJacobian, DaeResidual, WithJacobian};
 use crate::sirk::{SinglyImplicitRk, SirkConfig};
 use crate::stats::Stats;
-use crate::stepper::{clamp_to_stop, Advance, StepInfo, Stepper};
+use crate::stepper::{
+    check_initial, clamp_to_stop, stepper_bookkeeping, Advance, StepInfo, Stepper,
+};
 
 /// Starting procedure of [`HuangBdf2`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -117,14 +119,7 @@ impl HuangBdf2 {
         cfg: HuangBdf2Config,
     ) -> Result<Self, OdeError> {
         let n = y0.len();
-        if !t0.is_finite() {
-            return Err(OdeError::NonFinite {
-                what: Quantity::InitialTime,
-                index: 0,
-            });
-        }
-        check_finite(y0, Quantity::InitialState)?;
-        tol.validate(n)?;
+        check_initial(t0, y0, &tol)?;
         for (name, v, ok) in [
             ("h", cfg.h, cfg.h > 0.0 && cfg.h.is_finite()),
             (
@@ -493,15 +488,7 @@ impl Stepper for HuangBdf2 {
             };
         }
     }
-    fn stats(&self) -> &Stats {
-        &self.stats
-    }
-    fn stats_mut(&mut self) -> &mut Stats {
-        &mut self.stats
-    }
-    fn set_t_stop(&mut self, t_stop: Option<f64>) {
-        self.t_stop = t_stop;
-    }
+    stepper_bookkeeping!();
     /// Constant-step method: `h ← min(h, h_max)`.
     fn set_max_step(&mut self, h_max: f64) {
         if h_max > 0.0 && h_max < self.cfg.h {

@@ -16,7 +16,9 @@ use crate::error::{OdeError, Quantity};
 use crate::norm::Tolerances;
 use crate::problem::{check_dim, check_finite, eval_rhs, OdeRhs};
 use crate::stats::Stats;
-use crate::stepper::{clamp_to_stop, Advance, StepInfo, Stepper};
+use crate::stepper::{
+    check_initial, clamp_to_stop, stepper_bookkeeping, Advance, StepInfo, Stepper,
+};
 
 /// An explicit 7-stage Runge–Kutta tableau with an embedded error estimate and a
 /// continuous extension (data, not code).
@@ -173,14 +175,7 @@ impl DormandPrince54 {
         cfg: DormandPrinceConfig,
     ) -> Result<Self, OdeError> {
         let n = y0.len();
-        if !t0.is_finite() {
-            return Err(OdeError::NonFinite {
-                what: Quantity::InitialTime,
-                index: 0,
-            });
-        }
-        check_finite(y0, Quantity::InitialState)?;
-        tol.validate(n)?;
+        check_initial(t0, y0, &tol)?;
         for (name, v, ok) in [
             ("safety", cfg.safety, cfg.safety > 0.0 && cfg.safety <= 1.0),
             (
@@ -347,15 +342,7 @@ impl Stepper for DormandPrince54 {
         }
     }
 
-    fn stats(&self) -> &Stats {
-        &self.stats
-    }
-    fn stats_mut(&mut self) -> &mut Stats {
-        &mut self.stats
-    }
-    fn set_t_stop(&mut self, t_stop: Option<f64>) {
-        self.t_stop = t_stop;
-    }
+    stepper_bookkeeping!();
     fn set_max_step(&mut self, h_max: f64) {
         self.cfg.h_max = h_max;
     }

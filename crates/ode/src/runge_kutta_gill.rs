@@ -32,7 +32,9 @@ use crate::error::{OdeError, Quantity};
 use crate::norm::Tolerances;
 use crate::problem::{check_dim, check_finite, eval_rhs, OdeRhs};
 use crate::stats::Stats;
-use crate::stepper::{clamp_to_stop, Advance, StepInfo, Stepper};
+use crate::stepper::{
+    check_initial, clamp_to_stop, stepper_bookkeeping, Advance, StepInfo, Stepper,
+};
 
 /// `A = 1 − 1/√2`, Huang (5.3.3).
 pub const GILL_A: f64 = 1.0 - FRAC_1_SQRT_2;
@@ -186,14 +188,7 @@ impl RungeKuttaGill {
         cfg: RungeKuttaGillConfig,
     ) -> Result<Self, OdeError> {
         let n = y0.len();
-        if !t0.is_finite() {
-            return Err(OdeError::NonFinite {
-                what: Quantity::InitialTime,
-                index: 0,
-            });
-        }
-        check_finite(y0, Quantity::InitialState)?;
-        tol.validate(n)?;
+        check_initial(t0, y0, &tol)?;
         if let GillMode::Fixed { h } = cfg.mode {
             if !(h > 0.0 && h.is_finite()) {
                 return Err(OdeError::InvalidParameter {
@@ -329,15 +324,7 @@ impl Stepper for RungeKuttaGill {
         );
     }
 
-    fn stats(&self) -> &Stats {
-        &self.stats
-    }
-    fn stats_mut(&mut self) -> &mut Stats {
-        &mut self.stats
-    }
-    fn set_t_stop(&mut self, t_stop: Option<f64>) {
-        self.t_stop = t_stop;
-    }
+    stepper_bookkeeping!();
     fn set_max_step(&mut self, h_max: f64) {
         self.cfg.h_max = h_max;
     }

@@ -114,3 +114,37 @@ pub(crate) fn clamp_to_stop(t: f64, h: f64, h_max: f64, t_stop: Option<f64>) -> 
     }
     (h, false)
 }
+
+/// The bookkeeping part of [`Stepper`] shared by every method: `stats`, `stats_mut` and
+/// `set_t_stop` over the fields `stats: Stats` and `t_stop: Option<f64>`.
+macro_rules! stepper_bookkeeping {
+    () => {
+        fn stats(&self) -> &$crate::stats::Stats {
+            &self.stats
+        }
+        fn stats_mut(&mut self) -> &mut $crate::stats::Stats {
+            &mut self.stats
+        }
+        fn set_t_stop(&mut self, t_stop: Option<f64>) {
+            self.t_stop = t_stop;
+        }
+    };
+}
+pub(crate) use stepper_bookkeeping;
+
+/// Validation shared by every constructor: finite `t0` and `y0`, tolerances valid for
+/// `y0.len()` components.
+pub(crate) fn check_initial(
+    t0: f64,
+    y0: &[f64],
+    tol: &crate::norm::Tolerances,
+) -> Result<(), OdeError> {
+    if !t0.is_finite() {
+        return Err(OdeError::NonFinite {
+            what: crate::error::Quantity::InitialTime,
+            index: 0,
+        });
+    }
+    crate::problem::check_finite(y0, crate::error::Quantity::InitialState)?;
+    tol.validate(y0.len())
+}
