@@ -10,11 +10,12 @@ use std::hint::black_box;
 
 use contour::model::tree::KinematicTree;
 use contour::planning::phase_plane::{PhasePlane, PhasePlaneConfig};
+use contour::planning::reproduction as rep;
 use contour::planning::toppra::{Toppra, ToppraConfig};
 use contour::planning::{
-    AccelerationLimits, BoxLimits, CartesianJointPath, Path, PathDynamics, Segment, SegmentKind, Shape,
+    AccelerationLimits, BoxLimits, CartesianJointPath, Path, PathDynamics, Segment, SegmentKind,
+    Shape,
 };
-use contour::planning::reproduction as rep;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn huang_case2b(c: &mut Criterion) {
@@ -52,25 +53,49 @@ fn planar3_line(c: &mut Criterion) {
     let seg = Segment {
         s_start: 0.0,
         s_end: 1.0,
-        shape: Shape::Line { start: vec![0.2, 0.3, -0.2], end: vec![1.2, -0.5, 0.6] },
+        shape: Shape::Line {
+            start: vec![0.2, 0.3, -0.2],
+            end: vec![1.2, -0.5, 0.6],
+        },
         kind: SegmentKind::Unconstrained,
     };
     let jp = CartesianJointPath::new(Path::new(vec![seg]).unwrap());
     let dynamics = PathDynamics::new(&arm, &jp).unwrap();
-    let limits = BoxLimits { lower: vec![-80.0, -40.0, -15.0], upper: vec![80.0, 40.0, 15.0] };
+    let limits = BoxLimits {
+        lower: vec![-80.0, -40.0, -15.0],
+        upper: vec![80.0, 40.0, 15.0],
+    };
     let acc = AccelerationLimits::new(&dynamics, &limits);
-    let reference = PhasePlane::new(&acc, PhasePlaneConfig::default()).solve().unwrap().total_time;
+    let reference = PhasePlane::new(&acc, PhasePlaneConfig::default())
+        .solve()
+        .unwrap()
+        .total_time;
     println!("planar3 phase_plane: total time {reference:.7} s");
     let mut group = c.benchmark_group("min_time_planar3_line");
     group.sample_size(20);
     group.bench_function("phase_plane", |b| {
-        b.iter(|| black_box(PhasePlane::new(&acc, PhasePlaneConfig::default()).solve().unwrap().total_time))
+        b.iter(|| {
+            black_box(
+                PhasePlane::new(&acc, PhasePlaneConfig::default())
+                    .solve()
+                    .unwrap()
+                    .total_time,
+            )
+        })
     });
     for n in [100usize, 1000] {
-        let cfg = || ToppraConfig { intervals: n, ..ToppraConfig::default() };
+        let cfg = || ToppraConfig {
+            intervals: n,
+            ..ToppraConfig::default()
+        };
         let t = Toppra::new(&acc, cfg()).solve().unwrap().total_time;
-        println!("planar3 toppra_{n}: total time {t:.7} s (relative difference {:+.2e})", (t - reference) / reference);
-        group.bench_function(format!("toppra_{n}"), |b| b.iter(|| black_box(Toppra::new(&acc, cfg()).solve().unwrap().total_time)));
+        println!(
+            "planar3 toppra_{n}: total time {t:.7} s (relative difference {:+.2e})",
+            (t - reference) / reference
+        );
+        group.bench_function(format!("toppra_{n}"), |b| {
+            b.iter(|| black_box(Toppra::new(&acc, cfg()).solve().unwrap().total_time))
+        });
     }
     group.finish();
 }

@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 fn usage() -> &'static str {
     "usage: cargo xtask reproduce-tables [--check] [--only SOURCE]\n\
-     sources: linalg, model, ode, huang, featherstone, keerthi, projection"
+     sources: linalg, model, ode, huang, featherstone, keerthi, projection, kovecses"
 }
 
 fn main() -> ExitCode {

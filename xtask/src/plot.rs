@@ -130,12 +130,20 @@ impl LinePlot {
                 ($chart:expr) => {{
                     let mut chart = $chart;
                     let log_y = self.log_y;
-                    let y_fmt = move |y: &f64| if log_y { format!("{:.0e}", y) } else { crate::rows::fmt_num(if y.abs() < 1e-9 { 0.0 } else { *y }) };
+                    let y_fmt = move |y: &f64| {
+                        if log_y {
+                            format!("{:.0e}", y)
+                        } else {
+                            crate::rows::fmt_num(if y.abs() < 1e-9 { 0.0 } else { *y })
+                        }
+                    };
                     chart
                         .configure_mesh()
                         .x_desc(self.x_label.as_str())
                         .y_desc(self.y_label.as_str())
-                        .x_label_formatter(&|x: &f64| crate::rows::fmt_num(if x.abs() < 1e-9 { 0.0 } else { *x }))
+                        .x_label_formatter(&|x: &f64| {
+                            crate::rows::fmt_num(if x.abs() < 1e-9 { 0.0 } else { *x })
+                        })
                         .y_label_formatter(&y_fmt)
                         .draw()?;
                     for poly in &self.shaded {
@@ -186,6 +194,7 @@ impl LinePlot {
         Ok(Figure {
             name: self.name.clone(),
             svg,
+            noisy: false,
         })
     }
 }

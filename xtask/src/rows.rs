@@ -151,6 +151,10 @@ pub struct Figure {
     pub name: String,
     /// The SVG document.
     pub svg: String,
+    /// The data are round-off noise (e.g. violations at 1e-15): `--check` then compares the
+    /// structure (text and number of coordinates) but not the coordinates themselves, which
+    /// move with the SIMD kernels faer selects on another CPU.
+    pub noisy: bool,
 }
 
 /// What one source produces.
@@ -195,7 +199,11 @@ pub fn stated_tolerance(id: &str) -> Tolerance {
         return Tolerance::Rel(if loose { 0.40 } else { 0.25 });
     }
     if has("huang/6.2.5/") {
-        return if last == "s1" || last == "s2" { Tolerance::Abs(5e-4) } else { Tolerance::Abs(1e-3) };
+        return if last == "s1" || last == "s2" {
+            Tolerance::Abs(5e-4)
+        } else {
+            Tolerance::Abs(1e-3)
+        };
     }
     if has("huang/6.2.9/") {
         return Tolerance::Abs(2e-3);
@@ -204,7 +212,11 @@ pub fn stated_tolerance(id: &str) -> Tolerance {
         return Tolerance::Abs(1e-3);
     }
     if has("huang/6.2.2/case1b/") {
-        return if last == "switches" { Tolerance::Exact } else { Tolerance::Rel(0.01) };
+        return if last == "switches" {
+            Tolerance::Exact
+        } else {
+            Tolerance::Rel(0.01)
+        };
     }
     if has("huang/6.2.2/case2b/") {
         return match last {
@@ -219,7 +231,11 @@ pub fn stated_tolerance(id: &str) -> Tolerance {
         "huang/6.3.1/I/max_force_error" => Tolerance::AtMost(1e-3),
         "featherstone/planar2g/energy_balance" => Tolerance::AtMost(1e-8),
         "featherstone/planar2g/max_constraint_residual" => Tolerance::AtMost(1e-10),
-        _ if has("kovecses/arm/corrected/") || has("kovecses/redundant/") => Tolerance::AtMost(1e-12),
+        _ if (has("kovecses/arm/corrected/") || has("kovecses/redundant/"))
+            && (last == "max_phi" || last == "max_phidot") =>
+        {
+            Tolerance::AtMost(1e-12)
+        }
         _ => Tolerance::None,
     }
 }
@@ -230,13 +246,31 @@ mod stated_tolerance_tests {
 
     #[test]
     fn reproduction_md_tolerances() {
-        assert_eq!(stated_tolerance("keerthi/table4.1/PERT/N_i"), Tolerance::Rel(0.25));
-        assert_eq!(stated_tolerance("keerthi/table4.2/PARAM/N_f"), Tolerance::Rel(0.40));
-        assert_eq!(stated_tolerance("keerthi/table4.1/ECS/N_f"), Tolerance::Rel(0.40));
-        assert_eq!(stated_tolerance("keerthi/table4.1/PERT/max_phi"), Tolerance::None);
+        assert_eq!(
+            stated_tolerance("keerthi/table4.1/PERT/N_i"),
+            Tolerance::Rel(0.25)
+        );
+        assert_eq!(
+            stated_tolerance("keerthi/table4.2/PARAM/N_f"),
+            Tolerance::Rel(0.40)
+        );
+        assert_eq!(
+            stated_tolerance("keerthi/table4.1/ECS/N_f"),
+            Tolerance::Rel(0.40)
+        );
+        assert_eq!(
+            stated_tolerance("keerthi/table4.1/PERT/max_phi"),
+            Tolerance::None
+        );
         assert_eq!(stated_tolerance("huang/6.2.5/s2"), Tolerance::Abs(5e-4));
         assert_eq!(stated_tolerance("huang/6.2.5/c3"), Tolerance::Abs(1e-3));
-        assert_eq!(stated_tolerance("huang/6.2.2/case2b/t_exit"), Tolerance::Rel(0.03));
-        assert_eq!(stated_tolerance("huang/6.2.2/case1b/switches"), Tolerance::Exact);
+        assert_eq!(
+            stated_tolerance("huang/6.2.2/case2b/t_exit"),
+            Tolerance::Rel(0.03)
+        );
+        assert_eq!(
+            stated_tolerance("huang/6.2.2/case1b/switches"),
+            Tolerance::Exact
+        );
     }
 }

@@ -16,9 +16,21 @@
 //!   `x = ψ(y)` (4.1)–(4.2), re-parametrized (and the integrator restarted) when it degrades.
 //! * [`exact_stabilization`] — Gear–Gupta–Leimkuhler (4.4): the index-2 DAE in `(x, μ)`
 //!   solved by the variable-order BDF with `μ` out of the error test.
+//! * [`kovecses`] — Kövecses & Piedbœuf's projector method ([`Method::Projector`]): the
+//!   accelerations by projection (29)–(31) with the mass-weighted pseudo-inverse
+//!   `W = L⁻ᵀ(A L⁻ᵀ)†` (valid for redundant, rank-deficient constraints; minimum-norm λ), the
+//!   constraint-force-free inverse dynamics (26)–(27), and after every accepted step of any
+//!   integrator the configuration correction (35) or (36) and the velocity filtering (33);
+//!   [`ProjectorConfig::default`] is the paper's one filtering + two corrections (36).
+//! * [`explicit`] — explicit constraints `q = γ(y)` (Featherstone's `gamma_q`, FDgq) with the
+//!   same integrators, through [`ExplicitSimulation`] (it needs the constraint object, which a
+//!   [`Method`] value cannot carry).
 //! * [`rhs`] — the counted right-hand side ([`ConstrainedRhs`], `N_f`) and the violation
 //!   monitor; [`tolerance`] — τ and its norm (Keerthi's l2 norm); [`trajectory`] — the result;
-//!   [`reproduction`] — the rows `keerthi/table4.{1,2}/*` of `cargo xtask reproduce-tables`.
+//!   [`reproduction`] — the rows `keerthi/table4.{1,2}/*` of `cargo xtask reproduce-tables`;
+//!   [`reproduction_kovecses`] — the rows `kovecses/*`, `keerthi/extended/KOV/*` and the data
+//!   of the figures `kovecses_fig3_4`, `kovecses_fig5_6`; [`reproduction_featherstone`] — the
+//!   row `featherstone/planar2g/implicit_vs_explicit`.
 //!
 //! ## Keerthi's Tables 4.1 / 4.2 (ABM PECE, τ = 1e-4, l2 norm, T = 5 s; `N_i / N_f`)
 //!
@@ -53,9 +65,15 @@ pub mod baumgarte;
 pub mod direct;
 mod error;
 pub mod exact_stabilization;
+pub mod explicit;
+pub mod huang_models;
+pub mod kovecses;
 pub mod parametrization;
 pub mod perturbation;
 pub mod reproduction;
+pub mod reproduction_featherstone;
+pub mod reproduction_huang52;
+pub mod reproduction_kovecses;
 pub mod rhs;
 mod simulation;
 mod small_lu;
@@ -65,6 +83,11 @@ pub mod trajectory;
 pub use baumgarte::BaumgarteGains;
 pub use error::ProjectionError;
 pub use exact_stabilization::{EcsConfig, EcsForm};
+pub use explicit::ExplicitSimulation;
+pub use kovecses::{
+    AccelerationSolver, ConfigurationCorrection, ConstraintFilter, CorrectionCount,
+    CorrectionOutcome, ProjectionDynamics, ProjectorConfig, VelocityFiltering,
+};
 pub use parametrization::ParametrizationConfig;
 pub use perturbation::{PerturbationConfig, ProjectionOutcome, Projector, VelocityJacobian};
 pub use rhs::{ConstrainedRhs, ConstraintMonitor};

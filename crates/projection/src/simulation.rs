@@ -17,6 +17,7 @@ use contour_ode::{AbmConfig, BdfConfig, DormandPrinceConfig, RungeKuttaGillConfi
 use crate::baumgarte::BaumgarteGains;
 use crate::error::ProjectionError;
 use crate::exact_stabilization::EcsConfig;
+use crate::kovecses::ProjectorConfig;
 use crate::parametrization::ParametrizationConfig;
 use crate::perturbation::PerturbationConfig;
 use crate::tolerance::ErrorControl;
@@ -72,10 +73,14 @@ pub enum Method {
     Parametrization(ParametrizationConfig),
     /// Gear–Gupta–Leimkuhler exact stabilization (4.4) with the BDF.
     ExactStabilization(EcsConfig),
+    /// Kövecses & Piedbœuf: accelerations by projection (29)–(31), configuration correction
+    /// (35)/(36) and velocity filtering (33) after every accepted step ([`crate::kovecses`]).
+    Projector(ProjectorConfig),
 }
 
 impl Method {
-    /// Short name: `"direct"`, `"baumgarte"`, `"perturbation"`, `"parametrization"`.
+    /// Short name: `"direct"`, `"baumgarte"`, `"perturbation"`, `"parametrization"`,
+    /// `"exact_stabilization"`, `"projector"`.
     pub fn name(&self) -> &'static str {
         match self {
             Self::Direct => "direct",
@@ -83,6 +88,7 @@ impl Method {
             Self::Perturbation(_) => "perturbation",
             Self::Parametrization(_) => "parametrization",
             Self::ExactStabilization(_) => "exact_stabilization",
+            Self::Projector(_) => "projector",
         }
     }
 }
@@ -271,6 +277,7 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             Method::Perturbation(cfg) => crate::perturbation::run(&ctx, cfg),
             Method::Parametrization(cfg) => crate::parametrization::run(&ctx, cfg),
             Method::ExactStabilization(cfg) => crate::exact_stabilization::run(&ctx, cfg),
+            Method::Projector(cfg) => crate::kovecses::run(&ctx, cfg),
         }
     }
 }

@@ -46,6 +46,16 @@ pub struct SimulationStats {
     pub newton_iterations: usize,
     /// Acceleration solves spent on finite-difference iteration matrices (ECS), not in `N_f`.
     pub jacobian_f_evals: usize,
+    /// Velocity filterings, Kövecses (33) (projector method, one per step by default).
+    #[serde(default)]
+    pub velocity_filterings: usize,
+    /// Configuration corrections, Kövecses (35) or (36), over all steps (projector method).
+    #[serde(default)]
+    pub configuration_corrections: usize,
+    /// Evaluations of `W`, `P_c`, `P_a` (Cholesky of `M`, SVD of `A L⁻ᵀ`) by the corrector of
+    /// the projector method (not those inside the accelerations (29)–(31)).
+    #[serde(default)]
+    pub projector_evaluations: usize,
     /// Largest `‖φ‖₂` over the accepted steps.
     pub max_phi: f64,
     /// Largest `‖J q̇ + b‖₂` over the accepted steps.
@@ -199,6 +209,40 @@ impl<'a> Recorder<'a> {
         self.traj.qd.push(qd.to_vec());
         self.traj.lambda.push(self.lam.clone());
         Ok(())
+    }
+
+    /// Records the initial state with the multipliers `lambda` given by the caller (methods
+    /// whose multipliers do not come from (1.1)+(1.4), e.g. the minimum-norm λ of the projector
+    /// method for redundant constraints).
+    pub fn start_with_lambda<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t0: f64,
+        x0: &[f64],
+        lambda: &[f64],
+    ) {
+        let (p, v) = self.monitor.violations(mech, t0, x0);
+        self.traj.stats.initial_phi = p;
+        self.traj.stats.initial_phidot = v;
+        self.traj.x_initial = x0.to_vec();
+        if self.every_step {
+            self.output_with_lambda(t0, x0, lambda);
+        } else {
+            while self.next < self.out.len() && self.out[self.next] <= t0 {
+                self.output_with_lambda(t0, x0, lambda);
+                self.next += 1;
+            }
+        }
+    }
+
+    /// Appends an output `(t, x)` with the given multipliers.
+    pub fn output_with_lambda(&mut self, t: f64, x: &[f64], lambda: &[f64]) {
+        let (q, qd) = x.split_at(self.n);
+        self.traj.stats.output_evals += 1;
+        self.traj.times.push(t);
+        self.traj.q.push(q.to_vec());
+        self.traj.qd.push(qd.to_vec());
+        self.traj.lambda.push(lambda.to_vec());
     }
 
     /// Finishes with the final state.

@@ -1,0 +1,95 @@
+//! `gamma_q` (FDgq) as a method of the driver: planar2g with every explicit integrator, the
+//! energy balance of papers/004 (work done by τ = [1; 0] equals the kinetic energy), the
+//! agreement with the implicit row `φ = q₂ − 2 sin q₁` under the perturbation approach, and
+//! typed errors.
+
+use contour_model::explicit::Planar2g;
+use contour_model::Mechanism;
+use contour_projection::reproduction_featherstone::{
+    planar2g_implicit_vs_explicit, planar2g_implicit_vs_explicit_at,
+};
+use contour_projection::{ErrorControl, ExplicitSimulation, Integrator, ProjectionError};
+
+#[test]
+fn planar2g_energy_balance_with_every_integrator() {
+    let p = Planar2g::default();
+    for integ in [Integrator::dopri5(), Integrator::abm(), Integrator::rkg()] {
+        let tr = ExplicitSimulation::new(&p, &p, &[0.0; 2], &[0.0; 2], 0.0, 5.0)
+            .integrator(integ.clone())
+            .error_control(ErrorControl::absolute(1e-10))
+            .output_times(vec![2.5, 5.0])
+            .run()
+            .unwrap();
+        assert_eq!(tr.method, "explicit_gamma_q");
+        assert_eq!(tr.times, vec![2.5, 5.0]);
+        let (q, qd) = (&tr.x_final[..2], &tr.x_final[2..]);
+        let ke = p.kinetic_energy(q, qd).unwrap();
+        let rel = (q[0] - ke).abs() / ke;
+        assert!(q[0] > 0.5, "{q:?}");
+        assert!(rel <= 1e-7, "{}: energy balance {rel:e}", integ.name());
+        assert!(
+            tr.stats.max_phi <= 1e-8,
+            "{}: {:e}",
+            integ.name(),
+            tr.stats.max_phi
+        );
+        assert!(tr.stats.f_evals > tr.stats.steps);
+    }
+}
+
+#[test]
+fn implicit_and_explicit_agree_to_the_tolerance() {
+    let d = planar2g_implicit_vs_explicit().unwrap();
+    assert!(d <= 1e-7, "{d:e}");
+    // and the difference scales with the tolerance (the test can fail)
+    let coarse = planar2g_implicit_vs_explicit_at(1e-6).unwrap();
+    assert!(coarse > 100.0 * d, "{coarse:e} vs {d:e}");
+}
+
+#[test]
+fn explicit_errors() {
+    let p = Planar2g::default();
+    let sim = |q: &[f64], qd: &[f64]| ExplicitSimulation::new(&p, &p, q, qd, 0.0, 1.0).run();
+    assert!(matches!(
+        sim(&[0.0], &[0.0, 0.0]),
+        Err(ProjectionError::DimensionMismatch { what: "q0", .. })
+    ));
+    assert!(matches!(
+        sim(&[0.0, f64::NAN], &[0.0, 0.0]),
+        Err(ProjectionError::Model(
+            contour_model::ModelError::NonFinite {
+                what: "q0",
+                index: 1
+            }
+        ))
+    ));
+    assert!(matches!(
+        ExplicitSimulation::new(&p, &p, &[0.0; 2], &[0.0; 2], 1.0, 0.5).run(),
+        Err(ProjectionError::InvalidTimeSpan { .. })
+    ));
+    assert!(matches!(
+        ExplicitSimulation::new(&p, &p, &[0.0; 2], &[0.0; 2], 0.0, 1.0)
+            .integrator(Integrator::Bdf(Default::default()))
+            .run(),
+        Err(ProjectionError::UnsupportedIntegrator { .. })
+    ));
+    assert!(matches!(
+        ExplicitSimulation::new(&p, &p, &[0.0; 2], &[0.0; 2], 0.0, 1.0)
+            .error_control(ErrorControl::absolute(-1.0))
+            .run(),
+        Err(ProjectionError::InvalidTolerance { .. })
+    ));
+    assert!(matches!(
+        ExplicitSimulation::new(&p, &p, &[0.0; 2], &[0.0; 2], 0.0, 10.0)
+            .max_steps(3)
+            .run(),
+        Err(ProjectionError::TooManySteps { max_steps: 3, .. })
+    ));
+    // an inconsistent start is pulled onto the constraint by gstab (T_stab = 0.1 s)
+    let tr = ExplicitSimulation::new(&p, &p, &[0.0, 0.05], &[0.0; 2], 0.0, 2.0)
+        .run()
+        .unwrap();
+    assert!(tr.stats.initial_phi > 0.04);
+    let last = *tr.step_phi.last().unwrap();
+    assert!(last < 1e-6, "{last:e}");
+}
