@@ -29,14 +29,12 @@
 //! polynomial is translated), as in [`crate::Bdf`].
 
 use crate::error::{OdeError, Quantity};
-use crate::implicit::{eval_res, newton_scales, Fd, IterationMatrix, Source};
+use crate::implicit::{eval_res, newton_scales, IterationMatrix, Source};
 use crate::norm::Tolerances;
-use crate::problem::{check_finite, DaeJacobian, DaeResidual, WithJacobian};
+use crate::problem::check_finite;
 use crate::sirk::{SinglyImplicitRk, SirkConfig};
 use crate::stats::Stats;
-use crate::stepper::{
-    check_initial, clamp_to_stop, stepper_bookkeeping, Advance, StepInfo, Stepper,
-};
+use crate::stepper::{check_initial, clamp_to_stop, stepper_bookkeeping, StepInfo, Stepper};
 
 /// Starting procedure of [`HuangBdf2`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -497,28 +495,4 @@ impl Stepper for HuangBdf2 {
     }
 }
 
-impl<F: DaeResidual + ?Sized> Advance<F> for HuangBdf2 {
-    fn step(&mut self, f: &mut F) -> Result<StepInfo, OdeError> {
-        self.step_impl(&mut Fd(f))
-    }
-    /// Shifts all stored points by `ỹ − yₙ` (no evaluation).
-    fn replace_y(&mut self, _f: &mut F, y: &[f64]) -> Result<(), OdeError> {
-        self.replace_impl(y)
-    }
-    /// Drops the history; the next step is a starting step.
-    fn restart(&mut self, _f: &mut F, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        self.restart_impl(t, y)
-    }
-}
-
-impl<F: DaeJacobian> Advance<WithJacobian<F>> for HuangBdf2 {
-    fn step(&mut self, f: &mut WithJacobian<F>) -> Result<StepInfo, OdeError> {
-        self.step_impl(f)
-    }
-    fn replace_y(&mut self, _f: &mut WithJacobian<F>, y: &[f64]) -> Result<(), OdeError> {
-        self.replace_impl(y)
-    }
-    fn restart(&mut self, _f: &mut WithJacobian<F>, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        self.restart_impl(t, y)
-    }
-}
+crate::implicit::implicit_advance!(HuangBdf2);

@@ -234,6 +234,61 @@ pub(crate) fn newton_scales(tol: &crate::norm::Tolerances, y: &[f64], s: &mut [f
     }
 }
 
+/// `Advance` for a constant-step implicit method, for residual problems (finite-difference
+/// iteration matrix) and for `WithJacobian` problems (analytic matrix), delegating to the
+/// type's `step_impl`, `replace_impl` (shift the stored points by `ỹ − yₙ`, no evaluation) and
+/// `restart_impl` (drop the history; the next step is a starting step).
+macro_rules! implicit_advance {
+    ($ty:ty) => {
+        impl<F: $crate::problem::DaeResidual + ?Sized> $crate::stepper::Advance<F> for $ty {
+            fn step(
+                &mut self,
+                f: &mut F,
+            ) -> Result<$crate::stepper::StepInfo, $crate::error::OdeError> {
+                self.step_impl(&mut $crate::implicit::Fd(f))
+            }
+            fn replace_y(&mut self, _f: &mut F, y: &[f64]) -> Result<(), $crate::error::OdeError> {
+                self.replace_impl(y)
+            }
+            fn restart(
+                &mut self,
+                _f: &mut F,
+                t: f64,
+                y: &[f64],
+            ) -> Result<(), $crate::error::OdeError> {
+                self.restart_impl(t, y)
+            }
+        }
+
+        impl<F: $crate::problem::DaeJacobian>
+            $crate::stepper::Advance<$crate::problem::WithJacobian<F>> for $ty
+        {
+            fn step(
+                &mut self,
+                f: &mut $crate::problem::WithJacobian<F>,
+            ) -> Result<$crate::stepper::StepInfo, $crate::error::OdeError> {
+                self.step_impl(f)
+            }
+            fn replace_y(
+                &mut self,
+                _f: &mut $crate::problem::WithJacobian<F>,
+                y: &[f64],
+            ) -> Result<(), $crate::error::OdeError> {
+                self.replace_impl(y)
+            }
+            fn restart(
+                &mut self,
+                _f: &mut $crate::problem::WithJacobian<F>,
+                t: f64,
+                y: &[f64],
+            ) -> Result<(), $crate::error::OdeError> {
+                self.restart_impl(t, y)
+            }
+        }
+    };
+}
+pub(crate) use implicit_advance;
+
 #[cfg(test)]
 mod tests {
     use super::*;

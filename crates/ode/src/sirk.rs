@@ -42,13 +42,11 @@
 //! Dense output: the quadratic through `(tₙ, yₙ)`, `(tₙ + c₁h, Y₁)`, `(tₙ₊₁, yₙ₊₁)`.
 
 use crate::error::{OdeError, Quantity};
-use crate::implicit::{eval_res, newton_scales, Fd, IterationMatrix, Source};
+use crate::implicit::{eval_res, newton_scales, IterationMatrix, Source};
 use crate::norm::Tolerances;
-use crate::problem::{check_finite, DaeJacobian, DaeResidual, WithJacobian};
+use crate::problem::check_finite;
 use crate::stats::Stats;
-use crate::stepper::{
-    check_initial, clamp_to_stop, stepper_bookkeeping, Advance, StepInfo, Stepper,
-};
+use crate::stepper::{check_initial, clamp_to_stop, stepper_bookkeeping, StepInfo, Stepper};
 
 /// Coefficients of a two-stage singly-implicit Runge–Kutta method (Butcher notation).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -542,31 +540,7 @@ impl Stepper for SinglyImplicitRk {
     }
 }
 
-impl<F: DaeResidual + ?Sized> Advance<F> for SinglyImplicitRk {
-    fn step(&mut self, f: &mut F) -> Result<StepInfo, OdeError> {
-        self.step_impl(&mut Fd(f))
-    }
-    /// `yₙ ← ỹ`; the derivative estimate `y'ₙ` (predictor) is kept. No evaluation.
-    fn replace_y(&mut self, _f: &mut F, y: &[f64]) -> Result<(), OdeError> {
-        self.replace_impl(y)
-    }
-    /// Restarts at `(t, y)` with `y' = 0` as first predictor.
-    fn restart(&mut self, _f: &mut F, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        self.restart_impl(t, y)
-    }
-}
-
-impl<F: DaeJacobian> Advance<WithJacobian<F>> for SinglyImplicitRk {
-    fn step(&mut self, f: &mut WithJacobian<F>) -> Result<StepInfo, OdeError> {
-        self.step_impl(f)
-    }
-    fn replace_y(&mut self, _f: &mut WithJacobian<F>, y: &[f64]) -> Result<(), OdeError> {
-        self.replace_impl(y)
-    }
-    fn restart(&mut self, _f: &mut WithJacobian<F>, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        self.restart_impl(t, y)
-    }
-}
+crate::implicit::implicit_advance!(SinglyImplicitRk);
 
 #[cfg(test)]
 mod tests {
