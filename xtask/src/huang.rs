@@ -45,6 +45,26 @@ pub fn source() -> Result<SourceOutput, Box<dyn Error>> {
         });
     }
 
+    // Section 6.3: the simulations I–III (modern scheme under the fixed ids, Huang's scheme
+    // and the chatter study under extra ids).
+    for r in contour::contact::reproduction::huang_sim_rows()? {
+        let last = r.id.rsplit('/').next().unwrap_or("").to_string();
+        let is_count = r.ours.fract() == 0.0 && (last.starts_with("n_") || r.id.contains("/chatter/"));
+        let row = match r.paper {
+            Some(p) => Row::vs_paper(r.id.clone(), p, r.ours, r.unit),
+            None => Row::ours(r.id.clone(), r.ours, r.unit),
+        }
+        .note(r.note)
+        .tolerance(stated_tolerance(&r.id));
+        rows.push(if is_count {
+            row.check(Check::Exact)
+        } else if r.ours.abs() < 1e-9 {
+            row.check(Check::Below(1e-9)).rounded()
+        } else {
+            row.rounded()
+        });
+    }
+
     let (p1, p2) = rep::huang_paths()?;
     let mut figures = vec![
         path_figure(
@@ -138,6 +158,13 @@ pub fn source() -> Result<SourceOutput, Box<dyn Error>> {
                 .map(|x| x.t)
                 .zip(sol.torques.iter().map(|t| t.as_slice())),
         )?);
+    }
+    for f in contour::contact::reproduction::huang_sim_figures()? {
+        let mut fig = LinePlot::new(&f.name, &f.title, &f.x_label, &f.y_label);
+        for (label, pts) in f.series {
+            fig.series.push(Series::line(label, pts));
+        }
+        figures.push(fig.render()?);
     }
     Ok(SourceOutput { rows, figures })
 }

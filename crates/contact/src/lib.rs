@@ -1,14 +1,52 @@
 //! # contour-contact — unilateral constraints, impact, entry and exit
 //!
-//! This crate will simulate mechanisms whose constraint rows are unilateral
-//! (φ ≥ 0, λ ≥ 0, λφ = 0), after Huang's chapters 3 and 5:
+//! Mechanisms whose constraint rows are unilateral (φ ≥ 0, λ ≥ 0, λφ = 0), after Huang's
+//! chapters 3 and 5 (`shared/papers/002_479cea6cee9b2457.txt`). A tour:
 //!
-//! * unconstrained (MSU, (3.4.1)) and constrained (MSC, (3.4.2)) segments;
-//! * **entry**: event location of φ = 0, the inelastic impact law (3.3.8)–(3.3.9) by the
-//!   procedure (5.3.12)–(5.3.14), continuation without impact when Dṗ = 0 (Theorem 3.3.3);
-//! * **exit**: when the contact force λ would become negative (located as an event on λ), and
-//!   Huang's Taylor-prediction criterion for comparison; tangency (3.3.13) reported;
-//! * Coulomb friction (6.3.4), the PD tracking controller (6.3.3), and the simulations of
-//!   Huang's section 6.3.
+//! * [`dynamics`] — [`ContactDynamics`]: accelerations and contact forces with a chosen set of
+//!   active rows (Huang (2.3.1)–(2.3.2)), Coulomb friction (6.3.4), Huang's index-1 residual with
+//!   Baumgarte terms (6.3.2), the impact law (3.3.8)–(3.3.9) by (5.3.12)–(5.3.14) (an LCP with
+//!   restitution for several rows), the M-metric projection onto the active rows.
+//! * [`lcp`] — the linear complementarity problem `w = A z + b ≥ 0, z ≥ 0, zᵀw = 0` solved
+//!   exactly by enumeration for small sizes (typed error when it has no solution).
+//! * [`simulation`] — the main program (Fig. 5.3.3): procedures MSU / MSC, entry by event
+//!   location or Huang's interpolation (5.3.6)–(5.3.10), exit on λ = 0 or Huang's Taylor
+//!   prediction, tangency (3.3.13) reported, the modern and Huang's schemes, restitution,
+//!   stick–slip, Zeno accumulation → persistent contact. Result: [`ContactTrajectory`] with
+//!   [`ContactEvent`]s (time, kind, impulse).
+//! * [`huang`] — the contour-following task of Huang 6.3: the planned motion of case 1(a), the
+//!   PD law (6.3.3) around it, simulations I–III.
+//! * [`test_models`] — a ball on a floor, a pendulum against a wall, a bar on two supports.
+//! * [`reproduction`] — the rows `huang/6.3.1/*` and the figure data `fig6.3.1`–`fig6.3.17`,
+//!   with the study of the chatter of simulation II ([`reproduction::CHATTER_NOTE`]).
 //!
-//! It is filled by the unilateral-contact issue.
+//! `cargo run -p contour-contact --example huang_events` prints the event table of
+//! simulation II under both schemes (arguments: step size and ε of Huang's scheme).
+//!
+//! ```
+//! use contour_contact::test_models::BouncingBall;
+//! use contour_contact::{simulate, ContactConfig, EventKind, Scheme};
+//! let mut cfg = ContactConfig::new(1.0, Scheme::default());
+//! cfg.restitution = 0.5;
+//! let tr = simulate(&BouncingBall::default(), 0.0, &[1.0], &[0.0], cfg)?;
+//! let first = tr.events_of(EventKind::Impact).next().unwrap();
+//! assert!((first.t - (2.0f64 / 9.81).sqrt()).abs() < 1e-9);
+//! # Ok::<(), contour_contact::ContactError>(())
+//! ```
+
+pub(crate) mod dense;
+pub mod dynamics;
+pub mod error;
+pub mod huang;
+pub mod lcp;
+pub mod reproduction;
+pub mod simulation;
+pub mod test_models;
+
+pub use dynamics::{ContactDynamics, FrictionMode};
+pub use error::ContactError;
+pub use lcp::{Lcp, LCP_MAX_SIZE};
+pub use simulation::{
+    simulate, ContactConfig, ContactEvent, ContactStats, ContactTrajectory, EntryLocation,
+    EventKind, ExitCriterion, HuangSchemeConfig, ModernConfig, Scheme, Simulator,
+};

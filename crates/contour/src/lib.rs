@@ -10,7 +10,8 @@
 //!   variable-order BDF for DAEs, Huang's BDF2, singly-implicit RK), events, statistics;
 //! * [`projection`] — the constraint-handling methods behind one `Simulation` driver;
 //! * [`planning`] — paths, histories, phase-plane minimum time, TOPP-RA;
-//! * [`contact`] — unilateral contact and impact (filled by later work).
+//! * [`contact`] — unilateral contact: entry/exit events, impact (LCP, restitution), Coulomb
+//!   friction, Huang's scheme and a modern event-located scheme.
 
 pub use contour_contact as contact;
 pub use contour_linalg as linalg;
@@ -54,6 +55,9 @@ pub enum Error {
     /// Bilateral constraint handling (simulation driver and methods).
     #[error(transparent)]
     Projection(#[from] contour_projection::ProjectionError),
+    /// Unilateral contact, impact and the contact simulator.
+    #[error(transparent)]
+    Contact(#[from] contour_contact::ContactError),
     /// Path planning and minimum-time parameterization.
     #[error(transparent)]
     Planning(#[from] contour_planning::PlanningError),

@@ -1,0 +1,445 @@
+//! Contact dynamics of a mechanism with unilateral rows, for a chosen set of active rows.
+//!
+//! ```text
+//! M q̈ + h = u + G_A λ_A,     G_A = J_Aᵀ − μ q̇/‖q̇‖ 1ᵀ   (friction (6.3.4), μ = 0 without)
+//! J_A q̈ + ρ_A + α (J_A q̇ + b_A) + β φ_A = 0               (Huang (2.3.1)–(2.3.2), (6.3.2))
+//! λ_A = −(J_A M⁻¹ G_A)⁻¹ (J_A M⁻¹ (u − h) + ρ_A + α(J_A q̇ + b_A) + β φ_A)
+//! ```
+//!
+//! and the impact law (3.3.8)–(3.3.9) / (5.3.12)–(5.3.14), generalized to several rows and a
+//! coefficient of restitution `e` by the LCP `w = A ξ + (1 + e) J q̇⁻ ≥ 0`, `ξ ≥ 0`, `ξᵀw = 0`,
+//! `A = J M⁻¹ Jᵀ`, `q̇⁺ = q̇⁻ + M⁻¹ Jᵀ ξ` (with one row and `e = 0`:
+//! `ξ = −A⁻¹ J q̇⁻`, exactly Huang (5.3.12)–(5.3.13), since Huang's `D J_H` is our `J`).
+//! Workspaces are allocated in [`ContactDynamics::new`]; nothing allocates afterwards.
+
+use crate::dense::{cholesky, cholesky_solve};
+use crate::error::ContactError;
+use crate::lcp::Lcp;
+use contour_model::Mechanism;
+use faer::Mat;
+
+/// Friction mode on the active rows (Huang (6.3.4) in joint space: valid when `p = q`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FrictionMode {
+    /// No friction force.
+    None,
+    /// Sliding: `f = −μ (Σλ) q̇/‖q̇‖` (Huang (6.3.4)); zero when `q̇ = 0`.
+    Slip {
+        /// Coefficient μ.
+        mu: f64,
+    },
+    /// Sticking: `q̈ = 0`, λ and the friction force from the static balance
+    /// `u − h + Jᵀλ + f = 0` with `J f = 0`.
+    Stick,
+}
+
+/// Workspace: `M`, `J` and the vectors of one mechanism at the last evaluated state.
+#[derive(Debug, Clone)]
+pub struct ContactDynamics {
+    n: usize,
+    l: usize,
+    m: Mat<f64>,
+    j: Mat<f64>,
+    h: Vec<f64>,
+    u: Vec<f64>,
+    rho: Vec<f64>,
+    b: Vec<f64>,
+    phi: Vec<f64>,
+    lm: Vec<f64>,
+    f: Vec<f64>,
+    minv_f: Vec<f64>,
+    /// `C = M⁻¹ G` column-major (`n` per active row).
+    c: Vec<f64>,
+    s: Vec<f64>,
+    rhs: Vec<f64>,
+    w: Vec<f64>,
+    lcp: Lcp,
+    /// Baumgarte gains (α, β) on the active rows (`None`: plain index-1 form).
+    pub baumgarte: Option<(f64, f64)>,
+    /// Last friction force (length N) computed by [`ContactDynamics::accelerations`].
+    pub friction_force: Vec<f64>,
+}
+
+impl ContactDynamics {
+    /// Workspace for `mech`.
+    pub fn new<M: Mechanism + ?Sized>(mech: &M) -> Self {
+        let (n, l) = (mech.dof(), mech.n_constraints());
+        Self {
+            n,
+            l,
+            m: Mat::zeros(n, n),
+            j: Mat::zeros(l, n),
+            h: vec![0.0; n],
+            u: vec![0.0; n],
+            rho: vec![0.0; l],
+            b: vec![0.0; l],
+            phi: vec![0.0; l],
+            lm: vec![0.0; n * n],
+            f: vec![0.0; n],
+            minv_f: vec![0.0; n],
+            c: vec![0.0; n * l.max(1)],
+            s: vec![0.0; l * l],
+            rhs: vec![0.0; l],
+            w: vec![0.0; l],
+            lcp: Lcp::new(l),
+            baumgarte: None,
+            friction_force: vec![0.0; n],
+        }
+    }
+
+    /// Evaluates `M, J, h, u, ρ, b, φ` at `(t, q, q̇)` and factors `M`.
+    pub fn evaluate<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+    ) -> Result<(), ContactError> {
+        let n = self.n;
+        mech.mass_matrix(q, self.m.as_mut());
+        mech.constraint_jacobian(t, q, self.j.as_mut());
+        mech.bias_forces(q, qd, &mut self.h);
+        mech.applied_forces(t, q, qd, &mut self.u);
+        mech.constraint_accel_bias(t, q, qd, &mut self.rho);
+        mech.constraint_rate_bias(t, q, &mut self.b);
+        mech.constraints(t, q, &mut self.phi);
+        for i in 0..n {
+            for k in 0..n {
+                self.lm[i * n + k] = self.m[(i, k)];
+            }
+            self.f[i] = self.u[i] - self.h[i];
+        }
+        if let Some(i) = self
+            .lm
+            .iter()
+            .chain(&self.f)
+            .chain(&self.rho)
+            .chain(&self.phi)
+            .position(|v| !v.is_finite())
+        {
+            return Err(ContactError::NonFinite {
+                what: "model output",
+                index: i,
+            });
+        }
+        cholesky(&mut self.lm, n).map_err(|(index, pivot)| ContactError::NotPositiveDefinite {
+            what: "mass matrix",
+            index,
+            pivot,
+        })?;
+        self.minv_f.copy_from_slice(&self.f);
+        cholesky_solve(&self.lm, n, &mut self.minv_f);
+        Ok(())
+    }
+
+    /// Number of constraint rows L.
+    pub fn n_constraints(&self) -> usize {
+        self.l
+    }
+
+    /// φ of the last evaluation.
+    pub fn phi(&self) -> &[f64] {
+        &self.phi
+    }
+
+    /// Normal velocity `J_i q̇ + b_i` of row `i` at the last evaluation.
+    pub fn normal_velocity(&self, i: usize, qd: &[f64]) -> f64 {
+        (0..self.n).map(|k| self.j[(i, k)] * qd[k]).sum::<f64>() + self.b[i]
+    }
+
+    /// Applied minus bias forces `u − h` of the last evaluation.
+    pub fn net_force(&self) -> &[f64] {
+        &self.f
+    }
+
+    /// Accelerations and multipliers with the rows `active` held (λ of other rows set to 0).
+    /// Call [`ContactDynamics::evaluate`] first.
+    pub fn accelerations(
+        &mut self,
+        active: &[usize],
+        friction: FrictionMode,
+        qd: &[f64],
+        qdd: &mut [f64],
+        lambda: &mut [f64],
+    ) -> Result<(), ContactError> {
+        let (n, k) = (self.n, active.len());
+        lambda.fill(0.0);
+        self.friction_force.fill(0.0);
+        if k == 0 {
+            qdd.copy_from_slice(&self.minv_f);
+            return Ok(());
+        }
+        if let FrictionMode::Stick = friction {
+            // q̈ = 0; Jᵀλ + f = −(u − h) with J f = 0 (Euclidean split; p = q).
+            qdd.fill(0.0);
+            for (r, &i) in active.iter().enumerate() {
+                for (c, &jj) in active.iter().enumerate() {
+                    self.s[r * k + c] = (0..n).map(|p| self.j[(i, p)] * self.j[(jj, p)]).sum();
+                }
+                self.rhs[r] = -(0..n).map(|p| self.j[(i, p)] * self.f[p]).sum::<f64>();
+            }
+            self.solve_s(k)?;
+            for p in 0..n {
+                let jl: f64 = active
+                    .iter()
+                    .enumerate()
+                    .map(|(r, &i)| self.j[(i, p)] * self.rhs[r])
+                    .sum();
+                self.friction_force[p] = -self.f[p] - jl;
+            }
+            for (r, &i) in active.iter().enumerate() {
+                lambda[i] = self.rhs[r];
+            }
+            return Ok(());
+        }
+        let speed = qd.iter().map(|v| v * v).sum::<f64>().sqrt();
+        let mu = match friction {
+            FrictionMode::Slip { mu } if speed > 0.0 => mu,
+            _ => 0.0,
+        };
+        // C = M⁻¹ G_A, G_A = J_Aᵀ − μ q̇/‖q̇‖   (Huang (6.3.4))
+        for (r, &i) in active.iter().enumerate() {
+            let col = &mut self.c[r * n..(r + 1) * n];
+            for p in 0..n {
+                col[p] = self.j[(i, p)] - if mu > 0.0 { mu * qd[p] / speed } else { 0.0 };
+            }
+            cholesky_solve(&self.lm, n, col);
+        }
+        // S = J_A C,  rhs = −(J_A M⁻¹(u−h) + ρ + α(J q̇ + b) + β φ)   Huang (2.3.2), (6.3.2)
+        for (r, &i) in active.iter().enumerate() {
+            for cc in 0..k {
+                self.s[r * k + cc] = (0..n).map(|p| self.j[(i, p)] * self.c[cc * n + p]).sum();
+            }
+            let mut v = (0..n).map(|p| self.j[(i, p)] * self.minv_f[p]).sum::<f64>() + self.rho[i];
+            if let Some((alpha, beta)) = self.baumgarte {
+                let phid = (0..n).map(|p| self.j[(i, p)] * qd[p]).sum::<f64>() + self.b[i];
+                v += alpha * phid + beta * self.phi[i];
+            }
+            self.rhs[r] = -v;
+        }
+        self.solve_s(k)?;
+        for p in 0..n {
+            qdd[p] = self.minv_f[p] + (0..k).map(|r| self.c[r * n + p] * self.rhs[r]).sum::<f64>();
+        }
+        let lsum: f64 = self.rhs[..k].iter().sum();
+        if mu > 0.0 {
+            for p in 0..n {
+                self.friction_force[p] = -mu * lsum * qd[p] / speed;
+            }
+        }
+        for (r, &i) in active.iter().enumerate() {
+            lambda[i] = self.rhs[r];
+        }
+        Ok(())
+    }
+
+    fn solve_s(&mut self, k: usize) -> Result<(), ContactError> {
+        // S is J M⁻¹ Jᵀ (SPD) without friction; with friction it may be unsymmetric: use Gauss.
+        let ok = crate::dense::gauss_solve(&mut self.s[..k * k], k, &mut self.rhs[..k], 1e-14);
+        if ok {
+            Ok(())
+        } else {
+            Err(ContactError::NotPositiveDefinite {
+                what: "J M⁻¹ Jᵀ of the active rows",
+                index: 0,
+                pivot: 0.0,
+            })
+        }
+    }
+
+    /// Acceleration-level LCP on the candidate rows (closed, not separating): λ ≥ 0,
+    /// `J q̈ + ρ ≥ 0`, complementary. Writes λ (full length L, zero outside `cands`) and
+    /// returns nothing else; rows with λ > 0 are the new active set. Friction ignored here.
+    pub fn contact_lcp(&mut self, cands: &[usize], lambda: &mut [f64]) -> Result<(), ContactError> {
+        let (n, k) = (self.n, cands.len());
+        lambda.fill(0.0);
+        if k == 0 {
+            return Ok(());
+        }
+        for (r, &i) in cands.iter().enumerate() {
+            let col = &mut self.c[r * n..(r + 1) * n];
+            for p in 0..n {
+                col[p] = self.j[(i, p)];
+            }
+            cholesky_solve(&self.lm, n, col);
+        }
+        for (r, &i) in cands.iter().enumerate() {
+            for cc in 0..k {
+                self.s[r * k + cc] = (0..n).map(|p| self.j[(i, p)] * self.c[cc * n + p]).sum();
+            }
+            self.rhs[r] =
+                (0..n).map(|p| self.j[(i, p)] * self.minv_f[p]).sum::<f64>() + self.rho[i];
+        }
+        let mut z = [0.0f64; crate::lcp::LCP_MAX_SIZE];
+        let (s, rhs, w) = (&self.s[..k * k], &self.rhs[..k], &mut self.w[..k]);
+        self.lcp.solve(s, rhs, &mut z[..k], w)?;
+        for (r, &i) in cands.iter().enumerate() {
+            lambda[i] = z[r];
+        }
+        Ok(())
+    }
+
+    /// Impact on the rows `rows` (Huang (5.3.12)–(5.3.14), generalized by the LCP with
+    /// restitution `e[r]` per row): `qd` is replaced by `q̇⁺`, `xi` (length `rows.len()`)
+    /// receives the impulses. Call [`ContactDynamics::evaluate`] first.
+    pub fn impact(
+        &mut self,
+        rows: &[usize],
+        e: &[f64],
+        qd: &mut [f64],
+        xi: &mut [f64],
+    ) -> Result<(), ContactError> {
+        let (n, k) = (self.n, rows.len());
+        // (i) M C = Jᵀ   (5.3.14)
+        for (r, &i) in rows.iter().enumerate() {
+            let col = &mut self.c[r * n..(r + 1) * n];
+            for p in 0..n {
+                col[p] = self.j[(i, p)];
+            }
+            cholesky_solve(&self.lm, n, col);
+        }
+        // (ii) A = J C;  (iii) A ξ = −(1 + e) J q̇⁻ (complementarity for several rows)
+        for (r, &i) in rows.iter().enumerate() {
+            for cc in 0..k {
+                self.s[r * k + cc] = (0..n).map(|p| self.j[(i, p)] * self.c[cc * n + p]).sum();
+            }
+            self.rhs[r] = (1.0 + e[r]) * self.normal_velocity(i, qd);
+        }
+        let (s, rhs, w) = (&self.s[..k * k], &self.rhs[..k], &mut self.w[..k]);
+        self.lcp.solve(s, rhs, xi, w)?;
+        // (iv) q̇⁺ = q̇⁻ + C ξ   (5.3.13)
+        for p in 0..n {
+            qd[p] += (0..k).map(|r| self.c[r * n + p] * xi[r]).sum::<f64>();
+        }
+        Ok(())
+    }
+
+    /// Projection of `q` onto `φ_A = 0` and of `q̇` onto `J_A q̇ + b_A = 0` in the metric of `M`
+    /// (Gauss–Newton, at most `iters` position iterations):
+    /// `Δq = −M⁻¹J_Aᵀ(J_A M⁻¹ J_Aᵀ)⁻¹ φ_A`, `Δq̇ = −M⁻¹J_Aᵀ(J_A M⁻¹ J_Aᵀ)⁻¹(J_A q̇ + b_A)`.
+    pub fn project<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        active: &[usize],
+        q: &mut [f64],
+        qd: &mut [f64],
+        iters: usize,
+    ) -> Result<(), ContactError> {
+        let (n, k) = (self.n, active.len());
+        if k == 0 {
+            return Ok(());
+        }
+        for it in 0..=iters {
+            self.evaluate(mech, t, q, qd)?;
+            let pos = it < iters;
+            let res: f64 = active
+                .iter()
+                .map(|&i| {
+                    if pos {
+                        self.phi[i].abs()
+                    } else {
+                        self.normal_velocity(i, qd).abs()
+                    }
+                })
+                .fold(0.0, f64::max);
+            for (r, &i) in active.iter().enumerate() {
+                let col = &mut self.c[r * n..(r + 1) * n];
+                for p in 0..n {
+                    col[p] = self.j[(i, p)];
+                }
+                cholesky_solve(&self.lm, n, col);
+            }
+            for (r, &i) in active.iter().enumerate() {
+                for cc in 0..k {
+                    self.s[r * k + cc] = (0..n).map(|p| self.j[(i, p)] * self.c[cc * n + p]).sum();
+                }
+                self.rhs[r] = if pos {
+                    self.phi[i]
+                } else {
+                    self.normal_velocity(i, qd)
+                };
+            }
+            if res == 0.0 && pos {
+                continue;
+            }
+            cholesky(&mut self.s[..k * k], k).map_err(|(index, pivot)| {
+                ContactError::NotPositiveDefinite {
+                    what: "J M⁻¹ Jᵀ of the active rows",
+                    index,
+                    pivot,
+                }
+            })?;
+            cholesky_solve(&self.s[..k * k], k, &mut self.rhs[..k]);
+            let target: &mut [f64] = if pos { q } else { qd };
+            for p in 0..n {
+                target[p] -= (0..k).map(|r| self.c[r * n + p] * self.rhs[r]).sum::<f64>();
+            }
+            if pos && res < 1e-15 {
+                // converged: go straight to the velocity projection
+                continue;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl ContactDynamics {
+    /// Kinetic energy `½ q̇ᵀ M q̇` with `M` of the last evaluation.
+    pub fn kinetic_energy(&self, qd: &[f64]) -> f64 {
+        let n = self.n;
+        let mut s = 0.0;
+        for i in 0..n {
+            for k in 0..n {
+                s += qd[i] * self.m[(i, k)] * qd[k];
+            }
+        }
+        0.5 * s
+    }
+
+    /// Residual of Huang's index-1 constrained model on the active rows, unknowns
+    /// `(q, q̇, λ_A)` (Huang (5.2.19)–(5.2.20), for the Cartesian robot (6.3.2)):
+    ///
+    /// ```text
+    /// r_q = q̇' − ... (done by the caller),   r_v = M v' − (u − h) − G_A λ_A,
+    /// r_λ = J_A M⁻¹ ((u − h) + G_A λ_A) + ρ_A + α (J_A q̇ + b_A) + β φ_A
+    /// ```
+    ///
+    /// Call [`ContactDynamics::evaluate`] at `(t, q, q̇)` first.
+    pub fn index1_residual(
+        &mut self,
+        active: &[usize],
+        mu: f64,
+        qd: &[f64],
+        vdot: &[f64],
+        lam: &[f64],
+        r_v: &mut [f64],
+        r_l: &mut [f64],
+    ) {
+        let n = self.n;
+        let speed = qd.iter().map(|v| v * v).sum::<f64>().sqrt();
+        // (6.3.4) is undefined at zero speed: no friction below 1e-9 (keeps Newton finite)
+        let mu = if speed > 1e-9 { mu } else { 0.0 };
+        let lsum: f64 = lam.iter().sum();
+        // g = (u − h) + G_A λ_A
+        for p in 0..n {
+            let mut g = self.f[p];
+            for (r, &i) in active.iter().enumerate() {
+                g += self.j[(i, p)] * lam[r];
+            }
+            if mu > 0.0 {
+                g -= mu * lsum * qd[p] / speed; // Huang (6.3.4)
+            }
+            self.minv_f[p] = g;
+            r_v[p] = (0..n).map(|k| self.m[(p, k)] * vdot[k]).sum::<f64>() - g;
+        }
+        cholesky_solve(&self.lm, n, &mut self.minv_f);
+        let (alpha, beta) = self.baumgarte.unwrap_or((0.0, 0.0));
+        for (r, &i) in active.iter().enumerate() {
+            let jq = (0..n).map(|p| self.j[(i, p)] * self.minv_f[p]).sum::<f64>();
+            let phid = self.normal_velocity(i, qd);
+            // Huang (6.3.2): J M⁻¹(F + Jᵀλ) + ρ + 2ρ₁² φ̇ + ρ₂² φ = 0
+            r_l[r] = jq + self.rho[i] + alpha * phid + beta * self.phi[i];
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! Errors of `contour-contact`.
+
+use contour_model::ModelError;
+use contour_ode::OdeError;
+use contour_planning::PlanningError;
+
+/// Everything that can go wrong in a unilateral-contact simulation.
+#[derive(Debug, thiserror::Error)]
+pub enum ContactError {
+    /// An argument has the wrong length.
+    #[error("{what}: expected length {expected}, found {found}")]
+    DimensionMismatch {
+        /// Name of the argument.
+        what: &'static str,
+        /// Expected length.
+        expected: usize,
+        /// Length found.
+        found: usize,
+    },
+    /// A NaN or infinite input or model output.
+    #[error("{what} is not finite at index {index}")]
+    NonFinite {
+        /// Name of the quantity.
+        what: &'static str,
+        /// First offending index.
+        index: usize,
+    },
+    /// A configuration parameter is out of range.
+    #[error("invalid parameter {name} = {value}")]
+    InvalidParameter {
+        /// Parameter name.
+        name: &'static str,
+        /// Offending value.
+        value: f64,
+    },
+    /// The mechanism has no unilateral row, or a bilateral row (not handled here).
+    #[error("constraint row {row} is bilateral: contour-contact handles unilateral rows only")]
+    BilateralRow {
+        /// The offending row.
+        row: usize,
+    },
+    /// A small dense matrix (mass matrix or `J M⁻¹ Jᵀ` of the active rows) is not positive definite.
+    #[error("{what} is not positive definite (pivot {pivot} at index {index})")]
+    NotPositiveDefinite {
+        /// Which matrix.
+        what: &'static str,
+        /// Failing index.
+        index: usize,
+        /// The failing pivot.
+        pivot: f64,
+    },
+    /// The linear complementarity problem has no solution (or is too large to enumerate).
+    #[error("LCP of size {size} has no solution (smallest violation {violation:.3e})")]
+    LcpNoSolution {
+        /// Number of rows.
+        size: usize,
+        /// Smallest complementarity/feasibility violation met while enumerating.
+        violation: f64,
+    },
+    /// The LCP is larger than the enumeration solver accepts.
+    #[error("LCP of size {size} exceeds the enumeration limit {limit}")]
+    LcpTooLarge {
+        /// Number of rows.
+        size: usize,
+        /// Largest accepted size.
+        limit: usize,
+    },
+    /// Too many events (an accumulation not caught by the Zeno detector).
+    #[error("more than {limit} events before t = {t}")]
+    TooManyEvents {
+        /// Time reached.
+        t: f64,
+        /// The limit.
+        limit: usize,
+    },
+    /// The state left the admissible set by more than the tolerance (missed entry).
+    #[error("row {row} penetrated by {phi:.3e} at t = {t}")]
+    Penetration {
+        /// Time.
+        t: f64,
+        /// Row.
+        row: usize,
+        /// φ value.
+        phi: f64,
+    },
+    /// From the model crate.
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    /// From the integrators.
+    #[error(transparent)]
+    Ode(#[from] OdeError),
+    /// From the planning crate.
+    #[error(transparent)]
+    Planning(#[from] PlanningError),
+}
