@@ -74,6 +74,7 @@ where
         }
     }
     let st = *stepper.stats();
+    crate::trajectory::implicit_stats(&mut rec.traj.stats, &st, ctx.x0.len());
     rec.traj.stats.rejected_steps = st.rejected_steps;
     rec.traj.stats.integrator_f_calls = st.f_evals;
     rec.traj.stats.f_evals = rhs.evals;

@@ -198,6 +198,12 @@ impl<'m, M: Mechanism + ?Sized, G: ExplicitConstraint + ?Sized> ExplicitSimulati
         self.error_control.validate()?;
         let mut x0 = self.q0.clone();
         x0.extend_from_slice(&self.qd0);
+        if let Integrator::Bdf(_) = &self.integrator {
+            return Err(ProjectionError::UnsupportedIntegrator {
+                method: "explicit_gamma_q",
+                integrator: "bdf",
+            });
+        }
         let tol = self.error_control.to_ode(2 * n);
         with_stepper!(&self.integrator, self.t0, &x0, tol, |s| self
             .integrate(&mut s, &x0))

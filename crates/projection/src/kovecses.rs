@@ -892,6 +892,7 @@ where
         t_prev = t;
     }
     let st = *stepper.stats();
+    crate::trajectory::implicit_stats(&mut rec.traj.stats, &st, n2);
     let s = &mut rec.traj.stats;
     s.rejected_steps = st.rejected_steps;
     s.integrator_f_calls = st.f_evals;

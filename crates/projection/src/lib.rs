@@ -25,6 +25,10 @@
 //! * [`explicit`] — explicit constraints `q = γ(y)` (Featherstone's `gamma_q`, FDgq) with the
 //!   same integrators, through [`ExplicitSimulation`] (it needs the constraint object, which a
 //!   [`Method`] value cannot carry).
+//! * [`bdf_ode`] — [`BdfOde`], the variable-order BDF of `contour-ode` on the ODE
+//!   `ẋ − f(x) = 0` ([`Integrator::Bdf`] for every method besides ECS): finite-difference
+//!   iteration matrices whose evaluations are counted in `N_f` (and reported as
+//!   `jacobian_f_evals`), `replace_y` shifts the history polynomial.
 //! * [`rhs`] — the counted right-hand side ([`ConstrainedRhs`], `N_f`) and the violation
 //!   monitor; [`tolerance`] — τ and its norm (Keerthi's l2 norm); [`trajectory`] — the result;
 //!   [`reproduction`] — the rows `keerthi/table4.{1,2}/*` of `cargo xtask reproduce-tables`;
@@ -62,6 +66,7 @@
 //! ```
 
 pub mod baumgarte;
+pub mod bdf_ode;
 pub mod direct;
 mod error;
 pub mod exact_stabilization;
@@ -81,6 +86,7 @@ pub mod tolerance;
 pub mod trajectory;
 
 pub use baumgarte::BaumgarteGains;
+pub use bdf_ode::BdfOde;
 pub use error::ProjectionError;
 pub use exact_stabilization::{EcsConfig, EcsForm};
 pub use explicit::ExplicitSimulation;

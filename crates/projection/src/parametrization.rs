@@ -21,7 +21,8 @@
 //! chart's tangent plane is tilted by 45° against the manifold's), when a Newton solve needed
 //! more than `reparametrize_after_iterations` iterations, or when the chart failed inside a step
 //! (the step is then retaken from the last accepted point in a new chart). Each restart costs
-//! the integrator's start-up (for ABM: order 1 and small steps again) — the "integration
+//! the integrator's start-up (for ABM and the BDF: order 1 and small steps again, the BDF
+//! also a new iteration matrix) — the "integration
 //! restarts with associated inefficiencies" of Keerthi section 4.
 
 use contour_model::{DynamicsOptions, Mechanism};
@@ -491,6 +492,7 @@ where
         }
     }
     let st = *stepper.stats();
+    crate::trajectory::implicit_stats(&mut rec.traj.stats, &st, 2 * rhs.d);
     let s = &mut rec.traj.stats;
     s.rejected_steps = st.rejected_steps;
     s.integrator_f_calls = st.f_evals;

@@ -23,7 +23,10 @@
 //! with half the step size. **Redo mechanism:** the `contour_ode` steppers have no "reject
 //! the last accepted step" call, so we keep `(tₖ, xₖ)` and `restart` the stepper from it with
 //! `set_max_step(h/2)` (for ABM the restart drops the difference history — Remark 2.5 says
-//! this is "extremely rare"; it is counted in `redone_steps` and `restarts`).
+//! this is "extremely rare"; it is counted in `redone_steps` and `restarts`). With the BDF
+//! ([`crate::BdfOde`]) `replace_y` shifts the whole history polynomial by the correction
+//! (DASSL's `φ₁ += x − x̄`, no evaluation) and a redo restarts it at order 1 with
+//! `ẋ = f(x)`.
 //!
 //! **PECE with the projection before the last evaluation (ABM).** Keerthi's counts
 //! `N_f = 2 N_i` mean that the final E of PECE is done at the corrected point: P E C
@@ -574,6 +577,7 @@ where
         t_prev = t;
     }
     let st = *stepper.stats();
+    crate::trajectory::implicit_stats(&mut rec.traj.stats, &st, n2);
     let s = &mut rec.traj.stats;
     s.rejected_steps = st.rejected_steps;
     s.integrator_f_calls = st.f_evals;

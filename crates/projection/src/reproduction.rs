@@ -457,13 +457,22 @@ fn row(id: String, ours: f64, note: &str) -> KeerthiRow {
     }
 }
 
+/// The counting note of a row with the BDF on the ODE (`crate::BdfOde`).
+pub(crate) fn bdf_note(s: &crate::trajectory::SimulationStats) -> String {
+    format!(
+        "; variable-order BDF (DASSL) on xdot - f(x) = 0, h0 and start as DASSL with xdot0 = f(x0); N_f counts every acceleration solve incl. the {} finite-difference columns of {} iteration matrices ({} factorizations, {} Newton iterations)",
+        s.jacobian_f_evals, s.jacobian_evals, s.factorizations, s.newton_iterations
+    )
+}
+
 /// Tolerances of the work–precision sweep, `1e-3 … 1e-10`.
 pub const WORK_PRECISION_TAUS: [f64; 8] = [1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10];
 
 /// The comparison beyond the paper (ids `keerthi/extended/…`, paper value null):
 ///
 /// * `keerthi/extended/<METHOD>/<integrator>/ic<k>/{N_i,N_f,max_phi,max_phidot,final_error}`
-///   for PERT, PARAM, ICS0, ICS2 with `dopri5` and `rkg` at τ = 1e-4, T = 5 s;
+///   for PERT, PARAM, ICS0, ICS2 with `dopri5`, `rkg` and `bdf` at τ = 1e-4, T = 5 s (the BDF
+///   rows also give `…/jacobian_evals`; their `N_f` includes the finite-difference columns);
 /// * `keerthi/extended/work_precision/<METHOD>/tau1e-<p>/{N_f,final_error,max_phi}` on
 ///   initial condition 2 for PERT (ABM), ICS0 (ABM) and ECS (BDF), τ = 1e-3 … 1e-10;
 /// * `keerthi/extended/PARAM/max_slope_<s>/ic2/{N_i,N_f,reparametrizations}`: the
@@ -476,7 +485,7 @@ pub fn keerthi_extended_rows() -> Result<Vec<KeerthiRow>, ProjectionError> {
     let t_end = KEERTHI_FINAL_TIME;
     let mut rows = Vec::new();
     let refs = [reference(1, t_end)?.0, reference(2, t_end)?.0];
-    for integ in [Integrator::dopri5(), Integrator::rkg()] {
+    for integ in [Integrator::dopri5(), Integrator::rkg(), Integrator::bdf()] {
         for name in ["PERT", "PARAM", "ICS0", "ICS2"] {
             for ic_index in [1usize, 2] {
                 let method = table_method(name).ok_or(ProjectionError::InvalidParameter {
@@ -486,13 +495,16 @@ pub fn keerthi_extended_rows() -> Result<Vec<KeerthiRow>, ProjectionError> {
                 let tr = run_case(ic_index, method, integ.clone(), KEERTHI_TAU, t_end, vec![])?;
                 let s = tr.stats;
                 let base = format!("keerthi/extended/{name}/{}/ic{ic_index}", integ.name());
-                let note = format!(
+                let mut note = format!(
                     "{} instead of ABM, tau = 1e-4 absolute l2, T = {t_end} s; {} rejected, {} redone, {} re-parametrizations",
                     integ.name(),
                     s.rejected_steps,
                     s.redone_steps,
                     s.reparametrizations
                 );
+                if let Integrator::Bdf(_) = integ {
+                    note.push_str(&bdf_note(&s));
+                }
                 rows.push(row(format!("{base}/N_i"), s.steps as f64, &note));
                 rows.push(row(format!("{base}/N_f"), s.f_evals as f64, &note));
                 rows.push(row(
@@ -510,6 +522,13 @@ pub fn keerthi_extended_rows() -> Result<Vec<KeerthiRow>, ProjectionError> {
                     dist(&tr.x_final, &refs[ic_index - 1]),
                     "|x(T) - x_ref(T)|_2",
                 ));
+                if let Integrator::Bdf(_) = integ {
+                    rows.push(row(
+                        format!("{base}/jacobian_evals"),
+                        s.jacobian_evals as f64,
+                        &bdf_note(&s),
+                    ));
+                }
             }
         }
     }

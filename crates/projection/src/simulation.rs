@@ -32,7 +32,9 @@ pub enum Integrator {
     RungeKuttaGill(RungeKuttaGillConfig),
     /// Dormand–Prince 5(4).
     DormandPrince(DormandPrinceConfig),
-    /// Variable-order BDF (DASSL style) for the DAE of exact stabilization (ECS only).
+    /// Variable-order BDF (DASSL style): the DAE of exact stabilization (ECS), and for every
+    /// other method the ODE `ẋ = f(x)` as `ẋ − f(x) = 0` through [`crate::BdfOde`]
+    /// (finite-difference iteration matrix, its evaluations counted in `N_f`).
     Bdf(BdfConfig),
 }
 
@@ -49,7 +51,11 @@ impl Integrator {
     pub fn rkg() -> Self {
         Self::RungeKuttaGill(RungeKuttaGillConfig::default())
     }
-    /// Short name: `"abm"`, `"rkg"`, `"dopri5"`.
+    /// BDF with its default configuration (orders 1–5).
+    pub fn bdf() -> Self {
+        Self::Bdf(BdfConfig::default())
+    }
+    /// Short name: `"abm"`, `"rkg"`, `"dopri5"`, `"bdf"`.
     pub fn name(&self) -> &'static str {
         match self {
             Self::Abm(_) => "abm",
@@ -301,11 +307,10 @@ macro_rules! with_stepper {
                 let mut $s = contour_ode::DormandPrince54::new($t0, $y0, $tol, cfg.clone())?;
                 $body
             }
-            $crate::simulation::Integrator::Bdf(_) => {
-                return Err($crate::error::ProjectionError::UnsupportedIntegrator {
-                    method: "explicit-ODE methods (use ECS with the BDF)",
-                    integrator: "bdf",
-                })
+            $crate::simulation::Integrator::Bdf(cfg) => {
+                #[allow(unused_mut)]
+                let mut $s = $crate::bdf_ode::BdfOde::new($t0, $y0, $tol, cfg.clone())?;
+                $body
             }
         }
     };

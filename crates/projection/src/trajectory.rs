@@ -38,13 +38,17 @@ pub struct SimulationStats {
     pub restarts: usize,
     /// Newton iterations solving the parametrization's m-dimensional systems (PARAM).
     pub parametrization_iterations: usize,
-    /// Jacobian evaluations of an implicit integrator (ECS).
+    /// Jacobian (iteration-matrix) evaluations of an implicit integrator (ECS; every method
+    /// with [`crate::Integrator::Bdf`]).
     pub jacobian_evals: usize,
-    /// Iteration-matrix factorizations of an implicit integrator (ECS).
+    /// Iteration-matrix factorizations of an implicit integrator.
     pub factorizations: usize,
-    /// Newton iterations of an implicit integrator (ECS).
+    /// Newton iterations of an implicit integrator.
     pub newton_iterations: usize,
-    /// Acceleration solves spent on finite-difference iteration matrices (ECS), not in `N_f`.
+    /// Acceleration solves spent on finite-difference iteration matrices. ECS: not in
+    /// `N_f` (its analytic matrix differentiates the accelerations on the side); the other
+    /// methods with the BDF ([`crate::BdfOde`]): **included** in `N_f` (`dim` columns per
+    /// matrix).
     pub jacobian_f_evals: usize,
     /// Velocity filterings, Kövecses (33) (projector method, one per step by default).
     #[serde(default)]
@@ -93,6 +97,17 @@ pub struct Trajectory {
     pub x_final: Vec<f64>,
     /// Work counters.
     pub stats: SimulationStats,
+}
+
+/// Copies the implicit integrator's counters (zero for the explicit methods) into `s`; the
+/// finite-difference columns are `dim` right-hand-side evaluations per iteration matrix
+/// ([`crate::BdfOde`]: the BDF is only ever started with a given derivative, so every
+/// Jacobian evaluation is one finite-difference matrix).
+pub(crate) fn implicit_stats(s: &mut SimulationStats, st: &contour_ode::Stats, dim: usize) {
+    s.jacobian_evals = st.jacobian_evals;
+    s.factorizations = st.factorizations;
+    s.newton_iterations = st.newton_iterations;
+    s.jacobian_f_evals = st.jacobian_evals * dim;
 }
 
 /// Collects outputs and violations while a method runs.

@@ -113,12 +113,25 @@ fn unsupported_combinations() {
             .run(),
         Err(ProjectionError::UnsupportedIntegrator { .. })
     ));
+    // the BDF integrates the explicit ODE of Direct (ẋ − f(x) = 0) but no algebraic part
+    assert!(pendulum_sim(&p)
+        .method(Method::Direct)
+        .integrator(Integrator::bdf())
+        .run()
+        .is_ok());
     assert!(matches!(
         pendulum_sim(&p)
             .method(Method::Direct)
-            .integrator(Integrator::Bdf(Default::default()))
+            .integrator(Integrator::Bdf(
+                contour_ode::BdfConfig::default().with_algebraic(vec![false, false, true, false])
+            ))
             .run(),
-        Err(ProjectionError::UnsupportedIntegrator { .. })
+        Err(ProjectionError::Ode(
+            contour_ode::OdeError::InvalidParameter {
+                name: "algebraic",
+                ..
+            }
+        ))
     ));
     assert!(matches!(
         pendulum_sim(&p)

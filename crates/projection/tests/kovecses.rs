@@ -543,11 +543,16 @@ fn typed_errors() {
     );
 }
 
-/// Any integrator: ABM, RKG and DOPRI5 all keep the Keerthi robot on the manifold.
+/// Any integrator: ABM, RKG, DOPRI5 and the BDF all keep the Keerthi robot on the manifold.
 #[test]
 fn any_integrator() {
     use contour_projection::reproduction::run_case;
-    for integ in [Integrator::abm(), Integrator::rkg(), Integrator::dopri5()] {
+    for integ in [
+        Integrator::abm(),
+        Integrator::rkg(),
+        Integrator::dopri5(),
+        Integrator::bdf(),
+    ] {
         let tr = run_case(
             2,
             Method::Projector(ProjectorConfig::default()),
@@ -572,15 +577,21 @@ fn any_integrator() {
             assert!(p <= 1e-14 && v <= 1e-14, "{p:e} {v:e}");
         }
     }
+    // an explicit ODE has no algebraic components
     assert!(matches!(
         run_case(
             1,
             Method::Projector(ProjectorConfig::default()),
-            Integrator::Bdf(Default::default()),
+            Integrator::Bdf(contour_ode::BdfConfig::default().with_algebraic(vec![true; 6])),
             1e-4,
             1.0,
             vec![]
         ),
-        Err(ProjectionError::UnsupportedIntegrator { .. })
+        Err(ProjectionError::Ode(
+            contour_ode::OdeError::InvalidParameter {
+                name: "algebraic",
+                ..
+            }
+        ))
     ));
 }

@@ -70,7 +70,14 @@ fn rows_histories_and_runtime() {
     assert!(kov
         .iter()
         .all(|r| r.id.starts_with("keerthi/extended/KOV/") && r.ours.is_finite()));
-    assert_eq!(kov.len(), 4 * 2 * 5);
+    // ABM, DOPRI5, RKG, BDF (+ jacobian_evals), eq35/ABM; two initial conditions each
+    assert_eq!(kov.len(), 5 * 2 * 5 + 2);
+    assert_eq!(
+        kov.iter()
+            .filter(|r| r.id.starts_with("keerthi/extended/KOV/bdf/"))
+            .count(),
+        2 * 6
+    );
     for r in kov
         .iter()
         .filter(|r| r.id.ends_with("/max_phi") && !r.id.contains("eq35"))
