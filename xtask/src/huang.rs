@@ -49,7 +49,8 @@ pub fn source() -> Result<SourceOutput, Box<dyn Error>> {
     // and the chatter study under extra ids).
     for r in contour::contact::reproduction::huang_sim_rows()? {
         let last = r.id.rsplit('/').next().unwrap_or("").to_string();
-        let is_count = r.ours.fract() == 0.0 && (last.starts_with("n_") || r.id.contains("/chatter/"));
+        let is_count =
+            r.ours.fract() == 0.0 && (last.starts_with("n_") || r.id.contains("/chatter/"));
         let row = match r.paper {
             Some(p) => Row::vs_paper(r.id.clone(), p, r.ours, r.unit),
             None => Row::ours(r.id.clone(), r.ours, r.unit),

@@ -352,6 +352,28 @@ fn render_summary(per_source: &[(&str, Vec<Row>)]) -> String {
             rows.len()
         );
     }
+    let misses: Vec<&Row> = per_source
+        .iter()
+        .flat_map(|(_, r)| r.iter())
+        .filter(|r| r.within_tolerance() == Some(false))
+        .collect();
+    if !misses.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nOutside the stated tolerance (each explained in its row's note):\n"
+        );
+        for r in misses {
+            let paper = r.paper.map(fmt_num).unwrap_or_else(|| "—".into());
+            let _ = writeln!(
+                s,
+                "* `{}`: paper {}, ours {} ({})",
+                r.id,
+                paper,
+                fmt_num(r.ours),
+                r.tolerance_text()
+            );
+        }
+    }
     s
 }
 
