@@ -45,6 +45,12 @@ struct Scratch {
     phi: Vec<f64>,
     m: Mat<f64>,
     j: Mat<f64>,
+    /// `a = M(Q) B` at the cached `(seg, s)`.
+    a: Vec<f64>,
+    /// `J_rowᵀ Λ(s) u(s)` at the cached `(seg, s)` (zero on free segments).
+    jl: Vec<f64>,
+    /// `(seg, s)` whose `q, B, B̄, M, a, jl` are in this workspace (`None` when stale).
+    key: Option<(usize, u64)>,
 }
 
 /// A mechanism moving along a joint path (workspaces allocated once in [`PathDynamics::new`]).
@@ -83,6 +89,9 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
             phi: vec![0.0; l],
             m: Mat::zeros(n, n),
             j: Mat::zeros(l.max(1), n),
+            a: vec![0.0; n],
+            jl: vec![0.0; n],
+            key: None,
         };
         Ok(Self {
             mech,
@@ -109,6 +118,9 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
 
     /// Writes `a = M(Q) B` and `r = M(Q) B̄ ṡ² + h(Q, B ṡ) − J_rowᵀ Λ u` (so that
     /// `T = a s̈ + r`, Huang (4.3.24)) on segment `seg` at `(s, ṡ)`.
+    ///
+    /// `Q, B, B̄, M(Q), a` and `J_rowᵀ Λ u` are kept for the last `(seg, s)`: another ṡ at the
+    /// same s costs one `bias_forces` call (results bit-identical to a fresh evaluation).
     pub fn coefficients(
         &self,
         seg: usize,
@@ -130,28 +142,51 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         }
         let mut guard = self.scratch.borrow_mut();
         let w = &mut *guard;
-        self.path.eval(seg, s, &mut w.q, &mut w.b, &mut w.bbar)?;
+        // Everything but h(Q, B ṡ) depends on s alone: the MVC search and the switching-point
+        // search evaluate many ṡ at one s, so Q, B, B̄, M(Q), a = M B and J_rowᵀ Λ u are
+        // kept for the last (seg, s) (the same operations as a fresh evaluation, bit for bit).
+        let key = (seg, s.to_bits());
+        if w.key != Some(key) {
+            w.key = None;
+            self.path.eval(seg, s, &mut w.q, &mut w.b, &mut w.bbar)?;
+            self.mech.mass_matrix(&w.q, w.m.as_mut());
+            for i in 0..n {
+                let mut ai = 0.0;
+                for j in 0..n {
+                    ai += w.m[(i, j)] * w.b[j];
+                }
+                w.a[i] = ai;
+            }
+            if let SegmentKind::Constrained { row, force } =
+                &self.path.path().segments()[seg].kind
+            {
+                // J_rowᵀ Λ(s) u(s), Huang (4.3.6)
+                let lam = force.value(s);
+                self.mech.constraint_jacobian(0.0, &w.q, w.j.as_mut());
+                for i in 0..n {
+                    w.jl[i] = w.j[(*row, i)] * lam;
+                }
+            } else {
+                w.jl.fill(0.0);
+            }
+            w.key = Some(key);
+        }
         for k in 0..n {
             w.qd[k] = w.b[k] * sd;
         }
-        self.mech.mass_matrix(&w.q, w.m.as_mut());
         self.mech.bias_forces(&w.q, &w.qd, &mut w.h);
+        let constrained = matches!(
+            self.path.path().segments()[seg].kind,
+            SegmentKind::Constrained { .. }
+        );
         for i in 0..n {
-            let (mut ai, mut ri) = (0.0, w.h[i]);
+            let mut ri = w.h[i];
             for j in 0..n {
-                ai += w.m[(i, j)] * w.b[j];
                 ri += w.m[(i, j)] * w.bbar[j] * sd * sd;
             }
-            a[i] = ai;
-            r[i] = ri;
-        }
-        if let SegmentKind::Constrained { row, force } = &self.path.path().segments()[seg].kind {
+            a[i] = w.a[i];
             // − J_rowᵀ Λ(s) u(s), Huang (4.3.6)
-            let lam = force.value(s);
-            self.mech.constraint_jacobian(0.0, &w.q, w.j.as_mut());
-            for i in 0..n {
-                r[i] -= w.j[(*row, i)] * lam;
-            }
+            r[i] = if constrained { ri - w.jl[i] } else { ri };
         }
         Ok(())
     }
@@ -201,6 +236,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         }
         let mut guard = self.scratch.borrow_mut();
         let w = &mut *guard;
+        w.key = None; // q, B, B̄ and J are overwritten
         self.path.eval(seg, s, &mut w.q, &mut w.b, &mut w.bbar)?;
         self.mech.constraints(0.0, &w.q, &mut w.phi);
         self.mech.constraint_jacobian(0.0, &w.q, w.j.as_mut());
@@ -245,6 +281,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
                 let s = seg.s_start + (seg.s_end - seg.s_start) * k as f64 / (samples - 1) as f64;
                 let mut guard = self.scratch.borrow_mut();
                 let w = &mut *guard;
+                w.key = None; // q, B, B̄ are overwritten
                 self.path.eval(si, s, &mut w.q, &mut w.b, &mut w.bbar)?;
                 self.mech.constraints(0.0, &w.q, &mut w.phi);
                 match &seg.kind {
@@ -274,5 +311,61 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::joint_path::CartesianJointPath;
+    use contour_model::models::HuangCartesianRobot;
+
+    /// The per-s cache returns bit for bit what a fresh `PathDynamics` computes, whatever the
+    /// order of the calls (same s with other ṡ, other segment at a breakpoint, interleaved
+    /// `constraint_along` / `check_feasible`, which overwrite the workspace).
+    #[test]
+    fn cached_coefficients_equal_fresh_ones() {
+        let (_, cp) = crate::reproduction::huang_paths().unwrap();
+        let robot = HuangCartesianRobot::default();
+        let jp = CartesianJointPath::new(cp.path.clone());
+        let cached = PathDynamics::new(&robot, &jp).unwrap();
+        let fresh = |seg: usize, s: f64, sd: f64| {
+            let d = PathDynamics::new(&robot, &jp).unwrap();
+            let (mut a, mut r) = (vec![0.0; 2], vec![0.0; 2]);
+            d.coefficients(seg, s, sd, &mut a, &mut r).unwrap();
+            (a, r)
+        };
+        let (s1, s2) = (cp.s1, cp.s2);
+        let calls: [(usize, f64, f64); 10] = [
+            (0, 0.1, 0.0),
+            (0, 0.1, 0.7),
+            (0, 0.1, 0.3),
+            (0, s1, 0.3),
+            (1, s1, 0.3), // constrained arc, same s
+            (1, 0.5, 0.2),
+            (1, 0.5, 0.9),
+            (2, s2, 0.9),
+            (1, s2, 0.9),
+            (2, 0.95, 1.1),
+        ];
+        let (mut a, mut r) = (vec![0.0; 2], vec![0.0; 2]);
+        for (k, &(seg, s, sd)) in calls.iter().enumerate() {
+            if k % 3 == 2 {
+                cached.constraint_along(1, 0.5, 0).unwrap();
+            }
+            if k == 6 {
+                cached.check_feasible(5, 1e-6).unwrap();
+            }
+            cached.coefficients(seg, s, sd, &mut a, &mut r).unwrap();
+            let (fa, fr) = fresh(seg, s, sd);
+            for i in 0..2 {
+                assert_eq!(a[i].to_bits(), fa[i].to_bits(), "call {k}: a[{i}]");
+                assert_eq!(r[i].to_bits(), fr[i].to_bits(), "call {k}: r[{i}]");
+            }
+        }
+        // the contact force enters r on the arc only: r differs between the two sides of s1
+        let (_, r0) = fresh(0, s1, 0.3);
+        let (_, r1) = fresh(1, s1, 0.3);
+        assert!((r0[0] - r1[0]).abs() + (r0[1] - r1[1]).abs() > 1e-3);
     }
 }

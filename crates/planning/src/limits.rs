@@ -88,6 +88,9 @@ struct Scratch {
     r: Vec<f64>,
     lo: Vec<f64>,
     hi: Vec<f64>,
+    /// The last result and its `(seg, s, ṡ)` (the phase plane asks for the same state twice:
+    /// the last stage of a Runge–Kutta step and the admissibility test at its end).
+    last: Option<((usize, u64, u64), AccelBounds)>,
 }
 
 /// Evaluates `h(s, ṡ)` and `γ(s, ṡ)` for a mechanism on a path under torque limits.
@@ -113,6 +116,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
             r: vec![0.0; n],
             lo: vec![0.0; n],
             hi: vec![0.0; n],
+            last: None,
         };
         Self {
             dynamics,
@@ -133,12 +137,22 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
 
     /// `h(s, ṡ)`, `γ(s, ṡ)` on segment `seg`, Huang (4.3.25)–(4.3.32).
     ///
+    /// The last result is remembered: asking again for the same `(seg, s, ṡ)` (the last stage
+    /// of a Runge–Kutta step and the admissibility test at its end) costs nothing.
+    ///
     /// Errors: [`PlanningError::InvertedTorqueLimits`] when `T^min > T^max` at ṡ = 0 (bad
     /// input; at ṡ > 0 crossing limits only make the state inadmissible),
     /// [`PlanningError::DegenerateTangent`] when every joint has zero inertia (M B = 0).
     pub fn bounds(&self, seg: usize, s: f64, sd: f64) -> Result<AccelBounds, PlanningError> {
         let mut guard = self.scratch.borrow_mut();
         let w = &mut *guard;
+        let key = (seg, s.to_bits(), sd.to_bits());
+        if let Some((k, b)) = w.last {
+            if k == key {
+                return Ok(b);
+            }
+        }
+        w.last = None;
         self.dynamics.coefficients(seg, s, sd, &mut w.a, &mut w.r)?;
         self.limits.limits(s, sd, &mut w.lo, &mut w.hi);
         let amax = w.a.iter().fold(0.0f64, |m, x| m.max(x.abs()));
@@ -192,10 +206,42 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
             lower = lower.max(hi_i);
             upper = upper.min(gi);
         }
-        Ok(AccelBounds {
+        let b = AccelBounds {
             lower,
             upper,
             singular_ok,
-        })
+        };
+        w.last = Some((key, b));
+        Ok(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::joint_path::CartesianJointPath;
+    use contour_model::models::HuangCartesianRobot;
+
+    /// The remembered result is returned only for the same `(seg, s, ṡ)`: at the entry of the
+    /// arc (same s, other segment) and at another ṡ the bounds are those of a fresh evaluator.
+    #[test]
+    fn remembered_bounds_are_keyed_by_segment_and_state() {
+        let (_, cp) = crate::reproduction::huang_paths().unwrap();
+        let robot = HuangCartesianRobot::default();
+        let jp = CartesianJointPath::new(cp.path.clone());
+        let d = PathDynamics::new(&robot, &jp).unwrap();
+        let lim = BoxLimits::symmetric(2, 1.0);
+        let acc = AccelerationLimits::new(&d, &lim);
+        let fresh = |seg: usize, s: f64, sd: f64| {
+            let d = PathDynamics::new(&robot, &jp).unwrap();
+            AccelerationLimits::new(&d, &lim).bounds(seg, s, sd).unwrap()
+        };
+        let s1 = cp.s1;
+        let calls = [(0, s1, 0.2), (0, s1, 0.2), (1, s1, 0.2), (1, s1, 0.25), (0, s1, 0.2)];
+        for (seg, s, sd) in calls {
+            assert_eq!(acc.bounds(seg, s, sd).unwrap(), fresh(seg, s, sd));
+        }
+        // the arc's contact force changes the bounds across s1
+        assert_ne!(fresh(0, s1, 0.2), fresh(1, s1, 0.2));
     }
 }
