@@ -12,8 +12,10 @@
 //! * [`simulation`] — the main program (Fig. 5.3.3): procedures MSU / MSC, entry by event
 //!   location or Huang's interpolation (5.3.6)–(5.3.10), exit on λ = 0 or Huang's Taylor
 //!   prediction, tangency (3.3.13) reported, the modern and Huang's schemes, restitution,
-//!   stick–slip, Zeno accumulation → persistent contact. Result: [`ContactTrajectory`] with
-//!   [`ContactEvent`]s (time, kind, impulse).
+//!   stick–slip, Zeno accumulation → persistent contact. Result: [`ContactTrajectory`], the
+//!   workspace's one result type [`contour_projection::Trajectory`] (outputs and [`Event`]s:
+//!   time, kind, row, impulse; written as JSON or CSV) with the contact counters
+//!   [`ContactStats`] beside it (it dereferences to the trajectory).
 //! * [`huang`] — the contour-following task of Huang 6.3: the planned motion of case 1(a), the
 //!   PD law (6.3.3) around it, simulations I–III.
 //! * [`test_models`] — a ball on a floor, a pendulum against a wall, a bar on two supports.
@@ -47,6 +49,6 @@ pub use dynamics::{ContactDynamics, FrictionMode};
 pub use error::ContactError;
 pub use lcp::{Lcp, LCP_MAX_SIZE};
 pub use simulation::{
-    simulate, ContactConfig, ContactEvent, ContactStats, ContactTrajectory, EntryLocation,
+    simulate, ContactConfig, ContactEvent, ContactStats, ContactTrajectory, EntryLocation, Event,
     EventKind, ExitCriterion, HuangSchemeConfig, ModernConfig, Scheme, Simulator,
 };

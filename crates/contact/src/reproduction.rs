@@ -214,7 +214,7 @@ pub fn huang_sim_rows() -> Result<Vec<SimRow>, ContactError> {
         rows.push(row(
             &format!("{prefix}/xi_first_impact"),
             None,
-            imps.first().map_or(nan, |e| e.impulse),
+            imps.first().and_then(|e| e.impulse).unwrap_or(nan),
             "N·s",
             "impulse ξ at A, Huang (3.3.8) (multiplier of ∇φ, as in (6.1.3))",
         ));
@@ -228,7 +228,7 @@ pub fn huang_sim_rows() -> Result<Vec<SimRow>, ContactError> {
         rows.push(row(
             &format!("{prefix}/xi_second_impact"),
             None,
-            imps.get(1).map_or(nan, |e| e.impulse),
+            imps.get(1).and_then(|e| e.impulse).unwrap_or(nan),
             "N·s",
             "impulse ξ at D",
         ));
@@ -259,7 +259,7 @@ pub fn huang_sim_rows() -> Result<Vec<SimRow>, ContactError> {
             None,
             exits
                 .iter()
-                .map(|e| e.normal_velocity_after.abs())
+                .filter_map(|e| e.normal_velocity_after.map(f64::abs))
                 .fold(0.0, f64::max),
             "m²/s",
             "max |D ṗ| = |J q̇| at the exits, tangency (3.3.13)",
@@ -440,7 +440,7 @@ pub fn huang_sim_rows() -> Result<Vec<SimRow>, ContactError> {
         rows.push(row(
             "huang/6.3.1/III/tangency_at_exit",
             None,
-            e.normal_velocity_after,
+            e.normal_velocity_after.unwrap_or(f64::NAN),
             "m²/s",
             "J q̇ at the exit, (3.3.13)",
         ));

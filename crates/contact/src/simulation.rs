@@ -29,7 +29,10 @@ use contour_ode::{
     HuangBdf2Config, HuangStart, OdeRhs, RhsError, RungeKuttaGill, RungeKuttaGillConfig, Stepper,
     Tolerances,
 };
+use contour_projection::{SimulationStats, Trajectory};
 use serde::{Deserialize, Serialize};
+
+pub use contour_projection::{Event, EventKind};
 
 /// How an entry time is found on an unconstrained step.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -182,47 +185,10 @@ impl ContactConfig {
     }
 }
 
-/// Kind of a [`ContactEvent`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum EventKind {
-    /// Impulsive impact at entry (`J q̇⁻ < 0`, ξ > 0), Huang (3.3.8).
-    Impact,
-    /// The row becomes active (after an impact or without one, Theorem 3.3.3).
-    Entry,
-    /// The row becomes inactive (λ → 0); `normal_velocity_after` is the tangency residual (3.3.13).
-    Exit,
-    /// Accumulation of impacts detected: plastic impact, persistent contact.
-    PersistentContact,
-    /// Sliding velocity reverses (Huang's point F).
-    Reversal,
-    /// Sliding stops (static friction holds).
-    Stick,
-    /// Sliding starts from sticking.
-    Slip,
-}
-
-/// One event of a trajectory.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ContactEvent {
-    /// Time \[s\].
-    pub t: f64,
-    /// Kind.
-    pub kind: EventKind,
-    /// Constraint row.
-    pub row: usize,
-    /// Impulse ξ (zero except for impacts).
-    pub impulse: f64,
-    /// `J q̇ + b` of the row before the event.
-    pub normal_velocity_before: f64,
-    /// `J q̇ + b` of the row after the event (tangency residual for exits).
-    pub normal_velocity_after: f64,
-    /// Kinetic energy lost (impacts).
-    pub energy_loss: f64,
-    /// Position at the event.
-    pub q: Vec<f64>,
-    /// Velocity after the event.
-    pub qd: Vec<f64>,
-}
+/// One event of a contact trajectory: the workspace's [`Event`] (time, [`EventKind`], row,
+/// impulse ξ, `J q̇ + b` before and after, kinetic energy lost, state), see
+/// [`contour_projection::Event`] for which values each kind carries.
+pub type ContactEvent = Event;
 
 /// Work counters.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
@@ -237,29 +203,56 @@ pub struct ContactStats {
     pub constrained_steps: u64,
 }
 
-/// Result of a simulation: outputs, events and statistics (serde-serializable).
+/// Result of a contact simulation: the workspace's one result type [`Trajectory`] (outputs,
+/// events, mapped statistics; what users serialize and write as JSON / CSV) with the
+/// contact-specific counters [`ContactStats`] beside it.
+///
+/// Dereferences to the [`Trajectory`], so `tr.times`, `tr.q`, `tr.events`,
+/// `tr.events_of(kind)`, `tr.write_csv(w)` work directly; `tr.stats` is the [`ContactStats`]
+/// (the mapped [`contour_projection::SimulationStats`] are `tr.trajectory.stats`).
+///
+/// In the [`Trajectory`]: `method` is the scheme (`"modern"` or `"huang"`), `integrator`
+/// `"dopri5"` or `"rkg+bdf2"`; λ has all rows (zero for inactive ones); the step-wise
+/// violation history is empty (unilateral rows have no drift to monitor: `φ ≥ 0` is the
+/// state); `stats.steps` = [`ContactStats::steps`], `stats.f_evals` = [`ContactStats::evals`]
+/// (every evaluation: integration, event functions and outputs), `stats.output_evals` = the
+/// number of outputs (also in `f_evals`), `stats.restarts` = segments − 1.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ContactTrajectory {
-    /// `"modern"` or `"huang"`.
-    pub scheme: String,
-    /// Output times.
-    pub times: Vec<f64>,
-    /// q at the outputs.
-    pub q: Vec<Vec<f64>>,
-    /// q̇ at the outputs.
-    pub qd: Vec<Vec<f64>>,
-    /// λ (all rows, zero for inactive ones) at the outputs.
-    pub lambda: Vec<Vec<f64>>,
-    /// Events in time order.
-    pub events: Vec<ContactEvent>,
-    /// Counters.
+    /// The unified result.
+    pub trajectory: Trajectory,
+    /// Contact-specific counters.
     pub stats: ContactStats,
 }
 
 impl ContactTrajectory {
-    /// Events of one kind.
-    pub fn events_of(&self, kind: EventKind) -> impl Iterator<Item = &ContactEvent> {
-        self.events.iter().filter(move |e| e.kind == kind)
+    /// The scheme, `"modern"` or `"huang"` (the trajectory's `method`).
+    pub fn scheme(&self) -> &str {
+        &self.trajectory.method
+    }
+
+    /// The unified result without the contact counters.
+    pub fn into_trajectory(self) -> Trajectory {
+        self.trajectory
+    }
+}
+
+impl std::ops::Deref for ContactTrajectory {
+    type Target = Trajectory;
+    fn deref(&self) -> &Trajectory {
+        &self.trajectory
+    }
+}
+
+impl std::ops::DerefMut for ContactTrajectory {
+    fn deref_mut(&mut self) -> &mut Trajectory {
+        &mut self.trajectory
+    }
+}
+
+impl From<ContactTrajectory> for Trajectory {
+    fn from(c: ContactTrajectory) -> Self {
+        c.trajectory
     }
 }
 
@@ -442,9 +435,10 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
         }
         let mut y = q0.to_vec();
         y.extend_from_slice(qd0);
-        let scheme = match cfg.scheme {
-            Scheme::Modern(_) => "modern",
-            Scheme::Huang(_) => "huang",
+        let x_initial = y.clone();
+        let (scheme, integrator) = match cfg.scheme {
+            Scheme::Modern(_) => ("modern", "dopri5"),
+            Scheme::Huang(_) => ("huang", "rkg+bdf2"),
         };
         Ok(Self {
             rhs: SegmentRhs {
@@ -466,12 +460,21 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
             persistent: vec![false; l],
             slip_dir: vec![0.0; n],
             traj: ContactTrajectory {
-                scheme: scheme.into(),
-                times: Vec::new(),
-                q: Vec::new(),
-                qd: Vec::new(),
-                lambda: Vec::new(),
-                events: Vec::new(),
+                trajectory: Trajectory {
+                    method: scheme.into(),
+                    integrator: integrator.into(),
+                    times: Vec::new(),
+                    q: Vec::new(),
+                    qd: Vec::new(),
+                    lambda: Vec::new(),
+                    step_times: Vec::new(),
+                    step_phi: Vec::new(),
+                    step_phidot: Vec::new(),
+                    x_initial,
+                    x_final: Vec::new(),
+                    events: Vec::new(),
+                    stats: SimulationStats::default(),
+                },
                 stats: ContactStats::default(),
             },
             next_out: t0,
@@ -496,6 +499,14 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
             Scheme::Huang(h) => self.run_huang(h)?,
         }
         self.traj.stats.evals = self.rhs.evals;
+        let c = self.traj.stats;
+        let outputs = self.traj.times.len();
+        let tr = &mut self.traj.trajectory;
+        tr.x_final = self.y.clone();
+        tr.stats.steps = c.steps as usize;
+        tr.stats.f_evals = c.evals as usize;
+        tr.stats.output_evals = outputs;
+        tr.stats.restarts = c.segments.saturating_sub(1) as usize;
         Ok(self.traj)
     }
 
@@ -522,19 +533,29 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
         self.rhs.t_cap = f64::INFINITY;
     }
 
+    /// Records an event at the current state; `vals = [ξ, J q̇⁻ + b, J q̇⁺ + b, T⁻ − T⁺]`, kept
+    /// where they apply to `kind` (all for impacts, the normal velocities for entries and
+    /// exits, none otherwise; friction events have no row).
     fn record_event(&mut self, t: f64, kind: EventKind, row: usize, vals: [f64; 4]) {
         let n = self.n;
-        self.traj.events.push(ContactEvent {
-            t,
-            kind,
-            row,
-            impulse: vals[0],
-            normal_velocity_before: vals[1],
-            normal_velocity_after: vals[2],
-            energy_loss: vals[3],
-            q: self.y[..n].to_vec(),
-            qd: self.y[n..2 * n].to_vec(),
-        });
+        let mut e = Event::new(t, kind).with_state(&self.y[..2 * n]);
+        match kind {
+            EventKind::Impact => {
+                e.row = Some(row);
+                e.impulse = Some(vals[0]);
+                e.normal_velocity_before = Some(vals[1]);
+                e.normal_velocity_after = Some(vals[2]);
+                e.energy_loss = Some(vals[3]);
+            }
+            EventKind::Entry | EventKind::Exit => {
+                e.row = Some(row);
+                e.normal_velocity_before = Some(vals[1]);
+                e.normal_velocity_after = Some(vals[2]);
+            }
+            EventKind::PersistentContact => e.row = Some(row),
+            _ => {}
+        }
+        self.traj.events.push(e);
     }
 
     /// λ (all rows) at `(t, y)` with the current active set (into `self.rhs.lam`).

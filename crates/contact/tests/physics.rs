@@ -30,7 +30,7 @@ fn ball_rebound_heights_are_in_ratio_e_squared() {
         );
         let heights: Vec<f64> = impacts
             .iter()
-            .map(|ev| ev.normal_velocity_after.powi(2) / (2.0 * 9.81))
+            .map(|ev| ev.normal_velocity_after.unwrap().powi(2) / (2.0 * 9.81))
             .collect();
         let h0 = 1.0;
         assert!((heights[0] / h0 - e * e).abs() < 1e-9);
@@ -67,7 +67,7 @@ fn plastic_ball_stays_on_the_floor() {
     assert_eq!(tr.events_of(EventKind::Impact).count(), 1);
     let imp = tr.events_of(EventKind::Impact).next().unwrap();
     // ξ = −A⁻¹ J q̇⁻ = m sqrt(2 g h)  (Huang (3.3.8))
-    assert!((imp.impulse - (2.0f64 * 9.81).sqrt()).abs() < 1e-10);
+    assert!((imp.impulse.unwrap() - (2.0f64 * 9.81).sqrt()).abs() < 1e-10);
     assert_eq!(tr.events_of(EventKind::Exit).count(), 0);
     for (t, (q, l)) in tr.times.iter().zip(tr.q.iter().zip(&tr.lambda)) {
         if *t > imp.t + 1e-9 {
@@ -109,12 +109,12 @@ fn pendulum_wall_energy_loss_equals_the_impact_law() {
             let th = ev.q[0];
             // the impact happens at the wall: sin θ = −d/ℓ
             assert!((th.sin() + 0.5).abs() < 1e-10);
-            let jv = ev.normal_velocity_before;
+            let jv = ev.normal_velocity_before.unwrap();
             let a = th.cos().powi(2); // A = J M⁻¹ Jᵀ with m = ℓ = 1
             let loss = 0.5 * (1.0 - e * e) * jv * jv / a;
             assert!(
-                (ev.energy_loss - loss).abs() < 1e-10 * (1.0 + loss),
-                "{}",
+                (ev.energy_loss.unwrap() - loss).abs() < 1e-10 * (1.0 + loss),
+                "{:?}",
                 ev.energy_loss
             );
             // energy balance across the impact from the states
@@ -144,7 +144,11 @@ fn bar_falling_flat_gets_symmetric_impulses() {
     let v = (2.0f64 * 9.81 * 0.5).sqrt();
     assert!((imp[0].t - imp[1].t).abs() == 0.0);
     for ev in &imp {
-        assert!((ev.impulse - 0.5 * v).abs() < 1e-9, "{}", ev.impulse);
+        assert!(
+            (ev.impulse.unwrap() - 0.5 * v).abs() < 1e-9,
+            "{:?}",
+            ev.impulse
+        );
     }
     let l = tr.lambda.last().unwrap();
     assert!(
@@ -170,11 +174,16 @@ fn trajectory_round_trips_through_json() {
     }
     for (a, b) in back.events.iter().zip(&tr.events) {
         assert_eq!(a.kind, b.kind);
-        assert!((a.impulse - b.impulse).abs() <= 4.0 * f64::EPSILON * b.impulse.abs());
+        assert_eq!(a.row, b.row);
+        assert_eq!(a.impulse.is_some(), b.impulse.is_some());
+        if let (Some(x), Some(y)) = (a.impulse, b.impulse) {
+            assert!((x - y).abs() <= 4.0 * f64::EPSILON * y.abs());
+        }
     }
-    // every event has its time, kind and impulse
-    assert!(back
-        .events
-        .iter()
-        .all(|e| e.t.is_finite() && e.impulse >= 0.0 && (e.kind == EventKind::Impact) == (e.impulse > 0.0)));
+    assert_eq!(back.stats, tr.stats);
+    assert_eq!(back.trajectory.stats, tr.trajectory.stats);
+    // every event has its time and kind; exactly the impacts carry a (positive) impulse
+    assert!(back.events.iter().all(|e| e.t.is_finite()
+        && (e.kind == EventKind::Impact) == e.impulse.is_some_and(|x| x > 0.0)
+        && e.impulse.is_none_or(|x| x > 0.0)));
 }

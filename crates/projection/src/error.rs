@@ -130,3 +130,37 @@ pub enum ProjectionError {
         max_steps: usize,
     },
 }
+
+/// Failure to write or read a [`crate::Trajectory`] (JSON or CSV).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TrajectoryIoError {
+    /// The writer or reader failed.
+    #[error("trajectory I/O failed: {0}")]
+    Io(#[from] std::io::Error),
+    /// JSON (de)serialization failed.
+    #[error("trajectory JSON failed: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A per-output field has another number of rows than `times`.
+    #[error("trajectory field {field} has {found} rows, times has {expected}")]
+    LengthMismatch {
+        /// Field name (`"q"`, `"qd"`, `"lambda"`).
+        field: &'static str,
+        /// `times.len()`.
+        expected: usize,
+        /// Rows of the field.
+        found: usize,
+    },
+    /// Row `index` of `field` has another length than the first row.
+    #[error("trajectory field {field}[{index}] has {found} entries, expected {expected}")]
+    RaggedRows {
+        /// Field name (`"q"`, `"qd"`, `"lambda"`, `"event q"`, `"event qd"`).
+        field: &'static str,
+        /// Row (output or event) index.
+        index: usize,
+        /// Length of the first row.
+        expected: usize,
+        /// Length of this row.
+        found: usize,
+    },
+}

@@ -243,6 +243,7 @@ impl<'m, M: Mechanism + ?Sized, G: ExplicitConstraint + ?Sized> ExplicitSimulati
             step_phidot: Vec::new(),
             x_initial: x0.to_vec(),
             x_final: Vec::new(),
+            events: Vec::new(),
             stats: SimulationStats::default(),
         };
         let push = |traj: &mut Trajectory, t: f64, x: &[f64]| {

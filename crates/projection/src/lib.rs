@@ -30,7 +30,9 @@
 //!   iteration matrices whose evaluations are counted in `N_f` (and reported as
 //!   `jacobian_f_evals`), `replace_y` shifts the history polynomial.
 //! * [`rhs`] — the counted right-hand side ([`ConstrainedRhs`], `N_f`) and the violation
-//!   monitor; [`tolerance`] — τ and its norm (Keerthi's l2 norm); [`trajectory`] — the result;
+//!   monitor; [`tolerance`] — τ and its norm (Keerthi's l2 norm); [`trajectory`] — the one
+//!   result type of the workspace, [`Trajectory`] with its [`Event`]s (also those of
+//!   `contour-contact`), written as JSON or CSV;
 //!   [`reproduction`] — the rows `keerthi/table4.{1,2}/*` of `cargo xtask reproduce-tables`;
 //!   [`reproduction_kovecses`] — the rows `kovecses/*`, `keerthi/extended/KOV/*` and the data
 //!   of the figures `kovecses_fig3_4`, `kovecses_fig5_6`; [`reproduction_featherstone`] — the
@@ -87,7 +89,7 @@ pub mod trajectory;
 
 pub use baumgarte::BaumgarteGains;
 pub use bdf_ode::BdfOde;
-pub use error::ProjectionError;
+pub use error::{ProjectionError, TrajectoryIoError};
 pub use exact_stabilization::{EcsConfig, EcsForm};
 pub use explicit::ExplicitSimulation;
 pub use kovecses::{
@@ -99,4 +101,4 @@ pub use perturbation::{PerturbationConfig, ProjectionOutcome, Projector, Velocit
 pub use rhs::{ConstrainedRhs, ConstraintMonitor};
 pub use simulation::{InitialState, Integrator, Method, Simulation};
 pub use tolerance::{ErrorControl, NormKind};
-pub use trajectory::{SimulationStats, Trajectory};
+pub use trajectory::{Event, EventKind, SimulationStats, Trajectory};

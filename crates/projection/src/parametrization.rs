@@ -34,7 +34,7 @@ use crate::error::ProjectionError;
 use crate::rhs::{ode_error, ConstrainedRhs};
 use crate::simulation::{with_stepper, RunContext};
 use crate::small_lu::SmallLu;
-use crate::trajectory::{Recorder, Trajectory};
+use crate::trajectory::{EventKind, Recorder, Trajectory};
 
 /// Options of the parametrization approach.
 ///
@@ -451,6 +451,7 @@ where
                     .restart(rhs, t_prev, &ybuf)
                     .map_err(|e| ode_error(e, &mut rhs.inner.last_error))?;
                 reparams += 1;
+                rec.event(t_prev, EventKind::Reparametrization, &x_prev);
                 restarts += 1;
                 continue;
             }
@@ -488,6 +489,7 @@ where
                 .restart(rhs, t, &ybuf)
                 .map_err(|e| ode_error(e, &mut rhs.inner.last_error))?;
             reparams += 1;
+            rec.event(t, EventKind::Reparametrization, &x_prev);
             restarts += 1;
         }
     }

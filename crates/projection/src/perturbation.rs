@@ -55,7 +55,7 @@ use crate::error::ProjectionError;
 use crate::rhs::{ode_error, ConstrainedRhs};
 use crate::simulation::{with_stepper, Integrator, RunContext};
 use crate::tolerance::{ErrorControl, NormKind};
-use crate::trajectory::{Recorder, Trajectory};
+use crate::trajectory::{EventKind, Recorder, Trajectory};
 
 /// Which Jacobian the velocity correction uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -548,6 +548,7 @@ where
             }
             redone += 1;
             restarts += 1;
+            rec.event(t_prev, EventKind::StepRedone, &x_prev);
             stepper
                 .restart(&mut rhs, t_prev, &x_prev)
                 .map_err(|e| ode_error(e, &mut rhs.inner.last_error))?;

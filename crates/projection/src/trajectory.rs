@@ -1,9 +1,15 @@
-//! The one result type of every method: [`Trajectory`] with [`SimulationStats`].
+//! The one result type of every simulation of the workspace: [`Trajectory`] (outputs `t`, `q`,
+//! `q̇`, λ, the constraint-violation history, [`Event`]s and [`SimulationStats`]),
+//! serde-serializable and written as JSON ([`Trajectory::write_json`]) or CSV
+//! ([`Trajectory::write_csv`], [`Trajectory::write_events_csv`]). The bilateral methods of this
+//! crate and the unilateral simulator of `contour-contact` both return it.
+
+use std::io::{Read, Write};
 
 use contour_model::{ConstrainedDynamics, DynamicsOptions, Mechanism};
 use serde::{Deserialize, Serialize};
 
-use crate::error::ProjectionError;
+use crate::error::{ProjectionError, TrajectoryIoError};
 use crate::rhs::ConstraintMonitor;
 
 /// Work counters of one simulation.
@@ -70,7 +76,120 @@ pub struct SimulationStats {
     pub initial_phidot: f64,
 }
 
-/// Result of a [`crate::Simulation`]: outputs, constraint-violation history and statistics.
+/// Kind of an [`Event`] of a trajectory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum EventKind {
+    /// Impulsive impact on a unilateral row at entry (`J q̇⁻ < 0`, impulse ξ > 0), Huang (3.3.8).
+    Impact,
+    /// A unilateral row becomes active (after an impact or without one, Huang Theorem 3.3.3).
+    Entry,
+    /// A unilateral row becomes inactive (λ → 0); `normal_velocity_after` is the tangency
+    /// residual `J q̇ + b`, Huang (3.3.13).
+    Exit,
+    /// Accumulation of impacts (Zeno) detected: plastic impact, persistent contact.
+    PersistentContact,
+    /// The sliding velocity reverses (Huang's point F).
+    Reversal,
+    /// Sliding stops (static friction holds).
+    Stick,
+    /// Sliding starts from sticking.
+    Slip,
+    /// The local parametrization `x = ψ(y)` was changed (PARAM, Mani–Haug–Atkinson), and the
+    /// integrator restarted at the event's state.
+    Reparametrization,
+    /// A step was redone with a smaller size because `‖X*‖ > τ/2` (PERT, Keerthi Remark 2.5);
+    /// the event's time and state are those of the restart.
+    StepRedone,
+}
+
+impl EventKind {
+    /// The name written by [`Trajectory::write_events_csv`] (the variant's name, as in JSON).
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::Impact => "Impact",
+            EventKind::Entry => "Entry",
+            EventKind::Exit => "Exit",
+            EventKind::PersistentContact => "PersistentContact",
+            EventKind::Reversal => "Reversal",
+            EventKind::Stick => "Stick",
+            EventKind::Slip => "Slip",
+            EventKind::Reparametrization => "Reparametrization",
+            EventKind::StepRedone => "StepRedone",
+        }
+    }
+}
+
+/// One event of a trajectory: its time, kind, and what applies to the kind (`None` / empty
+/// otherwise).
+///
+/// Unilateral contact (`contour-contact`): an [`EventKind::Impact`] has the row, the impulse ξ,
+/// `J q̇⁻ + b`, `J q̇⁺ + b` and the kinetic energy lost `T⁻ − T⁺` (Huang (3.3.8)–(3.3.9));
+/// [`EventKind::Entry`] / [`EventKind::Exit`] the row and `J q̇ + b` (before = after);
+/// [`EventKind::PersistentContact`] the row; friction events ([`EventKind::Reversal`],
+/// [`EventKind::Stick`], [`EventKind::Slip`]) neither row nor values. `q` and `q̇` are the state
+/// at the event (`q̇` after it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// Time \[s\].
+    pub t: f64,
+    /// Kind.
+    pub kind: EventKind,
+    /// Constraint row, when the event belongs to one.
+    #[serde(default)]
+    pub row: Option<usize>,
+    /// Impulse ξ of an impact.
+    #[serde(default)]
+    pub impulse: Option<f64>,
+    /// `J q̇ + b` of the row before the event.
+    #[serde(default)]
+    pub normal_velocity_before: Option<f64>,
+    /// `J q̇ + b` of the row after the event (the tangency residual (3.3.13) for exits).
+    #[serde(default)]
+    pub normal_velocity_after: Option<f64>,
+    /// Kinetic energy lost `T⁻ − T⁺` (impacts).
+    #[serde(default)]
+    pub energy_loss: Option<f64>,
+    /// Position at the event (empty when not recorded).
+    #[serde(default)]
+    pub q: Vec<f64>,
+    /// Velocity after the event (empty when not recorded).
+    #[serde(default)]
+    pub qd: Vec<f64>,
+}
+
+impl Event {
+    /// An event of `kind` at `t` with no row, no values and no state.
+    pub fn new(t: f64, kind: EventKind) -> Self {
+        Self {
+            t,
+            kind,
+            row: None,
+            impulse: None,
+            normal_velocity_before: None,
+            normal_velocity_after: None,
+            energy_loss: None,
+            q: Vec::new(),
+            qd: Vec::new(),
+        }
+    }
+
+    /// The same event with the state `x = (q, q̇)` (`x` split in halves).
+    #[must_use]
+    pub fn with_state(mut self, x: &[f64]) -> Self {
+        let (q, qd) = x.split_at(x.len() / 2);
+        self.q = q.to_vec();
+        self.qd = qd.to_vec();
+        self
+    }
+}
+
+/// The result of every simulation: outputs, events, constraint-violation history and
+/// statistics.
+///
+/// Returned by [`crate::Simulation`], [`crate::ExplicitSimulation`] and (inside its
+/// `ContactTrajectory`) by `contour-contact`'s simulator. Serialize it with serde, or write it
+/// with [`Trajectory::write_json`] / [`Trajectory::write_csv`] /
+/// [`Trajectory::write_events_csv`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Trajectory {
     /// Method name (`"direct"`, `"baumgarte"`, `"perturbation"`, ...).
@@ -95,8 +214,167 @@ pub struct Trajectory {
     pub x_initial: Vec<f64>,
     /// The state `x = (q, q̇)` at the final time.
     pub x_final: Vec<f64>,
+    /// Events in time order (impacts, entries, exits, friction transitions,
+    /// re-parametrizations, redone steps).
+    #[serde(default)]
+    pub events: Vec<Event>,
     /// Work counters.
     pub stats: SimulationStats,
+}
+
+/// Writes `x` in its shortest round-trip form: `{}` for `0` and `1e-5 ≤ |x| < 1e16`, `{:e}`
+/// otherwise (both parse back to the same `f64` with `str::parse`).
+fn write_f64(w: &mut impl Write, x: f64) -> std::io::Result<()> {
+    let a = x.abs();
+    if x == 0.0 || (1e-5..1e16).contains(&a) {
+        write!(w, "{x}")
+    } else {
+        write!(w, "{x:e}")
+    }
+}
+
+/// Checks that every row of `rows` has `expected` entries.
+fn check_rows(
+    field: &'static str,
+    rows: &[Vec<f64>],
+    expected: usize,
+) -> Result<(), TrajectoryIoError> {
+    match rows.iter().position(|r| r.len() != expected) {
+        Some(index) => Err(TrajectoryIoError::RaggedRows {
+            field,
+            index,
+            expected,
+            found: rows[index].len(),
+        }),
+        None => Ok(()),
+    }
+}
+
+impl Trajectory {
+    /// Events of one kind, in time order.
+    pub fn events_of(&self, kind: EventKind) -> impl Iterator<Item = &Event> {
+        self.events.iter().filter(move |e| e.kind == kind)
+    }
+
+    /// Writes the whole trajectory as JSON (serde, the field names of this struct).
+    pub fn write_json(&self, w: impl Write) -> Result<(), TrajectoryIoError> {
+        serde_json::to_writer(w, self)?;
+        Ok(())
+    }
+
+    /// Reads a trajectory written by [`Trajectory::write_json`] (or any serde JSON of it).
+    pub fn read_json(r: impl Read) -> Result<Self, TrajectoryIoError> {
+        Ok(serde_json::from_reader(r)?)
+    }
+
+    /// Writes the outputs as CSV: the header `t,q0,…,q{n−1},qd0,…,qd{n−1},lambda0,…,lambda{l−1}`,
+    /// then one row per output time. Numbers in their shortest round-trip form (they parse back
+    /// exactly). `n` and `l` are the lengths of the first output; a longer or shorter row is
+    /// [`TrajectoryIoError::RaggedRows`].
+    pub fn write_csv(&self, w: impl Write) -> Result<(), TrajectoryIoError> {
+        let rows = self.times.len();
+        for (field, len) in [
+            ("q", self.q.len()),
+            ("qd", self.qd.len()),
+            ("lambda", self.lambda.len()),
+        ] {
+            if len != rows {
+                return Err(TrajectoryIoError::LengthMismatch {
+                    field,
+                    expected: rows,
+                    found: len,
+                });
+            }
+        }
+        let n = self.q.first().map_or(0, Vec::len);
+        let l = self.lambda.first().map_or(0, Vec::len);
+        check_rows("q", &self.q, n)?;
+        check_rows("qd", &self.qd, n)?;
+        check_rows("lambda", &self.lambda, l)?;
+        let mut w = std::io::BufWriter::new(w);
+        write!(w, "t")?;
+        for (name, count) in [("q", n), ("qd", n), ("lambda", l)] {
+            for i in 0..count {
+                write!(w, ",{name}{i}")?;
+            }
+        }
+        writeln!(w)?;
+        for k in 0..rows {
+            write_f64(&mut w, self.times[k])?;
+            for v in self.q[k].iter().chain(&self.qd[k]).chain(&self.lambda[k]) {
+                write!(w, ",")?;
+                write_f64(&mut w, *v)?;
+            }
+            writeln!(w)?;
+        }
+        w.flush()?;
+        Ok(())
+    }
+
+    /// Writes the events as CSV: the header
+    /// `t,kind,row,impulse,normal_velocity_before,normal_velocity_after,energy_loss,q0,…,qd0,…`,
+    /// then one row per event; `None` values and unrecorded states are empty cells. `n` is the
+    /// length of the first output `q` (or of the first event's `q` without outputs); an event
+    /// whose non-empty `q` or `q̇` has another length is [`TrajectoryIoError::RaggedRows`].
+    pub fn write_events_csv(&self, w: impl Write) -> Result<(), TrajectoryIoError> {
+        let n = self
+            .q
+            .first()
+            .or_else(|| self.events.iter().map(|e| &e.q).find(|q| !q.is_empty()))
+            .map_or(0, Vec::len);
+        for (index, e) in self.events.iter().enumerate() {
+            for (field, v) in [("event q", &e.q), ("event qd", &e.qd)] {
+                if !v.is_empty() && v.len() != n {
+                    return Err(TrajectoryIoError::RaggedRows {
+                        field,
+                        index,
+                        expected: n,
+                        found: v.len(),
+                    });
+                }
+            }
+        }
+        let mut w = std::io::BufWriter::new(w);
+        write!(
+            w,
+            "t,kind,row,impulse,normal_velocity_before,normal_velocity_after,energy_loss"
+        )?;
+        for name in ["q", "qd"] {
+            for i in 0..n {
+                write!(w, ",{name}{i}")?;
+            }
+        }
+        writeln!(w)?;
+        for e in &self.events {
+            write_f64(&mut w, e.t)?;
+            write!(w, ",{},", e.kind.name())?;
+            if let Some(r) = e.row {
+                write!(w, "{r}")?;
+            }
+            for v in [
+                e.impulse,
+                e.normal_velocity_before,
+                e.normal_velocity_after,
+                e.energy_loss,
+            ] {
+                write!(w, ",")?;
+                if let Some(v) = v {
+                    write_f64(&mut w, v)?;
+                }
+            }
+            for v in [&e.q, &e.qd] {
+                for i in 0..n {
+                    write!(w, ",")?;
+                    if let Some(x) = v.get(i) {
+                        write_f64(&mut w, *x)?;
+                    }
+                }
+            }
+            writeln!(w)?;
+        }
+        w.flush()?;
+        Ok(())
+    }
 }
 
 /// Copies the implicit integrator's counters (zero for the explicit methods) into `s`; the
@@ -146,6 +424,7 @@ impl<'a> Recorder<'a> {
                 step_phidot: Vec::with_capacity(1024),
                 x_initial: Vec::new(),
                 x_final: Vec::new(),
+                events: Vec::new(),
                 stats: SimulationStats::default(),
             },
             out,
@@ -258,6 +537,12 @@ impl<'a> Recorder<'a> {
         self.traj.q.push(q.to_vec());
         self.traj.qd.push(qd.to_vec());
         self.traj.lambda.push(lambda.to_vec());
+    }
+
+    /// Records an event of `kind` at `t` with the state `x = (q, q̇)` (rare: re-parametrizations,
+    /// redone steps; allocates).
+    pub fn event(&mut self, t: f64, kind: EventKind, x: &[f64]) {
+        self.traj.events.push(Event::new(t, kind).with_state(x));
     }
 
     /// Finishes with the final state.
