@@ -105,29 +105,57 @@ fn planar3_line(c: &mut Criterion) {
 fn arm7_line(c: &mut Criterion) {
     let arm = contour::model::models::ssrms_arm();
     let q0 = contour::model::models::arm7_initial_q();
-    let q1: Vec<f64> = q0.iter().enumerate().map(|(i, q)| q + 0.3 * if i % 2 == 0 { 1.0 } else { -1.0 }).collect();
+    let q1: Vec<f64> = q0
+        .iter()
+        .enumerate()
+        .map(|(i, q)| q + 0.3 * if i % 2 == 0 { 1.0 } else { -1.0 })
+        .collect();
     let seg = Segment {
         s_start: 0.0,
         s_end: 1.0,
-        shape: Shape::Line { start: q0.to_vec(), end: q1 },
+        shape: Shape::Line {
+            start: q0.to_vec(),
+            end: q1,
+        },
         kind: SegmentKind::Unconstrained,
     };
     let jp = CartesianJointPath::new(Path::new(vec![seg]).unwrap());
     let dynamics = PathDynamics::new(&arm, &jp).unwrap();
-    let limits = BoxLimits { lower: vec![-500.0; 7], upper: vec![500.0; 7] };
+    let limits = BoxLimits {
+        lower: vec![-500.0; 7],
+        upper: vec![500.0; 7],
+    };
     let acc = AccelerationLimits::new(&dynamics, &limits);
-    let reference = PhasePlane::new(&acc, PhasePlaneConfig::default()).solve().unwrap().total_time;
+    let reference = PhasePlane::new(&acc, PhasePlaneConfig::default())
+        .solve()
+        .unwrap()
+        .total_time;
     println!("arm7 phase_plane: total time {reference:.7} s");
     let mut group = c.benchmark_group("min_time_arm7_line");
     group.sample_size(10);
     group.bench_function("phase_plane", |b| {
-        b.iter(|| black_box(PhasePlane::new(&acc, PhasePlaneConfig::default()).solve().unwrap().total_time))
+        b.iter(|| {
+            black_box(
+                PhasePlane::new(&acc, PhasePlaneConfig::default())
+                    .solve()
+                    .unwrap()
+                    .total_time,
+            )
+        })
     });
     for n in [100usize, 1000] {
-        let cfg = || ToppraConfig { intervals: n, ..ToppraConfig::default() };
+        let cfg = || ToppraConfig {
+            intervals: n,
+            ..ToppraConfig::default()
+        };
         let t = Toppra::new(&acc, cfg()).solve().unwrap().total_time;
-        println!("arm7 toppra_{n}: total time {t:.7} s (relative difference {:+.2e})", (t - reference) / reference);
-        group.bench_function(format!("toppra_{n}"), |b| b.iter(|| black_box(Toppra::new(&acc, cfg()).solve().unwrap().total_time)));
+        println!(
+            "arm7 toppra_{n}: total time {t:.7} s (relative difference {:+.2e})",
+            (t - reference) / reference
+        );
+        group.bench_function(format!("toppra_{n}"), |b| {
+            b.iter(|| black_box(Toppra::new(&acc, cfg()).solve().unwrap().total_time))
+        });
     }
     group.finish();
 }

@@ -25,7 +25,10 @@ fn main() {
             .total_time;
     }
     let dt = t0.elapsed().as_secs_f64() / reps as f64;
-    println!("huang case 2(b): t_f = {tf:.12} s, {:.3} ms/solve", dt * 1e3);
+    println!(
+        "huang case 2(b): t_f = {tf:.12} s, {:.3} ms/solve",
+        dt * 1e3
+    );
 
     let arm = KinematicTree::planar_with_gravity(3, 9.81);
     let seg = Segment {
@@ -59,4 +62,3 @@ fn main() {
         dt * 1e3
     );
 }
-

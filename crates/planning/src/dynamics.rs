@@ -157,8 +157,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
                 }
                 w.a[i] = ai;
             }
-            if let SegmentKind::Constrained { row, force } =
-                &self.path.path().segments()[seg].kind
+            if let SegmentKind::Constrained { row, force } = &self.path.path().segments()[seg].kind
             {
                 // J_rowᵀ Λ(s) u(s), Huang (4.3.6)
                 let lam = force.value(s);

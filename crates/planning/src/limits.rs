@@ -234,10 +234,18 @@ mod tests {
         let acc = AccelerationLimits::new(&d, &lim);
         let fresh = |seg: usize, s: f64, sd: f64| {
             let d = PathDynamics::new(&robot, &jp).unwrap();
-            AccelerationLimits::new(&d, &lim).bounds(seg, s, sd).unwrap()
+            AccelerationLimits::new(&d, &lim)
+                .bounds(seg, s, sd)
+                .unwrap()
         };
         let s1 = cp.s1;
-        let calls = [(0, s1, 0.2), (0, s1, 0.2), (1, s1, 0.2), (1, s1, 0.25), (0, s1, 0.2)];
+        let calls = [
+            (0, s1, 0.2),
+            (0, s1, 0.2),
+            (1, s1, 0.2),
+            (1, s1, 0.25),
+            (0, s1, 0.2),
+        ];
         for (seg, s, sd) in calls {
             assert_eq!(acc.bounds(seg, s, sd).unwrap(), fresh(seg, s, sd));
         }

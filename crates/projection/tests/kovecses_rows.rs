@@ -1,6 +1,7 @@
 //! The reproduction rows `kovecses/*` and `keerthi/extended/KOV/*` and the figure data:
-//! identifiers, the REPRODUCTION.md bounds (corrected and redundant violations ≤ 1e-12) and
-//! the runtime budget (< 20 s in the dev profile).
+//! identifiers and the REPRODUCTION.md bounds (corrected and redundant violations ≤ 1e-12).
+//! The runtime is printed, not asserted: a wall-clock bound fails by chance on a loaded
+//! machine (issue 11); the cost is watched by `benches/benches/kovecses.rs`.
 
 use contour_projection::reproduction_featherstone::planar2g_implicit_vs_explicit;
 use contour_projection::reproduction_kovecses::{
@@ -16,7 +17,6 @@ fn rows_histories_and_runtime() {
     let kov = keerthi_kov_rows().unwrap();
     let p2g = planar2g_implicit_vs_explicit().unwrap();
     let elapsed = start.elapsed();
-    assert!(elapsed.as_secs_f64() < 20.0, "{elapsed:?}");
     let get = |id: &str| {
         rows.iter()
             .find(|r| r.id == id)

@@ -1,19 +1,24 @@
 //! The per-step routines do not touch the heap once their workspaces exist (ARCHITECTURE.md,
 //! "Rules that keep it fast"): one step of Procedure P1 — an ABM step on the counted
 //! right-hand side, the manifold correction (3.5)–(3.7) and `replace_y` — and the constraint
-//! monitor. A counting global allocator (`stats_alloc`) records every allocation; this file
-//! holds a single test so that no other test thread allocates meanwhile.
+//! monitor. A per-thread counting allocator (`allocation-counter`) records the allocations of
+//! the measuring thread only, so libtest's threads cannot pollute the count (issue 11).
 
 use contour_model::models::KEERTHI_IC2;
 use contour_model::{consistent_state, DynamicsOptions};
 use contour_ode::{AbmConfig, AdamsBashforthMoulton, Advance, Stepper};
 use contour_projection::reproduction::keerthi_system;
 use contour_projection::{ConstrainedRhs, ConstraintMonitor, ErrorControl, Projector};
-use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
-use std::alloc::System;
-
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+/// The counter is live (so a zero below cannot pass vacuously): one box is one allocation.
+fn assert_counter_live() {
+    let info = allocation_counter::measure(|| {
+        std::hint::black_box(Box::new(1.0f64));
+    });
+    assert_eq!(
+        info.count_total, 1,
+        "allocation counter not installed: {info:?}"
+    );
+}
 
 #[test]
 fn a_perturbation_step_does_not_allocate() {
@@ -47,14 +52,11 @@ fn a_perturbation_step_does_not_allocate() {
     for _ in 0..5 {
         step(&mut s, &mut rhs); // warm-up
     }
-    let region = Region::new(GLOBAL);
-    for _ in 0..50 {
-        step(&mut s, &mut rhs);
-    }
-    let st = region.change();
-    assert_eq!(
-        (st.allocations, st.reallocations),
-        (0, 0),
-        "allocations inside P1 steps: {st:?}"
-    );
+    assert_counter_live();
+    let st = allocation_counter::measure(|| {
+        for _ in 0..50 {
+            step(&mut s, &mut rhs);
+        }
+    });
+    assert_eq!(st.count_total, 0, "allocations inside P1 steps: {st:?}");
 }
