@@ -12,6 +12,15 @@
 //! * [`planning`] — paths, histories, phase-plane minimum time, TOPP-RA;
 //! * [`contact`] — unilateral contact: entry/exit events, impact (LCP, restitution), Coulomb
 //!   friction, Huang's scheme and a modern event-located scheme.
+//!
+//! Start with the examples in `crates/contour/examples/` (`cargo run -p contour --example
+//! own_mechanism`): your own mechanism in a few lines, a closed loop from a kinematic tree,
+//! an impacting contact, and a minimum-time plan for a 7-joint arm loaded from its URDF.
+//! Each needs no dependency but `contour`.
+
+/// The faer version every `Mechanism` method speaks (`faer::MatMut` for `M` and `J`): use
+/// `contour::faer` rather than a faer dependency of your own, so the versions always match.
+pub use faer;
 
 pub use contour_contact as contact;
 pub use contour_linalg as linalg;
@@ -20,21 +29,38 @@ pub use contour_ode as ode;
 pub use contour_planning as planning;
 pub use contour_projection as projection;
 
-/// Commonly used items: `use contour::prelude::*;`.
+/// Commonly used items: `use contour::prelude::*;` — what the examples need to write a model,
+/// simulate it with any constraint method, simulate contact, and plan a minimum-time motion.
 pub mod prelude {
+    pub use faer::{Mat, MatMut, MatRef};
+
     pub use contour_linalg::{
         Cholesky, KktMethod, KktSolver, PseudoInverse, SkinnyQr, WeightedProjectors,
     };
+    pub use contour_model::tree::{Closure, ConstrainedTree, KinematicTree};
     pub use contour_model::{
         consistent_state, ConsistentStateOptions, ConstrainedDynamics, ConstraintKind, Controller,
         DynamicsOptions, Mechanism, WithController,
     };
     pub use contour_ode::{
-        integrate, AdamsBashforthMoulton, Advance, DormandPrince54, ErrorNorm, OdeRhs,
-        RungeKuttaGill, Stepper, Tolerances,
+        integrate, AbmConfig, AdamsBashforthMoulton, Advance, BdfConfig, DormandPrince54,
+        DormandPrinceConfig, ErrorNorm, OdeRhs, RungeKuttaGill, RungeKuttaGillConfig, Stepper,
+        Tolerances,
+    };
+    pub use contour_projection::{
+        BaumgarteGains, EcsConfig, ErrorControl, Event, EventKind, Integrator, Method, NormKind,
+        ParametrizationConfig, PerturbationConfig, ProjectorConfig, Simulation, SimulationStats,
+        Trajectory,
     };
 
-    pub use contour_projection::{Integrator, Method, Simulation, Trajectory};
+    pub use contour_contact::{simulate as simulate_contact, ContactConfig, Scheme};
+
+    pub use contour_planning::phase_plane::{MinimumTimeSolution, PhasePlane, PhasePlaneConfig};
+    pub use contour_planning::toppra::{Toppra, ToppraConfig};
+    pub use contour_planning::{
+        AccelerationLimits, BoxLimits, CartesianJointPath, JointPath, Path, PathDynamics, Segment,
+        SegmentKind, Shape,
+    };
 
     pub use crate::Error;
 }

@@ -328,9 +328,6 @@ mod tests {
         fn dof(&self) -> usize {
             2
         }
-        fn n_constraints(&self) -> usize {
-            0
-        }
         fn mass_matrix(&self, _q: &[f64], mut m: faer::MatMut<'_, f64>) {
             m.fill(0.0);
             m[(0, 0)] = 2.0;
@@ -340,9 +337,6 @@ mod tests {
             h[0] = 0.0;
             h[1] = 2.0 * 9.81;
         }
-        fn constraints(&self, _t: f64, _q: &[f64], _phi: &mut [f64]) {}
-        fn constraint_jacobian(&self, _t: f64, _q: &[f64], _j: faer::MatMut<'_, f64>) {}
-        fn constraint_accel_bias(&self, _t: f64, _q: &[f64], _qd: &[f64], _rho: &mut [f64]) {}
     }
 
     #[test]

@@ -32,6 +32,22 @@ pub enum ConstraintKind {
 /// matrix they receive has these dimensions (callers check them, see
 /// [`crate::validate`]) and must overwrite every entry of every output.
 ///
+/// **Outputs do not arrive zeroed.** `M`, `J` and every output slice hold whatever the caller's
+/// workspace held last (the drivers reuse their buffers so that a step does not allocate):
+/// write every entry, e.g. start with `m.fill(0.0)` when only a few are non-zero.
+///
+/// **What you must implement.** [`name`](Mechanism::name), [`dof`](Mechanism::dof),
+/// [`mass_matrix`](Mechanism::mass_matrix) and [`bias_forces`](Mechanism::bias_forces). An
+/// unconstrained model stops there: `n_constraints` defaults to 0 and the three constraint
+/// methods default to writing nothing into their (empty) outputs. A constrained model
+/// overrides [`n_constraints`](Mechanism::n_constraints), [`constraints`](Mechanism::constraints),
+/// [`constraint_jacobian`](Mechanism::constraint_jacobian) and
+/// [`constraint_accel_bias`](Mechanism::constraint_accel_bias) (plus
+/// [`constraint_rate_bias`](Mechanism::constraint_rate_bias) when `φ` depends on `t`); should
+/// one of the three be forgotten, its default fills the output with NaN, so the first
+/// evaluation ends in a typed non-finite error instead of a silently wrong zero. Check the
+/// derivatives you wrote with [`crate::testing`] (`check_jacobian`, `check_accel_bias`).
+///
 /// The trait is object safe: `&dyn Mechanism` and `Box<dyn Mechanism>` work.
 pub trait Mechanism {
     /// Short name used in reports, e.g. `"keerthi-robot"`.
@@ -40,8 +56,10 @@ pub trait Mechanism {
     /// Number N of generalized coordinates.
     fn dof(&self) -> usize;
 
-    /// Number L of constraint rows (0 for an open chain).
-    fn n_constraints(&self) -> usize;
+    /// Number L of constraint rows (default 0: an open chain, no constraint methods needed).
+    fn n_constraints(&self) -> usize {
+        0
+    }
 
     /// Kind of constraint row `row` (default: every row is bilateral).
     fn constraint_kind(&self, row: usize) -> ConstraintKind {
@@ -62,11 +80,19 @@ pub trait Mechanism {
         u.fill(0.0);
     }
 
-    /// Constraint values `φ(t, q)` (length L).
-    fn constraints(&self, t: f64, q: &[f64], phi: &mut [f64]);
+    /// Constraint values `φ(t, q)` (length L). The default (for L = 0) writes NaN into any
+    /// row, so a constrained model that forgets it fails with a typed error.
+    fn constraints(&self, t: f64, q: &[f64], phi: &mut [f64]) {
+        let _ = (t, q);
+        phi.fill(f64::NAN);
+    }
 
-    /// Constraint Jacobian `J(t, q) = ∂φ/∂q` (L×N); every entry is written.
-    fn constraint_jacobian(&self, t: f64, q: &[f64], j: MatMut<'_, f64>);
+    /// Constraint Jacobian `J(t, q) = ∂φ/∂q` (L×N); every entry is written. The default (for
+    /// L = 0) writes NaN into any entry.
+    fn constraint_jacobian(&self, t: f64, q: &[f64], mut j: MatMut<'_, f64>) {
+        let _ = (t, q);
+        j.fill(f64::NAN);
+    }
 
     /// Rate bias `b = ∂φ/∂t`, so that `φ̇ = J q̇ + b` (default zero: scleronomic constraints).
     fn constraint_rate_bias(&self, t: f64, q: &[f64], b: &mut [f64]) {
@@ -76,7 +102,12 @@ pub trait Mechanism {
 
     /// Acceleration bias `ρ(t, q, q̇)` with `φ̈ = J q̈ + ρ`, i.e.
     /// `ρ = J̇ q̇ + ∂b/∂q q̇ + ∂b/∂t` (Keerthi (1.4): `J q̈ + ρ = 0`).
-    fn constraint_accel_bias(&self, t: f64, q: &[f64], qd: &[f64], rho: &mut [f64]);
+    ///
+    /// The default (for L = 0) writes NaN into any row.
+    fn constraint_accel_bias(&self, t: f64, q: &[f64], qd: &[f64], rho: &mut [f64]) {
+        let _ = (t, q, qd);
+        rho.fill(f64::NAN);
+    }
 
     /// Kinetic energy `½ q̇ᵀ M(q) q̇`, if the model provides it.
     ///

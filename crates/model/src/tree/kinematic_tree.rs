@@ -631,9 +631,6 @@ impl Mechanism for KinematicTree {
     fn dof(&self) -> usize {
         self.dof
     }
-    fn n_constraints(&self) -> usize {
-        0
-    }
     fn mass_matrix(&self, q: &[f64], m: MatMut<'_, f64>) {
         let mut ws = self.workspace();
         self.crba(&mut ws, q, m);
@@ -642,9 +639,6 @@ impl Mechanism for KinematicTree {
         let mut ws = self.workspace();
         self.rnea(&mut ws, q, qd, None, true, h);
     }
-    fn constraints(&self, _t: f64, _q: &[f64], _phi: &mut [f64]) {}
-    fn constraint_jacobian(&self, _t: f64, _q: &[f64], _j: MatMut<'_, f64>) {}
-    fn constraint_accel_bias(&self, _t: f64, _q: &[f64], _qd: &[f64], _rho: &mut [f64]) {}
     fn kinetic_energy(&self, q: &[f64], qd: &[f64]) -> Option<f64> {
         Some(self.kinetic(q, qd))
     }
