@@ -42,7 +42,7 @@ impl Tableau {
     /// RK5(4)7M of Dormand & Prince (1980), Table 2 of the paper; dense-output weights `dᵢ`
     /// of Hairer's DOPRI5 (Solving ODEs I, II.6).
     #[must_use]
-    pub fn dormand_prince_1980() -> Self {
+    pub const fn dormand_prince_1980() -> Self {
         let b = [
             35.0 / 384.0,
             0.0,
@@ -101,6 +101,84 @@ impl Tableau {
             order: 5,
         }
     }
+}
+
+/// The tableau of [`DormandPrince54`], as a constant (no per-call construction).
+pub const DORMAND_PRINCE_1980: Tableau = Tableau::dormand_prince_1980();
+
+/// Result of one [`Tableau::scalar_step`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScalarStep {
+    /// The propagated value `yₙ₊₁ = yₙ + h Σ bᵢ kᵢ`.
+    pub y: f64,
+    /// Its slope `k₇ = f(tₙ + h, yₙ₊₁)` (FSAL: the `k₁` of the next step).
+    pub f: f64,
+    /// The local error estimate `h Σ eᵢ kᵢ` (signed).
+    pub err: f64,
+}
+
+impl Tableau {
+    /// One step of this (FSAL: `c₇ = 1`, `a₇ⱼ = bⱼ`) tableau for a **scalar** equation
+    /// `y' = f(t, y)` from `(t, y)` with slope `f0 = f(t, y)` and step `h`, for callers that
+    /// run their own step control and event logic (the phase-plane curves of
+    /// `contour-planning`). Six evaluations of `f`; the first error returned by `f` ends the
+    /// step. The stage sums run in the order `j = 1, 2, …`, with zero coefficients included.
+    pub fn scalar_step<E>(
+        &self,
+        f: &mut impl FnMut(f64, f64) -> Result<f64, E>,
+        t: f64,
+        y: f64,
+        f0: f64,
+        h: f64,
+    ) -> Result<ScalarStep, E> {
+        let mut k = [0.0; 7];
+        k[0] = f0;
+        let mut y_new = y;
+        for i in 1..7 {
+            let mut sum = self.a[i][0] * k[0];
+            for j in 1..i {
+                sum += self.a[i][j] * k[j];
+            }
+            let yi = y + h * sum;
+            let ti = if self.c[i] == 1.0 {
+                t + h
+            } else {
+                t + self.c[i] * h
+            };
+            k[i] = f(ti, yi)?;
+            if i == 6 {
+                y_new = yi;
+            }
+        }
+        let mut e = self.e[0] * k[0];
+        for j in 1..7 {
+            e += self.e[j] * k[j];
+        }
+        Ok(ScalarStep {
+            y: y_new,
+            f: k[6],
+            err: h * e,
+        })
+    }
+}
+
+/// Cubic Hermite interpolant on `[t0, t1]` through the values `y0, y1` with slopes `f0, f1`,
+/// at `t` (exact for cubics; `y0` when `t1 = t0`). The scalar form of the dense output of
+/// [`RungeKuttaGill`](crate::RungeKuttaGill).
+#[must_use]
+pub fn hermite_cubic_scalar(t0: f64, y0: f64, f0: f64, t1: f64, y1: f64, f1: f64, t: f64) -> f64 {
+    let h = t1 - t0;
+    if h == 0.0 {
+        return y0;
+    }
+    let s = (t - t0) / h;
+    let s2 = s * s;
+    let s3 = s2 * s;
+    let h00 = 2.0 * s3 - 3.0 * s2 + 1.0;
+    let h10 = s3 - 2.0 * s2 + s;
+    let h01 = -2.0 * s3 + 3.0 * s2;
+    let h11 = s3 - s2;
+    h00 * y0 + h10 * h * f0 + h01 * y1 + h11 * h * f1
 }
 
 /// Configuration of [`DormandPrince54`].
@@ -549,5 +627,37 @@ mod tests {
         let (e1, e2) = (run(0.2), run(0.1));
         let order = (e1 / e2).log2();
         assert!(order > 4.5, "dense output order {order} ({e1:e}, {e2:e})");
+    }
+
+    #[test]
+    fn scalar_step_integrates_the_exponential_at_fifth_order() {
+        // x' = x, x(0) = 1 on [0, 1] with fixed steps: global error O(h^5)
+        let mut f = |_t: f64, x: f64| -> Result<f64, ()> { Ok(x) };
+        let run = |n: usize, f: &mut dyn FnMut(f64, f64) -> Result<f64, ()>| {
+            let h = 1.0 / n as f64;
+            let (mut t, mut x, mut fx, mut max_err) = (0.0, 1.0, 1.0, 0.0f64);
+            for _ in 0..n {
+                let r = DORMAND_PRINCE_1980
+                    .scalar_step(&mut |a, b| f(a, b), t, x, fx, h)
+                    .unwrap();
+                (t, x, fx) = (t + h, r.y, r.f);
+                max_err = max_err.max(r.err.abs());
+            }
+            ((x - 1f64.exp()).abs(), max_err)
+        };
+        let (e1, est) = run(10, &mut f);
+        let (e2, _) = run(20, &mut f);
+        let order = (e1 / e2).log2();
+        assert!(order > 4.7 && order < 5.5, "order {order} ({e1:e}, {e2:e})");
+        assert!(est < 1e-6 && est > 0.0, "error estimate {est:e}");
+    }
+
+    #[test]
+    fn scalar_hermite_is_exact_for_cubics() {
+        let p = |s: f64| 1.0 + 2.0 * s - s * s + 0.5 * s * s * s;
+        let dp = |s: f64| 2.0 - 2.0 * s + 1.5 * s * s;
+        let v = hermite_cubic_scalar(0.3, p(0.3), dp(0.3), 1.1, p(1.1), dp(1.1), 0.77);
+        assert!((v - p(0.77)).abs() < 1e-14);
+        assert_eq!(hermite_cubic_scalar(0.3, 1.0, 0.0, 0.3, 2.0, 0.0, 0.3), 1.0);
     }
 }

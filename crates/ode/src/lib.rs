@@ -64,7 +64,10 @@ pub mod test_models;
 pub use adams_bashforth_moulton::{AbmConfig, AbmOrder, AbmStep, AdamsBashforthMoulton};
 pub use bdf::{Bdf, BdfConfig, BdfFixed, BDF_MAX_ORDER};
 pub use bdf_huang::{HuangBdf2, HuangBdf2Config, HuangStart};
-pub use dormand_prince::{DormandPrince54, DormandPrinceConfig, Tableau};
+pub use dormand_prince::{
+    hermite_cubic_scalar, DormandPrince54, DormandPrinceConfig, ScalarStep, Tableau,
+    DORMAND_PRINCE_1980,
+};
 pub use driver::{integrate, DriverOptions, Solution, Termination};
 pub use error::{OdeError, Quantity, RhsError};
 pub use events::{Direction, EventAction, EventFunction, EventRecord, FnEvent};

@@ -20,9 +20,9 @@
 //!
 //! Design notes:
 //!
-//! * the phase-plane curves are integrated in x = ṡ² (regular at rest) by a small embedded
-//!   Dormand–Prince 5(4) stepper (`integrate.rs`) with event location on its Hermite
-//!   interpolant (leaving Ψ, meeting another curve, stalling); `contour-ode` is not used;
+//! * the phase-plane curves are integrated in x = ṡ² (regular at rest) with `contour-ode`'s
+//!   Dormand–Prince 5(4) step under the phase plane's own step control, with event location on
+//!   its Hermite interpolant (leaving Ψ, meeting another curve, stalling);
 //! * per-state routines ([`PathDynamics::coefficients`], [`AccelerationLimits::bounds`]) work
 //!   in buffers allocated once in `new` ([`IkJointPath`] allocates its small LU per call);
 //! * a corner of the joint path (B discontinuous) forces ṡ = 0 there, so a whole-path solve of
@@ -38,7 +38,6 @@ pub mod construction;
 pub mod dynamics;
 mod error;
 pub mod history;
-mod integrate;
 pub mod joint_path;
 pub mod limits;
 pub mod path;

@@ -16,7 +16,8 @@
 //!    the profile (steps (2)–(3)).
 //!
 //! All curves are integrated in x = ṡ² (`dx/ds = 2 s̈`, regular at rest) with the adaptive
-//! Dormand–Prince 5(4) pair of `integrate.rs`; leaving Ψ, meeting another curve and
+//! Dormand–Prince 5(4) pair of `contour-ode` ([`contour_ode::Tableau::scalar_step`]) under this
+//! module's own step control; leaving Ψ, meeting another curve and
 //! stalling (ṡ → 0 under maximum acceleration) are located by bisection on the step's Hermite
 //! interpolant. A corner of the path (B discontinuous at a breakpoint) forces ṡ = 0 there
 //! (impact avoidance (4.3.8) / Corollary 4.3.2).
@@ -36,11 +37,11 @@
 
 use crate::dynamics::PathDynamics;
 use crate::error::PlanningError;
-use crate::integrate::{dopri_step, hermite, next_step};
 use crate::joint_path::JointPath;
 use crate::limits::{AccelBounds, AccelerationLimits, TorqueLimits};
 use crate::path::Path;
 use contour_model::Mechanism;
+use contour_ode::{hermite_cubic_scalar as hermite, DORMAND_PRINCE_1980};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -621,8 +622,8 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             let mut f = |ss: f64, xx: f64| -> Result<f64, PlanningError> {
                 Ok(2.0 * self.rate(seg, ss, xx, decel)?)
             };
-            let r = dopri_step(&mut f, s, x, 2.0 * u, hh)?;
-            let tol = self.cfg.atol + self.cfg.rtol * x.abs().max(r.x.abs());
+            let r = DORMAND_PRINCE_1980.scalar_step(&mut f, s, x, 2.0 * u, hh)?;
+            let tol = self.cfg.atol + self.cfg.rtol * x.abs().max(r.y.abs());
             let ratio = r.err.abs() / tol;
             if ratio.is_nan() || ratio > 1.0 {
                 h = next_step(hh, if ratio.is_finite() { ratio } else { 1e10 });
@@ -633,7 +634,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 continue;
             }
             let s_new = if snap { limit } else { s + hh };
-            let x_new = r.x;
+            let x_new = r.y;
             let u_new = 0.5 * r.f;
             let (sa, xa, fa) = (s, x, 2.0 * u);
             let (sb, xb, fb) = (s_new, x_new, r.f);
@@ -1215,6 +1216,17 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             mvc,
         })
     }
+}
+
+/// Step-size controller of the curves: the new step from the error ratio `r = |err| / tol` of
+/// the order-5 pair (elementary controller, safety 0.9, ratio clamped to [0.2, 5]).
+fn next_step(h: f64, r: f64) -> f64 {
+    let fac = if r == 0.0 {
+        5.0
+    } else {
+        (0.9 * r.powf(-0.2)).clamp(0.2, 5.0)
+    };
+    h * fac
 }
 
 #[cfg(test)]
