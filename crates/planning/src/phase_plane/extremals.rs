@@ -1,0 +1,260 @@
+//! The extremal curves: maximum acceleration `dṡ/ds = γ/ṡ` (4.3.48) and maximum deceleration
+//! `dṡ/ds = h/ṡ` (4.3.49), integrated in x = ṡ² with contour-ode's Dormand–Prince 5(4) step
+//! under this module's step control, with event location on the Hermite interpolant (leaving
+//! Ψ, meeting another curve, stalling).
+
+use super::*;
+
+impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
+    PhasePlane<'l, 'a, M, P, L>
+{
+    pub(super) fn rate(
+        &self,
+        seg: usize,
+        s: f64,
+        x: f64,
+        decel: bool,
+    ) -> Result<f64, PlanningError> {
+        let b = self.bounds(seg, s, x)?;
+        let u = if decel { b.lower } else { b.upper };
+        if !u.is_finite() {
+            return Err(PlanningError::DegenerateTangent { s });
+        }
+        Ok(u)
+    }
+
+    /// Integrates an extremal (max acceleration, or max deceleration when `decel`) forward or
+    /// backward from (s0, x0) on segment `seg0` within [s_a, s_b]; stops at the end, when it
+    /// leaves Ψ (MVC), stalls (x → 0) or crosses `reference`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn integrate(
+        &self,
+        forward: bool,
+        decel: bool,
+        s0: f64,
+        x0: f64,
+        seg0: usize,
+        span: (f64, f64),
+        bp_mvc: &[(f64, f64)],
+        reference: Option<&[Node]>,
+    ) -> Result<(Vec<Node>, Stop), PlanningError> {
+        let (s_a, s_b) = span;
+        let path = self.path();
+        let dir = if forward { 1.0 } else { -1.0 };
+        let h_max = self.cfg.max_step_fraction * (s_b - s_a);
+        let mut seg = seg0;
+        let (mut s, mut x) = (s0, x0);
+        let mut u = self.rate(seg, s, x, decel)?;
+        let mut nodes = vec![Node { s, x, u, seg }];
+        // at rest the curve must move in its direction
+        if x <= 0.0 && u * dir <= 0.0 && forward != decel {
+            return Ok((nodes, Stop::Stall));
+        }
+        let eps_d = |x: f64| 1e-13 * (1.0 + x.abs());
+        let mut init_sign: Option<bool> = None;
+        if let Some(r) = reference {
+            if let Some((xr, _)) = profile_x(r, s) {
+                let d = x - xr;
+                if d.abs() > eps_d(x) {
+                    init_sign = Some(d > 0.0);
+                }
+            }
+        }
+        let mut h = dir * h_max * 0.05;
+        let mut rejects = 0usize;
+        loop {
+            let limit = if forward {
+                path.segments()[seg].s_end.min(s_b)
+            } else {
+                path.segments()[seg].s_start.max(s_a)
+            };
+            if (limit - s) * dir <= 0.0 {
+                let at_end = if forward { limit >= s_b } else { limit <= s_a };
+                if at_end {
+                    return Ok((nodes, Stop::End));
+                }
+                // crossing an interior breakpoint
+                let nseg = if forward { seg + 1 } else { seg - 1 };
+                let xb = bp_mvc
+                    .iter()
+                    .find(|(sb, _)| (sb - s).abs() <= 1e-12 * (1.0 + s.abs()))
+                    .map(|(_, v)| *v)
+                    .unwrap_or(f64::INFINITY);
+                if x > xb * (1.0 + 1e-9) + 1e-14 || !self.admissible(nseg, s, x)? {
+                    return Ok((nodes, Stop::Mvc));
+                }
+                seg = nseg;
+                u = self.rate(seg, s, x, decel)?;
+                nodes.push(Node { s, x, u, seg });
+                continue;
+            }
+            let rem = limit - s;
+            let mut hh = h;
+            let mut snap = false;
+            if hh.abs() >= rem.abs() {
+                hh = rem;
+                snap = true;
+            }
+            let mut f = |ss: f64, xx: f64| -> Result<f64, PlanningError> {
+                Ok(2.0 * self.rate(seg, ss, xx, decel)?)
+            };
+            let r = DORMAND_PRINCE_1980.scalar_step(&mut f, s, x, 2.0 * u, hh)?;
+            let tol = self.cfg.atol + self.cfg.rtol * x.abs().max(r.y.abs());
+            let ratio = r.err.abs() / tol;
+            if ratio.is_nan() || ratio > 1.0 {
+                h = next_step(hh, if ratio.is_finite() { ratio } else { 1e10 });
+                rejects += 1;
+                if h.abs() < 1e-14 * (1.0 + s.abs()) || rejects > 100_000 {
+                    return Err(PlanningError::StepSizeTooSmall { s, h });
+                }
+                continue;
+            }
+            let s_new = if snap { limit } else { s + hh };
+            let x_new = r.y;
+            let u_new = 0.5 * r.f;
+            let (sa, xa, fa) = (s, x, 2.0 * u);
+            let (sb, xb, fb) = (s_new, x_new, r.f);
+            let herm = |q: f64| hermite(sa, xa, fa, sb, xb, fb, q);
+            // events: the first (in the direction of motion) wins
+            let mut event: Option<(f64, Stop)> = None;
+            let closer = |e: &Option<(f64, Stop)>, q: f64| match e {
+                None => true,
+                Some((q0, _)) => (q - q0) * dir < 0.0,
+            };
+            let bisect =
+                |pred: &dyn Fn(f64) -> Result<bool, PlanningError>| -> Result<f64, PlanningError> {
+                    // pred(sa) false, pred(sb) true → first s where it becomes true
+                    let (mut lo, mut hi) = (sa, sb);
+                    for _ in 0..80 {
+                        let mid = 0.5 * (lo + hi);
+                        if pred(mid)? {
+                            hi = mid;
+                        } else {
+                            lo = mid;
+                        }
+                        if (hi - lo).abs() <= 1e-15 * (1.0 + sa.abs()) {
+                            break;
+                        }
+                    }
+                    Ok(lo)
+                };
+            if x_new < 0.0 {
+                let q = bisect(&|q| Ok(herm(q) < 0.0))?;
+                event = Some((q, Stop::Stall));
+            }
+            if !self.admissible(seg, s_new, x_new.max(0.0))? {
+                let q = bisect(&|q| Ok(!self.admissible(seg, q, herm(q).max(0.0))?))?;
+                if closer(&event, q) {
+                    event = Some((q, Stop::Mvc));
+                }
+            }
+            if let Some(rf) = reference {
+                if let Some((xr, _)) = profile_x(rf, s_new) {
+                    let d = x_new - xr;
+                    match init_sign {
+                        None => {
+                            if d.abs() > eps_d(x_new) {
+                                // first comparison inside the reference: decide by the start
+                                let prev = profile_x(rf, s).map(|(v, _)| x - v);
+                                match prev {
+                                    Some(dp) if dp.abs() > eps_d(x) && (dp > 0.0) != (d > 0.0) => {
+                                        let pos = dp > 0.0;
+                                        let q = bisect(&|q| {
+                                            Ok(profile_x(rf, q)
+                                                .map(|(v, _)| (herm(q) - v > 0.0) != pos)
+                                                .unwrap_or(false))
+                                        })?;
+                                        if closer(&event, q) {
+                                            event = Some((q, Stop::Cross));
+                                        }
+                                    }
+                                    _ => init_sign = Some(d > 0.0),
+                                }
+                            }
+                        }
+                        Some(pos) => {
+                            if (d > 0.0) != pos || d == 0.0 {
+                                let q = bisect(&|q| {
+                                    Ok(profile_x(rf, q)
+                                        .map(|(v, _)| {
+                                            let dd = herm(q) - v;
+                                            (dd > 0.0) != pos || dd == 0.0
+                                        })
+                                        .unwrap_or(false))
+                                })?;
+                                if closer(&event, q) {
+                                    event = Some((q, Stop::Cross));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            if let Some((q, stop)) = event {
+                let xq = herm(q).max(0.0);
+                let uq = self.rate(seg, q, xq, decel)?;
+                nodes.push(Node {
+                    s: q,
+                    x: xq,
+                    u: uq,
+                    seg,
+                });
+                return Ok((nodes, stop));
+            }
+            s = s_new;
+            x = x_new;
+            u = u_new;
+            nodes.push(Node { s, x, u, seg });
+            h = next_step(hh, ratio);
+            if h.abs() > h_max {
+                h = dir * h_max;
+            }
+        }
+    }
+}
+
+/// Hermite value of a monotone-in-s node list at `s` (None outside its range).
+pub(super) fn profile_x(nodes: &[Node], s: f64) -> Option<(f64, f64)> {
+    let n = nodes.len();
+    if n == 0 {
+        return None;
+    }
+    let idx = nodes.partition_point(|p| p.s <= s);
+    if idx == 0 {
+        return None;
+    }
+    if idx >= n {
+        let last = &nodes[n - 1];
+        return if s == last.s {
+            Some((last.x, last.u))
+        } else {
+            None
+        };
+    }
+    let a = &nodes[idx - 1];
+    let b = &nodes[idx];
+    let x = hermite(a.s, a.x, 2.0 * a.u, b.s, b.x, 2.0 * b.u, s);
+    // slope of the Hermite interpolant (for the s̈ at a cut)
+    let e = 1e-7 * (b.s - a.s);
+    let sp = (s + e).min(b.s);
+    let sm = (s - e).max(a.s);
+    let xp = hermite(a.s, a.x, 2.0 * a.u, b.s, b.x, 2.0 * b.u, sp);
+    let xm = hermite(a.s, a.x, 2.0 * a.u, b.s, b.x, 2.0 * b.u, sm);
+    let u = if sp > sm {
+        0.5 * (xp - xm) / (sp - sm)
+    } else {
+        a.u
+    };
+    Some((x, u))
+}
+
+/// Step-size controller of the curves: the new step from the error ratio `r = |err| / tol` of
+/// the order-5 pair (elementary controller, safety 0.9, ratio clamped to [0.2, 5]).
+pub(super) fn next_step(h: f64, r: f64) -> f64 {
+    let fac = if r == 0.0 {
+        5.0
+    } else {
+        (0.9 * r.powf(-0.2)).clamp(0.2, 5.0)
+    };
+    h * fac
+}

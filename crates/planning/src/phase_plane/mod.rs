@@ -1,0 +1,493 @@
+//! Minimum-time motion along a path by the phase-plane method, Huang 4.3.3.3 (after
+//! Bobrow, Dubowsky & Gibson and Shin & McKay).
+//!
+//! In the (s, ṡ) plane the admissible region Ψ = {h(s, ṡ) ≤ γ(s, ṡ)} (4.3.50) is bounded above
+//! by the maximum-velocity curve (MVC) ṡ = α(s). The time-optimal s̈ is always γ or h:
+//!
+//! 1. integrate the maximum-acceleration curve `dṡ/ds = γ/ṡ` (4.3.48) forward from the start;
+//! 2. where it leaves Ψ, search along the MVC for the next **switching point** — a point where
+//!    β = (slope of the extremal) − α′ changes sign (Huang step (4)), a discontinuity of α
+//!    (segment breakpoints, with right/left limits), a zero-inertia point (Σ_j M_ij B_j = 0);
+//!    integrate the maximum-deceleration curve `dṡ/ds = h/ṡ` (4.3.49) backward from it until it
+//!    meets the profile (step (5)); continue forward from the switching point (step (6));
+//! 3. on stretches of the MVC that are velocity constraints (a speed cap, a zero-inertia
+//!    joint) the profile may slide along the boundary while h ≤ αα′ ≤ γ;
+//! 4. finally integrate the maximum-deceleration curve backward from the end until it meets
+//!    the profile (steps (2)–(3)).
+//!
+//! All curves are integrated in x = ṡ² (`dx/ds = 2 s̈`, regular at rest) with the adaptive
+//! Dormand–Prince 5(4) pair of `contour-ode` ([`contour_ode::Tableau::scalar_step`]) under this
+//! module's own step control; leaving Ψ, meeting another curve and
+//! stalling (ṡ → 0 under maximum acceleration) are located by bisection on the step's Hermite
+//! interpolant. A corner of the path (B discontinuous at a breakpoint) forces ṡ = 0 there
+//! (impact avoidance (4.3.8) / Corollary 4.3.2).
+//!
+//! **Rest points** split the problem (Theorem 4.3.4, case 1: ṡ(t1) = ṡ(t2) = 0 → three
+//! independent problems); without them the whole path is one problem (case 2).
+//!
+//! Assumption: at every s the admissible speeds form an interval `[0, α(s)]` (true for
+//! torque limits independent of ṡ and T quadratic in ṡ); the MVC is bracketed in ṡ to 1e-15
+//! relative, the probes placed by a safeguarded secant on the margin γ − h (`mvc_x`).
+//!
+//! Files: [`mvc`] the maximum-velocity curve and admissibility; [`extremals`] the
+//! integration of the extremal curves with event location; [`switching`] the switching-point
+//! candidates and profile trimming; [`solution`] pieces between rest points and the whole path.
+//!
+//! Cost: nearly all the time goes into evaluating h and γ (one inverse-dynamics call each);
+//! [`PathDynamics`] keeps everything that depends on s alone for the last s, and
+//! [`AccelerationLimits`] remembers its last result, so that the many ṡ probed at one s
+//! (MVC search) cost one bias-force evaluation each and the repeated end state of a
+//! Runge–Kutta step (last stage, then admissibility test) costs nothing.
+
+use crate::dynamics::PathDynamics;
+use crate::error::PlanningError;
+use crate::joint_path::JointPath;
+use crate::limits::{AccelBounds, AccelerationLimits, TorqueLimits};
+use crate::path::Path;
+use contour_model::Mechanism;
+use contour_ode::{hermite_cubic_scalar as hermite, DORMAND_PRINCE_1980};
+use serde::Serialize;
+use std::sync::Arc;
+
+mod extremals;
+mod mvc;
+mod solution;
+mod switching;
+
+use extremals::profile_x;
+
+/// Options of the phase-plane solver (defaults in [`Default`]).
+#[derive(Clone)]
+pub struct PhasePlaneConfig {
+    /// Relative tolerance of the integration in s (default 1e-10).
+    pub rtol: f64,
+    /// Absolute tolerance on x = ṡ² (default 1e-13).
+    pub atol: f64,
+    /// Largest step in s as a fraction of the piece length (default 1/400).
+    pub max_step_fraction: f64,
+    /// Grid points per segment for the MVC and the switching-point search (default 1000).
+    pub mvc_grid: usize,
+    /// Parameters where the motion must come to rest (Theorem 4.3.4 case 1; default none).
+    pub rest_points: Vec<f64>,
+    /// Optional speed cap ṡ ≤ cap(s) (a pure velocity constraint; default none).
+    pub speed_cap: Option<Arc<dyn Fn(f64) -> f64 + Send + Sync>>,
+    /// Tolerance of the admissibility test h ≤ γ + tol·(1 + |h| + |γ|) (default 1e-9).
+    pub admissibility_tol: f64,
+    /// Before solving, check the path against the constraints (φ ≥ −tol on free segments,
+    /// |φ| ≤ tol on constrained ones, 200 samples per segment,
+    /// [`PathDynamics::check_feasible`]); `None` skips the check (default `Some(1e-9)`).
+    pub feasibility_tol: Option<f64>,
+}
+
+impl Default for PhasePlaneConfig {
+    fn default() -> Self {
+        Self {
+            rtol: 1e-10,
+            atol: 1e-13,
+            max_step_fraction: 1.0 / 400.0,
+            mvc_grid: 1000,
+            rest_points: Vec::new(),
+            speed_cap: None,
+            admissibility_tol: 1e-9,
+            feasibility_tol: Some(1e-9),
+        }
+    }
+}
+
+/// What kind of switch happens at a switching point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SwitchKind {
+    /// Maximum acceleration meets a maximum-deceleration curve (points A, C of Huang Fig. 4.1).
+    Intersection,
+    /// Tangency with the MVC where β changes sign (point B of Fig. 4.1), including cusps.
+    Tangent,
+    /// A discontinuity of the MVC at a segment breakpoint (right/left limits).
+    Discontinuity,
+    /// A zero-inertia (singular) point, Σ_j M_ij B_j = 0 for some joint i.
+    ZeroInertia,
+    /// The profile starts to slide along a velocity-type boundary (speed cap).
+    BoundaryEntry,
+    /// The profile leaves a velocity-type boundary.
+    BoundaryExit,
+}
+
+/// A switching point of the optimal profile.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SwitchingPoint {
+    /// Path parameter.
+    pub s: f64,
+    /// Path speed ṡ there.
+    pub sd: f64,
+    /// Time.
+    pub t: f64,
+    /// Kind.
+    pub kind: SwitchKind,
+}
+
+/// One sample of the optimal motion.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PhaseSample {
+    /// Time \[s\].
+    pub t: f64,
+    /// Path parameter.
+    pub s: f64,
+    /// ṡ.
+    pub sd: f64,
+    /// s̈ (the one-sided value on the piece that starts here).
+    pub sdd: f64,
+    /// Segment used.
+    pub segment: usize,
+}
+
+/// Result of the phase-plane method.
+#[derive(Clone, Debug, Serialize)]
+pub struct MinimumTimeSolution {
+    /// Samples along the profile (increasing s; a switching point appears twice, once per side).
+    pub samples: Vec<PhaseSample>,
+    /// Joint forces T at each sample, Huang (4.3.6).
+    pub torques: Vec<Vec<f64>>,
+    /// Switching points in order of s.
+    pub switching_points: Vec<SwitchingPoint>,
+    /// Minimum traversal time t_f \[s\].
+    pub total_time: f64,
+    /// Times of the independent pieces between rest points (τ1, τ2, τ3 of Huang 6.2.2).
+    pub piece_times: Vec<f64>,
+    /// The maximum-velocity curve (s, α(s)) on the search grid (α = ∞ where unbounded).
+    pub mvc: Vec<(f64, f64)>,
+}
+
+impl MinimumTimeSolution {
+    /// Time at which the profile reaches `s` (Hermite interpolation of x = ṡ² between samples).
+    pub fn time_at_s(&self, s: f64) -> f64 {
+        let n = self.samples.len();
+        let idx = self.samples.partition_point(|p| p.s <= s);
+        if idx == 0 {
+            return self.samples[0].t;
+        }
+        if idx >= n {
+            return self.samples[n - 1].t;
+        }
+        let a = &self.samples[idx - 1];
+        let b = &self.samples[idx];
+        a.t + interval_time(
+            a.s,
+            a.sd * a.sd,
+            2.0 * a.sdd,
+            b.s,
+            b.sd * b.sd,
+            2.0 * b.sdd,
+            s,
+        )
+    }
+
+    /// `(s, ṡ, s̈)` at time `t`, with s̈ taken constant between consecutive samples
+    /// (clamped to the ends).
+    pub fn state_at(&self, t: f64) -> (f64, f64, f64) {
+        let n = self.samples.len();
+        let idx = self.samples.partition_point(|p| p.t <= t);
+        if idx == 0 {
+            let p = &self.samples[0];
+            return (p.s, p.sd, p.sdd);
+        }
+        if idx >= n {
+            let p = &self.samples[n - 1];
+            return (p.s, p.sd, p.sdd);
+        }
+        let a = &self.samples[idx - 1];
+        let b = &self.samples[idx];
+        let tau = t - a.t;
+        let s = (a.s + a.sd * tau + 0.5 * a.sdd * tau * tau).clamp(a.s, b.s);
+        (s, (a.sd + a.sdd * tau).max(0.0), a.sdd)
+    }
+
+    /// Number of switching points.
+    pub fn switch_count(&self) -> usize {
+        self.switching_points.len()
+    }
+}
+
+/// ∫ ds/√x from s0 to `upto` on one Hermite interval, 32 sub-intervals of the rule
+/// 2δ/(√x_j + √x_{j+1}) (exact when x is linear in s, i.e. s̈ constant).
+fn interval_time(s0: f64, x0: f64, f0: f64, s1: f64, x1: f64, f1: f64, upto: f64) -> f64 {
+    let m = 32;
+    let end = upto.min(s1);
+    if end <= s0 {
+        return 0.0;
+    }
+    let d = (end - s0) / m as f64;
+    let mut t = 0.0;
+    let mut prev = x0.max(0.0).sqrt();
+    for j in 1..=m {
+        let s = s0 + d * j as f64;
+        let x = if j == m && end == s1 {
+            x1
+        } else {
+            hermite(s0, x0, f0, s1, x1, f1, s)
+        };
+        let cur = x.max(0.0).sqrt();
+        let den = prev + cur;
+        if den > 0.0 {
+            t += 2.0 * d / den;
+        } else {
+            return f64::INFINITY;
+        }
+        prev = cur;
+    }
+    t
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    s: f64,
+    x: f64,
+    /// s̈ on the piece that starts (forward order) at this node.
+    u: f64,
+    seg: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    End,
+    Mvc,
+    Stall,
+    Cross,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    s: f64,
+    x: f64,
+    kind: SwitchKind,
+    seg_left: usize,
+    seg_right: usize,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Switch {
+    s: f64,
+    x: f64,
+    kind: SwitchKind,
+}
+
+/// The phase-plane solver for one mechanism, path and set of torque limits.
+pub struct PhasePlane<
+    'l,
+    'a,
+    M: Mechanism + ?Sized,
+    P: JointPath + ?Sized,
+    L: TorqueLimits + ?Sized,
+> {
+    lim: &'l AccelerationLimits<'a, M, P, L>,
+    cfg: PhasePlaneConfig,
+}
+
+struct Piece {
+    nodes: Vec<Node>,
+    switches: Vec<Switch>,
+    mvc: Vec<(f64, f64)>,
+}
+
+impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
+    PhasePlane<'l, 'a, M, P, L>
+{
+    /// A solver with the given configuration.
+    pub fn new(lim: &'l AccelerationLimits<'a, M, P, L>, cfg: PhasePlaneConfig) -> Self {
+        Self { lim, cfg }
+    }
+
+    fn path(&self) -> &Path {
+        self.lim.dynamics().joint_path().path()
+    }
+
+    fn dynamics(&self) -> &PathDynamics<'a, M, P> {
+        self.lim.dynamics()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::joint_path::CartesianJointPath;
+    use crate::limits::{BoxLimits, FnLimits};
+    use crate::path::{Segment, SegmentKind, Shape};
+    use contour_model::models::HuangCartesianRobot;
+    use contour_model::tree::KinematicTree;
+
+    /// α² by plain bisection in ṡ (doubling from 1, then halving to `hi − lo ≤ 1e-15 hi`).
+    fn mvc_bisection<M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>(
+        pp: &PhasePlane<'_, '_, M, P, L>,
+        seg: usize,
+        s: f64,
+    ) -> f64 {
+        let adm = |sd: f64| pp.admissible(seg, s, sd * sd).unwrap();
+        if !adm(0.0) {
+            return -1.0;
+        }
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        while adm(hi) {
+            lo = hi;
+            hi *= 2.0;
+            if hi > 1e7 {
+                return f64::INFINITY;
+            }
+        }
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if adm(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+            if hi - lo <= 1e-15 * hi {
+                break;
+            }
+        }
+        lo * lo
+    }
+
+    /// The secant-placed search against bisection at `samples` points of every segment, with
+    /// no guess and with good, high, low and absurd guesses: same bracket criterion, so the two
+    /// agree to a few 1e-15 and the result is admissible while ṡ·(1 + 1e-15)⁻¹… is not.
+    fn check_mvc<M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>(
+        pp: &PhasePlane<'_, '_, M, P, L>,
+        samples: usize,
+    ) -> usize {
+        let path = pp.path();
+        let mut finite = 0;
+        for (si, seg) in path.segments().iter().enumerate() {
+            for k in 0..=samples {
+                let s = seg.s_start + (seg.s_end - seg.s_start) * k as f64 / samples as f64;
+                let reference = mvc_bisection(pp, si, s);
+                let guesses = [f64::NAN, 1.0, 1.0005, 0.9995, 1.3, 0.2, 1e-9, 1e9];
+                for g in guesses {
+                    let near = if g.is_nan() || reference <= 0.0 || !reference.is_finite() {
+                        g
+                    } else {
+                        g * reference.sqrt()
+                    };
+                    let x = pp.mvc_x_near(si, s, near).unwrap();
+                    if !reference.is_finite() || reference < 0.0 {
+                        assert_eq!(x, reference, "s = {s}, guess {near}");
+                        continue;
+                    }
+                    assert!(
+                        (x - reference).abs() <= 6e-15 * reference,
+                        "s = {s}, guess {near}: {x} vs bisection {reference}"
+                    );
+                    let sd = x.sqrt();
+                    assert!(pp.admissible(si, s, sd * sd).unwrap(), "s = {s}");
+                    let above = sd / (1.0 - 1.5e-15);
+                    assert!(!pp.admissible(si, s, above * above).unwrap(), "s = {s}");
+                }
+                if reference.is_finite() {
+                    finite += 1;
+                }
+            }
+        }
+        finite
+    }
+
+    fn line3(start: [f64; 3], end: [f64; 3]) -> CartesianJointPath {
+        let seg = Segment {
+            s_start: 0.0,
+            s_end: 1.0,
+            shape: Shape::Line {
+                start: start.to_vec(),
+                end: end.to_vec(),
+            },
+            kind: SegmentKind::Unconstrained,
+        };
+        CartesianJointPath::new(Path::new(vec![seg]).unwrap())
+    }
+
+    #[test]
+    fn mvc_search_matches_bisection_on_huang_path() {
+        // zero-inertia cusps, a constrained arc and jumps at the breakpoints
+        let (_, cp) = crate::reproduction::huang_paths().unwrap();
+        let robot = HuangCartesianRobot::default();
+        let jp = CartesianJointPath::new(cp.path.clone());
+        let d = PathDynamics::new(&robot, &jp).unwrap();
+        let lim = BoxLimits::symmetric(2, 1.0);
+        let acc = AccelerationLimits::new(&d, &lim);
+        let pp = PhasePlane::new(&acc, PhasePlaneConfig::default());
+        let finite = check_mvc(&pp, 60);
+        assert!(finite > 20, "{finite} finite MVC values");
+        // right at the zero-inertia cusp of the first segment (x joint, s = −d2/(2 d1))
+        let c = |name: &str| cp.coefficients.iter().find(|p| p.0 == name).unwrap().1;
+        let s_zi = -c("d2") / (2.0 * c("d1"));
+        for ds in [0.0, 1e-9, -1e-9, 1e-6] {
+            let s = s_zi + ds;
+            let seg = jp.path().locate(s);
+            let x = pp.mvc_x(seg, s).unwrap();
+            let r = mvc_bisection(&pp, seg, s);
+            assert!((x - r).abs() <= 6e-15 * r, "s = {s}: {x} vs {r}");
+        }
+    }
+
+    #[test]
+    fn mvc_search_matches_bisection_on_planar_arm_with_cap_and_speed_limits() {
+        let arm = KinematicTree::planar_with_gravity(3, 9.81);
+        let jp = line3([0.2, 0.3, -0.2], [1.2, -0.5, 0.6]);
+        let d = PathDynamics::new(&arm, &jp).unwrap();
+        let lim = BoxLimits {
+            lower: vec![-80.0, -40.0, -15.0],
+            upper: vec![80.0, 40.0, 15.0],
+        };
+        let acc = AccelerationLimits::new(&d, &lim);
+        let pp = PhasePlane::new(&acc, PhasePlaneConfig::default());
+        assert_eq!(check_mvc(&pp, 40), 41);
+        // a speed cap that binds on part of the path
+        let capped = PhasePlane::new(
+            &acc,
+            PhasePlaneConfig {
+                speed_cap: Some(Arc::new(|s: f64| 8.0 + 12.0 * s)),
+                ..PhasePlaneConfig::default()
+            },
+        );
+        assert_eq!(check_mvc(&capped, 40), 41);
+        // torque–speed lines: T_max = 80 − 4 ṡ etc. (margin no longer piecewise linear in ṡ²)
+        let motor = FnLimits(|_s: f64, sd: f64, lo: &mut [f64], hi: &mut [f64]| {
+            for (i, b) in [80.0, 40.0, 15.0].iter().enumerate() {
+                hi[i] = b - 0.3 * b * sd / 10.0;
+                lo[i] = -hi[i];
+            }
+        });
+        let acc2 = AccelerationLimits::new(&d, &motor);
+        let pp2 = PhasePlane::new(&acc2, PhasePlaneConfig::default());
+        assert_eq!(check_mvc(&pp2, 40), 41);
+    }
+
+    #[test]
+    fn mvc_search_reports_unbounded_and_empty() {
+        // a straight line for Huang's Cartesian robot: T = M B s̈ with no velocity terms, so
+        // h ≤ γ at every ṡ (α = ∞); and limits that exclude even rest (α² = −1)
+        let robot = HuangCartesianRobot::default();
+        let seg = Segment {
+            s_start: 0.0,
+            s_end: 1.0,
+            shape: Shape::Line {
+                start: vec![0.3, 0.2],
+                end: vec![0.5, 0.4],
+            },
+            kind: SegmentKind::Unconstrained,
+        };
+        let jp = CartesianJointPath::new(Path::new(vec![seg]).unwrap());
+        let d = PathDynamics::new(&robot, &jp).unwrap();
+        let lim = BoxLimits::symmetric(2, 1.0);
+        let acc = AccelerationLimits::new(&d, &lim);
+        let pp = PhasePlane::new(&acc, PhasePlaneConfig::default());
+        for near in [f64::NAN, 3.0, 1e8] {
+            assert_eq!(pp.mvc_x_near(0, 0.4, near).unwrap(), f64::INFINITY);
+        }
+        // B ∝ (1, 1): s̈ ≥ 0.9/a from x, s̈ ≤ −0.9/a from y
+        let shifted = BoxLimits {
+            lower: vec![0.9, -1.0],
+            upper: vec![1.0, -0.9],
+        };
+        let acc2 = AccelerationLimits::new(&d, &shifted);
+        let pp2 = PhasePlane::new(&acc2, PhasePlaneConfig::default());
+        for near in [f64::NAN, 3.0] {
+            assert_eq!(pp2.mvc_x_near(0, 0.4, near).unwrap(), -1.0);
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! The solution: one piece between rest points (forward curve, switching points, backward
+//! curves) and the whole path, pieces joined at the path's corners.
+
+use super::*;
+
+impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
+    PhasePlane<'l, 'a, M, P, L>
+{
+    pub(super) fn solve_piece(&self, s_a: f64, s_b: f64) -> Result<Piece, PlanningError> {
+        let path = self.path();
+        let (cands, mvc, bp) = self.candidates(s_a, s_b)?;
+        let span = (s_a, s_b);
+        let mut prof: Vec<Node> = Vec::new();
+        let mut switches: Vec<Switch> = Vec::new();
+        let (mut s, mut x, mut seg) = (s_a, 0.0, path.locate(s_a));
+        let mut last_c = f64::NEG_INFINITY;
+        let mut iterations = 0;
+        // C_f: the final maximum-deceleration curve from (s_b, 0), Huang step (2)
+        let (mut cf, cf_stop) = self.integrate(
+            false,
+            true,
+            s_b,
+            0.0,
+            path.locate_left(s_b),
+            span,
+            &bp,
+            None,
+        )?;
+        if cf_stop == Stop::Stall {
+            return Err(PlanningError::EmptyAdmissibleRegion {
+                s: cf.last().unwrap().s,
+            });
+        }
+        cf.reverse();
+        let mut joined = false;
+        'outer: loop {
+            iterations += 1;
+            if iterations > 10_000 {
+                return Err(PlanningError::NoSwitchingPoint { s });
+            }
+            let (nodes, stop) = self.integrate(true, false, s, x, seg, span, &bp, Some(&cf))?;
+            prof.extend(nodes);
+            let mut hit = *prof.last().unwrap();
+            match stop {
+                Stop::End => break,
+                Stop::Stall => return Err(PlanningError::EmptyAdmissibleRegion { s: hit.s }),
+                Stop::Cross => {
+                    // steps (3)/(6): the accelerating curve meets C_f
+                    let idx = cf.partition_point(|p| p.s <= hit.s);
+                    let cseg = cf[idx.saturating_sub(1)].seg;
+                    let u = self.rate(cseg, hit.s, hit.x, true)?;
+                    switches.push(Switch {
+                        s: hit.s,
+                        x: hit.x,
+                        kind: SwitchKind::Intersection,
+                    });
+                    prof.push(Node {
+                        s: hit.s,
+                        x: hit.x,
+                        u,
+                        seg: cseg,
+                    });
+                    prof.extend(cf[idx..].iter().copied());
+                    joined = true;
+                    break;
+                }
+                Stop::Mvc => {}
+            }
+            // velocity-type boundary: slide along it
+            if let Some((end, blocked)) = self.slide(&mut prof, hit, s_b)? {
+                switches.push(Switch {
+                    s: hit.s,
+                    x: hit.x,
+                    kind: SwitchKind::BoundaryEntry,
+                });
+                if !blocked {
+                    switches.push(Switch {
+                        s: end.s,
+                        x: end.x,
+                        kind: SwitchKind::BoundaryExit,
+                    });
+                    if end.s >= s_b {
+                        break;
+                    }
+                    s = end.s;
+                    x = end.x * (1.0 - 1e-9);
+                    seg = end.seg;
+                    continue;
+                }
+                hit = end;
+            }
+            for c in cands
+                .iter()
+                .filter(|c| c.s >= hit.s - 1e-12 && c.s > last_c + 1e-12)
+            {
+                let (bn, bstop) =
+                    self.integrate(false, true, c.s, c.x, c.seg_left, span, &bp, Some(&prof))?;
+                if bstop != Stop::Cross {
+                    continue;
+                }
+                let cut = *bn.last().unwrap();
+                Self::truncate(&mut prof, &mut switches, cut.s, cut.x);
+                switches.push(Switch {
+                    s: cut.s,
+                    x: cut.x,
+                    kind: SwitchKind::Intersection,
+                });
+                prof.extend(bn.iter().rev().copied());
+                switches.push(Switch {
+                    s: c.s,
+                    x: c.x,
+                    kind: c.kind,
+                });
+                s = c.s;
+                x = c.x;
+                seg = c.seg_right;
+                last_c = c.s;
+                if s >= s_b {
+                    break 'outer;
+                }
+                continue 'outer;
+            }
+            return Err(PlanningError::NoSwitchingPoint { s: hit.s });
+        }
+        // final maximum-deceleration curve from (s_b, 0), if C_f was not met on the way
+        let (bn, bstop) = if joined {
+            (Vec::new(), Stop::End)
+        } else {
+            self.integrate(
+                false,
+                true,
+                s_b,
+                0.0,
+                path.locate_left(s_b),
+                span,
+                &bp,
+                Some(&prof),
+            )?
+        };
+        match bstop {
+            _ if joined => {}
+            Stop::Cross => {
+                let cut = *bn.last().unwrap();
+                Self::truncate(&mut prof, &mut switches, cut.s, cut.x);
+                switches.push(Switch {
+                    s: cut.s,
+                    x: cut.x,
+                    kind: SwitchKind::Intersection,
+                });
+                prof.extend(bn.iter().rev().copied());
+            }
+            Stop::Stall => {
+                return Err(PlanningError::EmptyAdmissibleRegion {
+                    s: bn.last().unwrap().s,
+                })
+            }
+            Stop::Mvc => {
+                return Err(PlanningError::NoSwitchingPoint {
+                    s: bn.last().unwrap().s,
+                })
+            }
+            Stop::End => return Err(PlanningError::EmptyAdmissibleRegion { s: s_a }),
+        }
+        // remove zero-length duplicates with identical data, keep order
+        prof.dedup_by(|b, a| a.s == b.s && a.x == b.x && a.u == b.u);
+        let _ = seg;
+        Ok(Piece {
+            nodes: prof,
+            switches,
+            mvc,
+        })
+    }
+
+    /// Solves the minimum-time problem on the whole path, split at the configured rest
+    /// points (Theorem 4.3.4).
+    pub fn solve(&self) -> Result<MinimumTimeSolution, PlanningError> {
+        if let Some(tol) = self.cfg.feasibility_tol {
+            self.dynamics().check_feasible(200, tol)?;
+        }
+        let path = self.path();
+        let (s0, s1) = (path.s_start(), path.s_end());
+        let mut cuts = vec![s0];
+        let mut rp = self.cfg.rest_points.clone();
+        if rp.iter().any(|v| !v.is_finite()) {
+            return Err(PlanningError::NonFinite {
+                what: "rest points",
+            });
+        }
+        rp.sort_by(|a, b| a.total_cmp(b));
+        for v in rp {
+            if v <= s0 || v >= s1 {
+                return Err(PlanningError::OutOfRange {
+                    s: v,
+                    start: s0,
+                    end: s1,
+                });
+            }
+            cuts.push(v);
+        }
+        cuts.push(s1);
+        let mut samples = Vec::new();
+        let mut torques = Vec::new();
+        let mut switching_points = Vec::new();
+        let mut piece_times = Vec::new();
+        let mut mvc = Vec::new();
+        let mut t0 = 0.0;
+        let n = self.dynamics().dof();
+        for w in cuts.windows(2) {
+            let piece = self.solve_piece(w[0], w[1])?;
+            mvc.extend(piece.mvc);
+            let nodes = &piece.nodes;
+            let mut times = vec![t0; nodes.len()];
+            for k in 1..nodes.len() {
+                let (a, b) = (&nodes[k - 1], &nodes[k]);
+                times[k] = times[k - 1]
+                    + if b.s > a.s {
+                        interval_time(a.s, a.x, 2.0 * a.u, b.s, b.x, 2.0 * b.u, b.s)
+                    } else {
+                        0.0
+                    };
+            }
+            let t_end = *times.last().unwrap();
+            piece_times.push(t_end - t0);
+            for (k, nd) in nodes.iter().enumerate() {
+                let mut tau = vec![0.0; n];
+                self.dynamics()
+                    .inverse_dynamics(nd.seg, nd.s, nd.x.sqrt(), nd.u, &mut tau)?;
+                samples.push(PhaseSample {
+                    t: times[k],
+                    s: nd.s,
+                    sd: nd.x.sqrt(),
+                    sdd: nd.u,
+                    segment: nd.seg,
+                });
+                torques.push(tau);
+            }
+            for sw in &piece.switches {
+                let idx = nodes.partition_point(|p| p.s < sw.s).min(nodes.len() - 1);
+                switching_points.push(SwitchingPoint {
+                    s: sw.s,
+                    sd: sw.x.max(0.0).sqrt(),
+                    t: times[idx],
+                    kind: sw.kind,
+                });
+            }
+            t0 = t_end;
+        }
+        Ok(MinimumTimeSolution {
+            samples,
+            torques,
+            switching_points,
+            total_time: t0,
+            piece_times,
+            mvc,
+        })
+    }
+}
