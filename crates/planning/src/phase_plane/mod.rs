@@ -29,9 +29,9 @@
 //! torque limits independent of ṡ and T quadratic in ṡ); the MVC is bracketed in ṡ to 1e-15
 //! relative, the probes placed by a safeguarded secant on the margin γ − h (`mvc_x`).
 //!
-//! Files: [`mvc`] the maximum-velocity curve and admissibility; [`extremals`] the
-//! integration of the extremal curves with event location; [`switching`] the switching-point
-//! candidates and profile trimming; [`solution`] pieces between rest points and the whole path.
+//! Files: `mvc.rs` the maximum-velocity curve and admissibility; `extremals.rs` the
+//! integration of the extremal curves with event location; `switching.rs` the switching-point
+//! candidates and profile trimming; `solution.rs` pieces between rest points and the whole path.
 //!
 //! Cost: nearly all the time goes into evaluating h and γ (one inverse-dynamics call each);
 //! [`PathDynamics`] keeps everything that depends on s alone for the last s, and
