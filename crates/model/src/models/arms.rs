@@ -36,6 +36,10 @@ pub fn arm7_initial_q() -> [f64; 7] {
 
 /// The SSRMS-like 7-joint arm (N = 7, 8 bodies including the fixed tip frame),
 /// with zero gravity.
+///
+/// Never panics: the shipped URDF and the closure data are constant and tested
+/// (`shipped_arms_load_with_the_documented_structure`).
+#[allow(clippy::expect_used)]
 pub fn ssrms_arm() -> KinematicTree {
     let mut t =
         KinematicTree::from_urdf_str(ARM7_URDF).expect("the shipped arm7.urdf is valid (tested)");
@@ -46,6 +50,10 @@ pub fn ssrms_arm() -> KinematicTree {
 /// The arm with its tip held by a spherical joint (3 position rows,
 /// [`Closure::PointAtWorld`]) at the tip's position for
 /// [`arm7_initial_q`], so that the initial configuration is consistent.
+///
+/// Never panics: the shipped URDF and the closure data are constant and tested
+/// (`shipped_arms_load_with_the_documented_structure`).
+#[allow(clippy::expect_used)]
 pub fn ssrms_arm_tip_held() -> ConstrainedTree {
     let t = ssrms_arm();
     let tip = t.body_index(ARM7_TIP_BODY).expect("tip frame exists");
@@ -55,6 +63,10 @@ pub fn ssrms_arm_tip_held() -> ConstrainedTree {
 }
 
 /// World position of the arm's tip at [`arm7_initial_q`] \[m\].
+///
+/// Never panics: the shipped URDF and the closure data are constant and tested
+/// (`shipped_arms_load_with_the_documented_structure`).
+#[allow(clippy::expect_used)]
 pub fn arm7_initial_tip() -> Vec3 {
     let t = ssrms_arm();
     let tip = t.body_index(ARM7_TIP_BODY).expect("tip frame exists");
@@ -64,6 +76,10 @@ pub fn arm7_initial_tip() -> Vec3 {
 
 /// The Franka Emika Panda (N = 7, 8 bodies including the fixed flange
 /// `panda_link8`), gravity `(0, 0, −9.81)` m/s².
+///
+/// Never panics: the shipped URDF and the closure data are constant and tested
+/// (`shipped_arms_load_with_the_documented_structure`).
+#[allow(clippy::expect_used)]
 pub fn panda_arm() -> KinematicTree {
     KinematicTree::from_urdf_str(PANDA_URDF).expect("the shipped panda.urdf is valid (tested)")
 }

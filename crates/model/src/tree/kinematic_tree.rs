@@ -170,6 +170,8 @@ impl KinematicTree {
                 Transform::translation([1.0, 0.0, 0.0])
             };
             let parent = k.checked_sub(1);
+            // constant, valid data: add_body cannot fail here (tested by every planar model)
+            #[allow(clippy::expect_used)]
             t.add_body(format!("link{}", k + 1), parent, Joint::RZ, xt, i)
                 .expect("valid planar data");
         }

@@ -28,7 +28,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         )?;
         if cf_stop == Stop::Stall {
             return Err(PlanningError::EmptyAdmissibleRegion {
-                s: cf.last().unwrap().s,
+                s: cf.last().map_or(s_b, |p| p.s),
             });
         }
         cf.reverse();
@@ -40,7 +40,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             }
             let (nodes, stop) = self.integrate(true, false, s, x, seg, span, &bp, Some(&cf))?;
             prof.extend(nodes);
-            let mut hit = *prof.last().unwrap();
+            let mut hit = prof.last().copied().unwrap_or(Node { s, x, u: 0.0, seg });
             match stop {
                 Stop::End => break,
                 Stop::Stall => return Err(PlanningError::EmptyAdmissibleRegion { s: hit.s }),
@@ -95,10 +95,9 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             {
                 let (bn, bstop) =
                     self.integrate(false, true, c.s, c.x, c.seg_left, span, &bp, Some(&prof))?;
-                if bstop != Stop::Cross {
+                let (Stop::Cross, Some(&cut)) = (bstop, bn.last()) else {
                     continue;
-                }
-                let cut = *bn.last().unwrap();
+                };
                 Self::truncate(&mut prof, &mut switches, cut.s, cut.x);
                 switches.push(Switch {
                     s: cut.s,
@@ -140,7 +139,9 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         match bstop {
             _ if joined => {}
             Stop::Cross => {
-                let cut = *bn.last().unwrap();
+                let Some(&cut) = bn.last() else {
+                    return Err(PlanningError::NoSwitchingPoint { s: s_b });
+                };
                 Self::truncate(&mut prof, &mut switches, cut.s, cut.x);
                 switches.push(Switch {
                     s: cut.s,
@@ -151,12 +152,12 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             }
             Stop::Stall => {
                 return Err(PlanningError::EmptyAdmissibleRegion {
-                    s: bn.last().unwrap().s,
+                    s: bn.last().map_or(s_b, |p| p.s),
                 })
             }
             Stop::Mvc => {
                 return Err(PlanningError::NoSwitchingPoint {
-                    s: bn.last().unwrap().s,
+                    s: bn.last().map_or(s_b, |p| p.s),
                 })
             }
             Stop::End => return Err(PlanningError::EmptyAdmissibleRegion { s: s_a }),
@@ -219,7 +220,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                         0.0
                     };
             }
-            let t_end = *times.last().unwrap();
+            let t_end = times.last().copied().unwrap_or(t0);
             piece_times.push(t_end - t0);
             for (k, nd) in nodes.iter().enumerate() {
                 let mut tau = vec![0.0; n];
