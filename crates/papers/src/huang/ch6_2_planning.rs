@@ -129,9 +129,10 @@ fn row(
     note: impl Into<String>,
     tolerance: Tolerance,
 ) -> Row {
-    let mut r = Row::value(id, ours, unit).paper_opt(paper).note(note);
-    r.tolerance = tolerance;
-    r
+    Row::value(id, ours, unit)
+        .paper_opt(paper)
+        .note(note)
+        .tolerance(tolerance)
 }
 
 /// A switch count (exact, dimensionless).
@@ -139,14 +140,13 @@ fn switches(
     id: &str,
     paper: Option<f64>,
     ours: f64,
-    unit: &'static str,
     note: impl Into<String>,
     tolerance: Tolerance,
 ) -> Row {
-    let mut r = Row::count(id, ours).paper_opt(paper).note(note);
-    r.unit = unit.into();
-    r.tolerance = tolerance;
-    r
+    Row::count(id, ours)
+        .paper_opt(paper)
+        .note(note)
+        .tolerance(tolerance)
 }
 
 /// Every `huang/6.2.*` row we compute (plus extra rows with `paper = None`).
@@ -218,8 +218,22 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
         "dtheta/ds = L / R",
         Tolerance::None,
     ));
-    rows.push(row("huang/6.2.5/impact_avoidance_s1", None, p1.checks.impact_avoidance_s1, "m", format!("D(P(s1)) P'(s1-) for the discontinuous-slope path: nonzero (cos = {:.4}), so the motion must stop at s1 (Corollary 4.3.2, case 1)", p1.checks.entry_cosine), Tolerance::Abs(1e-3)));
-    rows.push(row("huang/6.2.5/tangency_s2", None, p1.checks.tangency_s2, "m", format!("D(P(s2)) P'(s2+) (4.3.9) for the discontinuous-slope path: nonzero (cos = {:.4}), so the motion must be at rest at s2", p1.checks.exit_cosine), Tolerance::Abs(1e-3)));
+    rows.push(row(
+        "huang/6.2.5/impact_avoidance_s1",
+        None,
+        p1.checks.impact_avoidance_s1,
+        "m",
+        format!("D(P(s1)) P'(s1-) for the discontinuous-slope path: nonzero (cos = {:.4}), so the motion must stop at s1 (Corollary 4.3.2, case 1)", p1.checks.entry_cosine),
+        Tolerance::Abs(1e-3),
+    ));
+    rows.push(row(
+        "huang/6.2.5/tangency_s2",
+        None,
+        p1.checks.tangency_s2,
+        "m",
+        format!("D(P(s2)) P'(s2+) (4.3.9) for the discontinuous-slope path: nonzero (cos = {:.4}), so the motion must be at rest at s2", p1.checks.exit_cosine),
+        Tolerance::Abs(1e-3),
+    ));
     rows.push(row(
         "huang/6.2.5/min_clearance",
         None,
@@ -245,7 +259,14 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
     ];
     for (name, paper) in paper_de {
         let ours = p2.coefficient(name).unwrap_or(f64::NAN);
-        rows.push(row(&format!("huang/6.2.9/{name}"), Some(paper), ours, "m", "computed from P(0) = p0, P(1) = pf and C1 joining to the arc at s1, s2 (P and P' equal to the arc's)", Tolerance::Abs(2e-3)));
+        rows.push(row(
+            &format!("huang/6.2.9/{name}"),
+            Some(paper),
+            ours,
+            "m",
+            "computed from P(0) = p0, P(1) = pf and C1 joining to the arc at s1, s2 (P and P' equal to the arc's)",
+            Tolerance::Abs(2e-3),
+        ));
     }
     rows.push(row(
         "huang/6.2.9/impact_avoidance_s1",
@@ -340,10 +361,17 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
     let w1 = straight_rest_to_rest_time(p1.s1, a1, a3, HUANG_FORCE_BOUND);
     let w3 = straight_rest_to_rest_time(1.0 - p1.s2, cc1, cc3, HUANG_FORCE_BOUND);
     let paper_w3 = straight_rest_to_rest_time(1.0 - 0.6335, 0.0776, -0.997, 1.0);
-    rows.push(row("huang/6.2.2/case1b/tau1", Some(1.0383), c1.piece_times[0], "s", format!(
+    rows.push(row(
+        "huang/6.2.2/case1b/tau1",
+        Some(1.0383),
+        c1.piece_times[0],
+        "s",
+        format!(
             "closed form 2 sqrt(s1 max(|a1|,|a3|)/F) = {w1:.6} s (straight line, |F| <= 1 N); the printed value is {:.3} % lower (within 0.1 %)",
             100.0 * (w1 - 1.0383) / w1
-        ), Tolerance::Rel(0.01)));
+        ),
+        Tolerance::Rel(0.01),
+    ));
     rows.push(row(
         "huang/6.2.2/case1b/tau2",
         Some(2.4333),
@@ -352,13 +380,27 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
         tau2_note,
         Tolerance::Rel(0.01),
     ));
-    rows.push(row("huang/6.2.2/case1b/tau3", Some(1.2014), c1.piece_times[2], "s", format!(
+    rows.push(row(
+        "huang/6.2.2/case1b/tau3",
+        Some(1.2014),
+        c1.piece_times[2],
+        "s",
+        format!(
             "closed form 2 sqrt((1 - s2) max(|c1|,|c3|)/F) = {w3:.5} s (even with the printed s2, c3: {paper_w3:.5} s); the printed 1.2014 is 0.6 % below the exact bang-bang time of this straight segment, so it is a 1986 numerical error (coarse integration or switching-point search), not a different problem"
-        ), Tolerance::Rel(0.01)));
-    rows.push(row("huang/6.2.2/case1b/total", Some(4.673), c1.total_time, "s", format!(
+        ),
+        Tolerance::Rel(0.01),
+    ));
+    rows.push(row(
+        "huang/6.2.2/case1b/total",
+        Some(4.673),
+        c1.total_time,
+        "s",
+        format!(
             "tau1 + tau2 + tau3 (Theorem 4.3.4), +{:.2} % above the print; the deviation comes from tau2 and tau3 (see their notes: the printed tau3 is below the exact closed form)",
             100.0 * (c1.total_time - 4.673) / 4.673
-        ), Tolerance::Rel(0.01)));
+        ),
+        Tolerance::Rel(0.01),
+    ));
     let intersections = c1
         .switching_points
         .iter()
@@ -368,7 +410,6 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
         "huang/6.2.2/case1b/switches",
         Some(3.0),
         c1.switch_count() as f64,
-        "",
         format!(
             "{} accel-to-decel intersections (one per segment); no MVC contact",
             intersections
@@ -376,7 +417,14 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
         Tolerance::Exact,
     ));
     let whole = huang_case1(false)?;
-    rows.push(row("huang/6.2.2/case1b/whole_path_total", None, whole.total_time, "s", "the same path solved as one problem: the corners at s1, s2 force ṡ = 0 there (MVC = 0), reproducing Theorem 4.3.4", Tolerance::Rel(0.01)));
+    rows.push(row(
+        "huang/6.2.2/case1b/whole_path_total",
+        None,
+        whole.total_time,
+        "s",
+        "the same path solved as one problem: the corners at s1, s2 force ṡ = 0 there (MVC = 0), reproducing Theorem 4.3.4",
+        Tolerance::Rel(0.01),
+    ));
 
     // ---- 6.2.2 case 2(b): whole path ---------------------------------------------------------
     let c2 = huang_case2()?;
@@ -390,14 +438,28 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
             ..PhasePlaneConfig::default()
         },
     )?;
-    rows.push(row("huang/6.2.2/case2b/total", Some(3.992), c2.total_time, "s", format!(
+    rows.push(row(
+        "huang/6.2.2/case2b/total",
+        Some(3.992),
+        c2.total_time,
+        "s",
+        format!(
             "phase plane, whole path, |F| <= 1 N ({:.3} % from the print); tighter tolerances (rtol 1e-13, step <= 1/4000, MVC grid 4000) give {:.7} s",
             100.0 * (c2.total_time - 3.992) / 3.992,
             c2t.total_time
-        ), Tolerance::Rel(0.02)));
+        ),
+        Tolerance::Rel(0.02),
+    ));
     let te = c2.time_at_s(p2.s1);
     let tx = c2.time_at_s(p2.s2);
-    rows.push(row("huang/6.2.2/case2b/t_entry", Some(1.4285), te, "s", "time at s = s1; the thesis prints 't1 = 3.992, t1 = 1.4285, t2 = 2.492' which we read as tf, t_entry, t_exit", Tolerance::Rel(0.03)));
+    rows.push(row(
+        "huang/6.2.2/case2b/t_entry",
+        Some(1.4285),
+        te,
+        "s",
+        "time at s = s1; the thesis prints 't1 = 3.992, t1 = 1.4285, t2 = 2.492' which we read as tf, t_entry, t_exit",
+        Tolerance::Rel(0.03),
+    ));
     rows.push(row(
         "huang/6.2.2/case2b/t_exit",
         Some(2.492),
@@ -411,20 +473,33 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
         .iter()
         .map(|p| format!("{:?}@s={:.4},sd={:.4}", p.kind, p.s, p.sd))
         .collect();
-    rows.push(switches("huang/6.2.2/case2b/switches", Some(6.0), c2.switch_count() as f64, "", format!(
+    rows.push(switches(
+        "huang/6.2.2/case2b/switches",
+        Some(6.0),
+        c2.switch_count() as f64,
+        format!(
             "{}. Ours: 3 accel/decel intersections + 2 zero-inertia cusps of the MVC (x joint at s = -d2/(2 d1), y joint at s = -e5/(2 e4)); on both quadratics the optimum runs along the zero-inertia speed sd^2 = 1/(2|d1|) resp. 1/(2|e4|), a singular arc with sdd = 0. The MVC has the two cusps and two jumps (at s1, s2) the thesis describes; our profile does not touch the jumps. The thesis' sixth switch is most likely the entry s1, where sdd jumps from 0 (singular arc) to the arc's maximum acceleration (< 0) and the joint forces jump; total, entry and exit times agree to 0.1 %",
             kinds.join("; ")
-        ), Tolerance::Exact));
+        ),
+        Tolerance::Exact,
+    ));
 
     // invariance witness: the same curve re-parameterized by arc length has the same minimum time
     let mut p2u = p2.clone();
     p2u.path = p2.path.reparameterize_by_arc_length(false)?;
     let c2u = solve_on(&p2u, PhasePlaneConfig::default())?;
-    rows.push(row("huang/6.2.2/case2b/total_arclength", None, c2u.total_time, "s", format!(
+    rows.push(row(
+        "huang/6.2.2/case2b/total_arclength",
+        None,
+        c2u.total_time,
+        "s",
+        format!(
             "witness: the continuous-slope path re-parameterized by arc length (normality residual {:.1e}); the minimum time is invariant under re-parameterization, difference {:.1e} s",
             p2u.path.normality_residual(50),
             c2u.total_time - c2.total_time
-        ), Tolerance::None));
+        ),
+        Tolerance::None,
+    ));
 
     // ---- TOPP-RA cross-check -------------------------------------------------------------------
     let n = 4000;
@@ -463,7 +538,14 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
     ));
     for m in [250usize, 500, 1000, 2000, 8000] {
         let t = huang_toppra(true, false, m)?.total_time;
-        rows.push(row(&format!("huang/6.2.2/case2b/toppra_n{m}"), None, t, "s", format!("TOPP-RA grid convergence: {m} intervals per unit s, relative difference to the phase plane {:.2e}", (t - c2.total_time) / c2.total_time), Tolerance::None));
+        rows.push(row(
+            &format!("huang/6.2.2/case2b/toppra_n{m}"),
+            None,
+            t,
+            "s",
+            format!("TOPP-RA grid convergence: {m} intervals per unit s, relative difference to the phase plane {:.2e}", (t - c2.total_time) / c2.total_time),
+            Tolerance::None,
+        ));
     }
     Ok(rows)
 }

@@ -67,11 +67,9 @@ fn row(id: &str, paper: Option<f64>, ours: f64, unit: &'static str, note: &str) 
         .note(note)
 }
 
-/// An event count (exact).
-fn count_row(id: &str, paper: Option<f64>, ours: f64, unit: &'static str, note: &str) -> Row {
-    let mut r = Row::count(id, ours).paper_opt(paper).note(note);
-    r.unit = unit.into();
-    r
+/// An event count (exact, dimensionless).
+fn count_row(id: &str, paper: Option<f64>, ours: f64, note: &str) -> Row {
+    Row::count(id, ours).paper_opt(paper).note(note)
 }
 
 /// Huang's scheme as used for the `huang_scheme` rows, with step `h` for both segments.
@@ -161,7 +159,13 @@ pub fn huang_sim_rows() -> Result<Vec<Row>, BoxError> {
     ] {
         let tr = simulate_huang(&plan, HuangCase::NoModelError, scheme, None)?;
         let (et, ef) = tracking_errors(&plan, &tr);
-        rows.push(row(&format!("{prefix}/max_tracking_error"), None, et, "m", "max ‖q − q^d‖ over 0 ≤ t ≤ 7 s (thesis: computed = desired exactly); tolerance ≤ 1e-5 m").tolerance(tracking_tol));
+        rows.push(row(
+            &format!("{prefix}/max_tracking_error"),
+            None,
+            et,
+            "m",
+            "max ‖q − q^d‖ over 0 ≤ t ≤ 7 s (thesis: computed = desired exactly); tolerance ≤ 1e-5 m",
+        ).tolerance(tracking_tol));
         rows.push(
             row(
                 &format!("{prefix}/max_force_error"),
@@ -198,7 +202,6 @@ pub fn huang_sim_rows() -> Result<Vec<Row>, BoxError> {
             &format!("{prefix}/n_impacts"),
             None,
             count(&tr, EventKind::Impact),
-            "",
             "impacts with J q̇⁻ below −1e-5 m/s",
         ));
     }
@@ -245,14 +248,12 @@ pub fn huang_sim_rows() -> Result<Vec<Row>, BoxError> {
             &format!("{prefix}/n_impacts"),
             None,
             imps.len() as f64,
-            "",
             "thesis: impacts at A and D",
         ));
         rows.push(count_row(
             &format!("{prefix}/n_exits"),
             None,
             exits.len() as f64,
-            "",
             "thesis: exits at B and E (modern: λ < 0 right after the plastic impact at A, so the \
              end effector lifts off at A itself: B = A)",
         ));
@@ -352,14 +353,12 @@ pub fn huang_sim_rows() -> Result<Vec<Row>, BoxError> {
             &format!("huang/6.3.1/II/chatter/{name}/events_A_to_D"),
             None,
             between,
-            "",
             CHATTER_NOTE,
         ));
         rows.push(count_row(
             &format!("huang/6.3.1/II/chatter/{name}/n_impacts"),
             None,
             count(&tr, EventKind::Impact),
-            "",
             "",
         ));
     }
@@ -375,8 +374,13 @@ pub fn huang_sim_rows() -> Result<Vec<Row>, BoxError> {
             }),
             None,
         )?;
-        rows.push(count_row(&format!("huang/6.3.1/II/chatter/modern_rtol={rtol:e}/n_events"), None, tr.events.len() as f64, "", "all events of the modern scheme (5: impact A with lift-off = exit B, impact D + entry, \
-             exit E)"));
+        rows.push(count_row(
+            &format!("huang/6.3.1/II/chatter/modern_rtol={rtol:e}/n_events"),
+            None,
+            tr.events.len() as f64,
+            "all events of the modern scheme (5: impact A with lift-off = exit B, impact D + entry, \
+             exit E)",
+        ));
     }
 
     // (III) Coulomb friction
