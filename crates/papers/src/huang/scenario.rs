@@ -139,31 +139,3 @@ pub fn simulate_huang(
     cfg.velocity_tol = 1e-5;
     simulate(&mech, 0.0, &HUANG_START, &[0.0, 0.0], cfg)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::huang::ch6_2_planning::huang_kinematic;
-
-    #[test]
-    fn desired_forces_match_the_planning_crate() {
-        let plan = HuangPlan::case1a().unwrap();
-        let samples = huang_kinematic(1, 70).unwrap();
-        for s in samples.iter().filter(|s| {
-            (s.t - 1.56).abs() > 1e-9 && (s.t - 5.21).abs() > 1e-9 && s.t > 0.0 && s.t < 7.0
-        }) {
-            let d = plan.desired(s.t);
-            for k in 0..2 {
-                assert!(
-                    (d.force[k] - s.torque[k]).abs() < 1e-9,
-                    "t = {}: {:?} vs {:?}",
-                    s.t,
-                    d.force,
-                    s.torque
-                );
-            }
-        }
-        let d0 = plan.desired(0.0);
-        assert!((d0.q[0] - 0.4).abs() < 1e-12 && (d0.q[1] - 0.8).abs() < 1e-12);
-    }
-}
