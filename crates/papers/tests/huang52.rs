@@ -1,5 +1,5 @@
 //! Huang's claims of sections 5.2.3–5.2.4 (rows `huang/5.2/*`, see
-//! `contour::projection::reproduction_huang52`) asserted as numbers, and the final-time scan of
+//! `contour_papers::huang::ch5_2_index`) asserted as numbers, and the final-time scan of
 //! Keerthi's tables.
 
 use contour_papers::huang::ch5_2_index::{final_time_scan_rows, huang52_rows};

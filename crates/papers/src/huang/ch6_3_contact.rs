@@ -1,5 +1,5 @@
 //! The rows `huang/6.3.1/*` of `shared/REPRODUCTION.md` and the data of Huang's figures
-//! 6.3.1–6.3.17 (simulations I–III of section 6.3), computed by this crate.
+//! 6.3.1–6.3.17 (simulations I–III of section 6.3), computed with contour-contact.
 //!
 //! Fixed ids are computed with the modern scheme ([`Scheme::Modern`], default tolerances);
 //! `huang/6.3.1/<case>/huang_scheme/...` repeat them with Huang's scheme (RKG h = 0.01 s,
