@@ -13,9 +13,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use contour::contact::huang::{simulate_huang, HuangCase, HuangPlan};
-use contour::contact::reproduction::huang_scheme;
 use contour::contact::{ModernConfig, Scheme};
+use contour_papers::huang::ch6_3_contact::huang_scheme;
+use contour_papers::huang::scenario::{simulate_huang, HuangCase, HuangPlan};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn huang_sims(c: &mut Criterion) {

@@ -13,8 +13,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use contour::ode::reproduction::{max_rel_error, VDP1000_REFERENCE};
 use contour::ode::test_models::{max_abs_diff, ExactSolution, Kepler, VanDerPol};
+use contour::ode::verification::{max_rel_error, VDP1000_REFERENCE};
 use contour::ode::{
     integrate, AbmConfig, AdamsBashforthMoulton, Advance, Bdf, BdfConfig, DormandPrince54,
     DormandPrinceConfig, DriverOptions, OdeAsDae, RungeKuttaGill, RungeKuttaGillConfig, Stats,

@@ -18,10 +18,10 @@ use std::hint::black_box;
 
 use contour::model::models::arm7_initial_q;
 use contour::model::ConstrainedDynamics;
-use contour::projection::reproduction_kovecses::arm_system;
 use contour::projection::{
     ConfigurationCorrection, ConstraintFilter, ProjectionDynamics, ProjectorConfig,
 };
+use contour_papers::kovecses::arm_system;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn bench(c: &mut Criterion) {

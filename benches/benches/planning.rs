@@ -11,12 +11,12 @@ use std::hint::black_box;
 
 use contour::model::tree::KinematicTree;
 use contour::planning::phase_plane::{PhasePlane, PhasePlaneConfig};
-use contour::planning::reproduction as rep;
 use contour::planning::toppra::{Toppra, ToppraConfig};
 use contour::planning::{
     AccelerationLimits, BoxLimits, CartesianJointPath, Path, PathDynamics, Segment, SegmentKind,
     Shape,
 };
+use contour_papers::huang::ch6_2_planning as rep;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn huang_case2b(c: &mut Criterion) {

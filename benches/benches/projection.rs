@@ -10,10 +10,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use contour::projection::reproduction::{
+use contour::projection::Integrator;
+use contour_papers::keerthi::{
     run_case, table_method, KEERTHI_FINAL_TIME, KEERTHI_TAU, TABLE_METHODS,
 };
-use contour::projection::Integrator;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn bench(c: &mut Criterion) {

@@ -4,24 +4,25 @@
 //! cargo xtask reproduce-tables [--check] [--only SOURCE]
 //! ```
 //!
-//! `reproduce-tables` recomputes every reproduced number (see `../shared/REPRODUCTION.md`) from
-//! the project's own code and writes `tables/reproduction.json`, one `tables/<source>.md` per
+//! `reproduce-tables` runs every source of `contour-papers` (see `../shared/REPRODUCTION.md`)
+//! and writes `tables/reproduction.json`, one `tables/<source>.md` per
 //! source, `tables/figures/*.svg` and the generated summary block of `README.md`. With `--check`
 //! it regenerates everything in memory and fails, listing every file that differs, when the
-//! committed files are not what a fresh run produces.
+//! committed files are not what a fresh run produces. The rows carry their own check rule,
+//! unit and tolerance (`contour_papers::Row`); xtask only renders and checks.
 
-mod huang;
-mod keerthi;
 mod plot;
+mod render;
 mod reproduce;
-mod rows;
-mod sources;
 
 use std::process::ExitCode;
 
-fn usage() -> &'static str {
-    "usage: cargo xtask reproduce-tables [--check] [--only SOURCE]\n\
-     sources: linalg, model, ode, huang, featherstone, keerthi, projection, kovecses"
+fn usage() -> String {
+    let names: Vec<&str> = contour_papers::sources().iter().map(|(n, _)| *n).collect();
+    format!(
+        "usage: cargo xtask reproduce-tables [--check] [--only SOURCE]\nsources: {}",
+        names.join(", ")
+    )
 }
 
 fn main() -> ExitCode {

@@ -3,57 +3,9 @@
 
 use plotters::prelude::*;
 
-use crate::rows::Figure;
+use contour_papers::LinePlot;
 
-/// One curve of a figure.
-#[derive(Debug, Clone)]
-pub struct Series {
-    /// Legend text.
-    pub label: String,
-    /// Points (x, y) in data coordinates.
-    pub points: Vec<(f64, f64)>,
-    /// Draw markers instead of a line.
-    pub markers: bool,
-}
-
-impl Series {
-    /// A line through the points.
-    pub fn line(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
-        Series {
-            label: label.into(),
-            points,
-            markers: false,
-        }
-    }
-    /// Markers at the points (switching points, events).
-    #[allow(dead_code)] // for the phase-plane and event figures of later sources
-    pub fn markers(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
-        Series {
-            label: label.into(),
-            points,
-            markers: true,
-        }
-    }
-}
-
-/// A 2-D line plot.
-#[derive(Debug, Clone)]
-pub struct LinePlot {
-    /// Figure file stem.
-    pub name: String,
-    /// Caption.
-    pub title: String,
-    /// Axis descriptions.
-    pub x_label: String,
-    /// Axis descriptions.
-    pub y_label: String,
-    /// Logarithmic y axis (non-positive values are clamped to the lower limit).
-    pub log_y: bool,
-    /// Curves.
-    pub series: Vec<Series>,
-    /// Polygons shaded in grey (e.g. an inadmissible region of a phase plane).
-    pub shaded: Vec<Vec<(f64, f64)>>,
-}
+use crate::render::Figure;
 
 const PALETTE: [RGBColor; 6] = [
     RGBColor(0x1f, 0x77, 0xb4),
@@ -64,23 +16,23 @@ const PALETTE: [RGBColor; 6] = [
     RGBColor(0x8c, 0x56, 0x4b),
 ];
 
-impl LinePlot {
-    /// A plot with no series yet.
-    pub fn new(name: &str, title: &str, x_label: &str, y_label: &str) -> Self {
-        LinePlot {
-            name: name.into(),
-            title: title.into(),
-            x_label: x_label.into(),
-            y_label: y_label.into(),
-            log_y: false,
-            series: Vec::new(),
-            shaded: Vec::new(),
-        }
-    }
+/// Render a figure's data to SVG. Coordinates are rounded by plotters to whole pixels, so
+/// round-off in the data does not change the file.
+pub fn render(plot: &LinePlot) -> Result<Figure, Box<dyn std::error::Error>> {
+    Renderer(plot).render()
+}
 
-    /// Render to SVG. Coordinates are rounded by plotters to whole pixels, so round-off in the
-    /// data does not change the file.
-    pub fn render(&self) -> Result<Figure, Box<dyn std::error::Error>> {
+struct Renderer<'a>(&'a LinePlot);
+
+impl std::ops::Deref for Renderer<'_> {
+    type Target = LinePlot;
+    fn deref(&self) -> &LinePlot {
+        self.0
+    }
+}
+
+impl Renderer<'_> {
+    fn render(&self) -> Result<Figure, Box<dyn std::error::Error>> {
         let all = self
             .series
             .iter()
@@ -134,7 +86,7 @@ impl LinePlot {
                         if log_y {
                             format!("{:.0e}", y)
                         } else {
-                            crate::rows::fmt_num(if y.abs() < 1e-9 { 0.0 } else { *y })
+                            crate::render::fmt_num(if y.abs() < 1e-9 { 0.0 } else { *y })
                         }
                     };
                     chart
@@ -142,7 +94,7 @@ impl LinePlot {
                         .x_desc(self.x_label.as_str())
                         .y_desc(self.y_label.as_str())
                         .x_label_formatter(&|x: &f64| {
-                            crate::rows::fmt_num(if x.abs() < 1e-9 { 0.0 } else { *x })
+                            crate::render::fmt_num(if x.abs() < 1e-9 { 0.0 } else { *x })
                         })
                         .y_label_formatter(&y_fmt)
                         .draw()?;
@@ -194,7 +146,7 @@ impl LinePlot {
         Ok(Figure {
             name: self.name.clone(),
             svg,
-            noisy: false,
+            noisy: self.noisy,
         })
     }
 }
@@ -205,6 +157,7 @@ mod tests {
 
     #[test]
     fn renders_lines_markers_and_log_axes() {
+        use contour_papers::Series;
         let mut p = LinePlot::new("t", "test", "t [s]", "‖φ‖");
         p.log_y = true;
         p.series.push(Series::line(
@@ -215,12 +168,12 @@ mod tests {
             .push(Series::markers("b", vec![(3.0, 1e-14), (4.0, 0.0)]));
         p.shaded
             .push(vec![(0.0, 1e-15), (1.0, 1e-15), (1.0, 1e-14)]);
-        let f = p.render().unwrap();
+        let f = render(&p).unwrap();
         assert!(f.svg.starts_with("<svg"));
         assert!(f.svg.contains("<polyline"));
         assert!(f.svg.contains("<circle"));
         assert!(f.svg.contains("t [s]"));
         let empty = LinePlot::new("e", "e", "x", "y");
-        assert!(empty.render().is_err());
+        assert!(render(&empty).is_err());
     }
 }

@@ -1,12 +1,14 @@
-//! `reproduce-tables`: run every source, render the files, write them or check them.
+//! `reproduce-tables`: run every source of `contour-papers`, render the files, write them or
+//! check them (each row's own [`contour_papers::Check`] rule).
 
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::rows::{fmt_num, Check, Figure, Row, SourceOutput};
-use crate::sources;
+use contour_papers::{sources, Row};
+
+use crate::render::{fmt_num, tolerance_text, Figure};
 
 type Result<T> = std::result::Result<T, Box<dyn Error>>;
 
@@ -31,8 +33,8 @@ impl Options {
                 "--check" => o.check = true,
                 "--only" => {
                     let name = it.next().ok_or("--only needs a source name")?;
-                    if !sources::all().iter().any(|(n, _)| n == name) {
-                        let names: Vec<_> = sources::all().iter().map(|(n, _)| *n).collect();
+                    if !sources().iter().any(|(n, _)| n == name) {
+                        let names: Vec<_> = sources().iter().map(|(n, _)| *n).collect();
                         return Err(format!(
                             "unknown source `{name}`; sources: {}",
                             names.join(", ")
@@ -62,9 +64,9 @@ pub fn run(opts: Options) -> Result<()> {
     let tables = root.join("tables");
     let json_path = tables.join("reproduction.json");
 
-    // 1. Compute the selected sources.
-    let mut fresh: Vec<(&'static str, SourceOutput)> = Vec::new();
-    for (name, f) in sources::all() {
+    // 1. Compute the selected sources and draw their figures.
+    let mut fresh: Vec<(&'static str, Output)> = Vec::new();
+    for (name, f) in sources() {
         if opts.only.as_deref().is_some_and(|o| o != name) {
             continue;
         }
@@ -77,7 +79,18 @@ pub fn run(opts: Options) -> Result<()> {
             out.figures.len(),
             started.elapsed().as_secs_f64()
         );
-        fresh.push((name, out));
+        let figures = out
+            .figures
+            .iter()
+            .map(crate::plot::render)
+            .collect::<Result<Vec<_>>>()?;
+        fresh.push((
+            name,
+            Output {
+                rows: out.rows,
+                figures,
+            },
+        ));
     }
 
     // 2. The committed rows (needed for --only merging and for --check comparisons).
@@ -112,7 +125,7 @@ pub fn run(opts: Options) -> Result<()> {
     // 4. Merge: all rows in source order; with --only, the other sources' committed rows stay.
     let mut all_rows: Vec<Row> = Vec::new();
     let mut per_source: Vec<(&'static str, Vec<Row>)> = Vec::new();
-    for (name, _) in sources::all() {
+    for (name, _) in sources() {
         let rows: Vec<Row> = match fresh.iter().find(|(n, _)| *n == name) {
             Some((_, out)) => out.rows.clone(),
             None => committed
@@ -240,7 +253,13 @@ fn owner(id: &str) -> &str {
     id.split('/').next().unwrap_or("")
 }
 
-fn validate(name: &str, out: &SourceOutput) -> Result<()> {
+/// Rows and drawn figures of one source.
+struct Output {
+    rows: Vec<Row>,
+    figures: Vec<Figure>,
+}
+
+fn validate(name: &str, out: &contour_papers::SourceOutput) -> Result<()> {
     let mut seen = std::collections::BTreeSet::new();
     for r in &out.rows {
         if owner(&r.id) != name {
@@ -270,16 +289,13 @@ fn compare_row(old: &Row, new: &Row) -> std::result::Result<(), String> {
     if old.note != new.note {
         return Err("note changed".into());
     }
-    let (a, b) = (old.ours, new.ours);
-    let ok = match new.check {
-        Check::Exact => a == b,
-        Check::Close => (a - b).abs() <= 1e-5 * a.abs().max(b.abs()),
-        Check::Below(bound) => a <= bound && b <= bound,
-    };
-    if ok {
+    if new.check_against(old.ours) {
         Ok(())
     } else {
-        Err(format!("ours {a} → {b} ({:?})", new.check))
+        Err(format!(
+            "ours {} → {} ({:?})",
+            old.ours, new.ours, new.check
+        ))
     }
 }
 
@@ -318,7 +334,7 @@ fn render_markdown(name: &str, rows: &[Row]) -> String {
             fmt_num(r.ours),
             r.unit,
             dev,
-            r.tolerance_text(),
+            tolerance_text(r),
             ok,
             note
         );
@@ -370,7 +386,7 @@ fn render_summary(per_source: &[(&str, Vec<Row>)]) -> String {
                 r.id,
                 paper,
                 fmt_num(r.ours),
-                r.tolerance_text()
+                tolerance_text(r)
             );
         }
     }
@@ -493,15 +509,20 @@ mod tests {
 
     #[test]
     fn row_comparison_follows_the_check_rule() {
-        let a = Row::ours("x/y", 1.0e-15, "").check(Check::Below(1e-12));
-        let b = Row::ours("x/y", 3.0e-15, "").check(Check::Below(1e-12));
+        let a = Row::roundoff("x/y", 1.0e-15, "", 1e-12);
+        let b = Row::roundoff("x/y", 3.0e-15, "", 1e-12);
         assert!(compare_row(&a, &b).is_ok());
-        let c = Row::ours("x/y", 3.0e-11, "").check(Check::Below(1e-12));
+        let c = Row::roundoff("x/y", 3.0e-11, "", 1e-12);
         assert!(compare_row(&a, &c).is_err());
-        let d = Row::ours("x/y", 33.0, "").check(Check::Exact);
-        let e = Row::ours("x/y", 34.0, "").check(Check::Exact);
+        let d = Row::count("x/y", 33.0);
+        let e = Row::count("x/y", 34.0);
         assert!(compare_row(&d, &e).is_err());
         assert!(compare_row(&d, &d).is_ok());
+        let f = Row::value("x/y", 1.0, "s");
+        assert!(
+            compare_row(&f, &Row::value("x/y", 1.0, "")).is_err(),
+            "unit changed"
+        );
     }
 
     #[test]

@@ -2,7 +2,6 @@
 
 use contour_model::ModelError;
 use contour_ode::OdeError;
-use contour_planning::PlanningError;
 
 /// Everything that can go wrong in a unilateral-contact simulation.
 #[derive(Debug, thiserror::Error)]
@@ -89,7 +88,4 @@ pub enum ContactError {
     /// From the integrators.
     #[error(transparent)]
     Ode(#[from] OdeError),
-    /// From the planning crate.
-    #[error(transparent)]
-    Planning(#[from] PlanningError),
 }

@@ -16,14 +16,11 @@
 //!   workspace's one result type [`contour_projection::Trajectory`] (outputs and [`Event`]s:
 //!   time, kind, row, impulse; written as JSON or CSV) with the contact counters
 //!   [`ContactStats`] beside it (it dereferences to the trajectory).
-//! * [`huang`] — the contour-following task of Huang 6.3: the planned motion of case 1(a), the
-//!   PD law (6.3.3) around it, simulations I–III.
 //! * [`test_models`] — a ball on a floor, a pendulum against a wall, a bar on two supports.
-//! * [`reproduction`] — the rows `huang/6.3.1/*` and the figure data `fig6.3.1`–`fig6.3.17`,
-//!   with the study of the chatter of simulation II ([`reproduction::CHATTER_NOTE`]).
 //!
-//! `cargo run -p contour-contact --example huang_events` prints the event table of
-//! simulation II under both schemes (arguments: step size and ε of Huang's scheme).
+//! Huang's contour-following simulations I–III (section 6.3) are reproduced with this crate by
+//! `contour-papers` (see `tables/huang.md`); `cargo run -p contour-papers --example
+//! huang_events` prints the event table of simulation II under both schemes.
 //!
 //! ```
 //! use contour_contact::test_models::BouncingBall;
@@ -39,9 +36,7 @@
 pub(crate) mod dense;
 pub mod dynamics;
 pub mod error;
-pub mod huang;
 pub mod lcp;
-pub mod reproduction;
 pub mod simulation;
 pub mod test_models;
 

@@ -22,8 +22,8 @@
 //! * [`KktSolver`] — the augmented system `M q̈ − Jᵀλ = f`, `J q̈ = c`, by the
 //!   range-space method (Schur complement `S = J M⁻¹ Jᵀ`) or by LU of the whole
 //!   `(n+m)²` matrix ([`KktMethod`]).
-//! * [`accuracy`] — a deterministic accuracy report for the reproduction tables;
-//!   [`testing`] — the seeded random matrices used by tests, benches and the report.
+//! * [`testing`] — the seeded random matrices used by tests, benches and the accuracy report
+//!   of `contour-papers` (`tables/linalg.md`).
 //!
 //! ## Example
 //!
@@ -60,7 +60,6 @@
 //! [`DEFAULT_KKT_PIVOT_RTOL`], because the Schur complement squares the
 //! condition number (see [`KktSolver`]).
 
-pub mod accuracy;
 mod cholesky;
 mod error;
 mod kkt;

@@ -1,5 +1,5 @@
 //! Deterministic random matrices shared by unit tests, property tests,
-//! [`crate::accuracy`] and benches.
+//! benches and the accuracy report of `contour-papers`.
 //!
 //! The generator is splitmix64 (Steele, Lea & Flood 2014), chosen because it is
 //! tiny, portable and gives the same stream on every machine, so the numbers in

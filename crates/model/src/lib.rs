@@ -34,8 +34,8 @@
 //! * [`urdf`] — a [`tree::KinematicTree`] from a URDF file (`urdf-rs`);
 //!   [`models::ssrms_arm`] (Kövecses' 7-joint arm) and [`models::panda_arm`]
 //!   ship as `data/*.urdf`.
-//! * [`reproduction`] — numbers for `cargo xtask reproduce-tables`;
-//!   [`reproduction_featherstone`] — the `planar2g` rows.
+//!
+//! The papers' numbers are reproduced with these models by `contour-papers` (see `tables/`).
 //!
 //! ## Example
 //!
@@ -61,8 +61,6 @@ mod error;
 pub mod explicit;
 mod mechanism;
 pub mod models;
-pub mod reproduction;
-pub mod reproduction_featherstone;
 pub mod spatial;
 pub mod testing;
 pub mod tree;

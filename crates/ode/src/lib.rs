@@ -32,8 +32,8 @@
 //! * [`test_models`] — reference problems with exact solutions (decay, oscillator, Kepler,
 //!   falling body, a time-dependent and a blow-up problem), the stiff Van der Pol and
 //!   Robertson problems, an index-1 DAE with exact solution and the GGL (index-2) pendulum.
-//! * [`reproduction`] — the rows `ode/order/*`, `ode/kepler/*`, `ode/stiff/*` and `ode/dae/*`
-//!   of `cargo xtask reproduce-tables`.
+//! * [`verification`] — measured orders, global errors and reference runs of the stiff and DAE
+//!   test problems, shared by the tests, the benches and `contour-papers` (`tables/ode.md`).
 //!
 //! ```
 //! use contour_ode::{integrate, DormandPrince54, DormandPrinceConfig, DriverOptions, FnRhs, Tolerances};
@@ -54,12 +54,12 @@ pub mod events;
 mod implicit;
 pub mod norm;
 pub mod problem;
-pub mod reproduction;
 pub mod runge_kutta_gill;
 pub mod sirk;
 pub mod stats;
 pub mod stepper;
 pub mod test_models;
+pub mod verification;
 
 pub use adams_bashforth_moulton::{AbmConfig, AbmOrder, AbmStep, AdamsBashforthMoulton};
 pub use bdf::{Bdf, BdfConfig, BdfFixed, BDF_MAX_ORDER};

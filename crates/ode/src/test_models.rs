@@ -1,5 +1,4 @@
-//! Reference problems with exact solutions, shared by tests, benches and the reproduction
-//! tables.
+//! Reference problems with exact solutions, shared by tests, benches and `contour-papers`.
 //!
 //! Each explicit model implements [`OdeRhs`] and [`ExactSolution`]; the stiff problems
 //! ([`VanDerPol`], [`Robertson`]) have no closed-form solution; the DAEs ([`Index1Dae`],

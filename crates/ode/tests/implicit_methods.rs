@@ -3,10 +3,10 @@
 //! 1 (exact solution) and 2 (GGL pendulum), the analytic-Jacobian path, `replace_y`, and the
 //! failure modes (Newton failure, step-size underflow, index 2 without `y'₀`).
 
-use contour_ode::reproduction::*;
 use contour_ode::test_models::{
     BlowUp, ExactSolution, HarmonicOscillator, Index1Dae, PendulumGgl, VanDerPol,
 };
+use contour_ode::verification::*;
 use contour_ode::*;
 
 fn assert_order(name: &str, theory: f64, (errors, measured): (Vec<f64>, f64)) {

@@ -5,7 +5,7 @@
 //! PECE costs ≈ 2 evaluations per step, and the variable-order ABM needs clearly fewer
 //! f-evaluations than DOPRI5 at 1e-10.
 
-use contour_ode::reproduction::{kepler_rows, kepler_run, KeplerMethod, KEPLER_TOLS};
+use contour_ode::verification::{kepler_run, KeplerMethod, KEPLER_TOLS};
 
 #[test]
 fn work_precision_abm_vs_dopri5() {
@@ -44,14 +44,4 @@ fn work_precision_abm_vs_dopri5() {
         2 * na < nd,
         "ABM {na} vs DOPRI5 {nd} f-evaluations at 1e-10"
     );
-}
-
-#[test]
-fn kepler_rows_ids() {
-    let rows = kepler_rows();
-    assert_eq!(rows.len(), 2 * 8 * 2);
-    assert_eq!(rows[0].0, "ode/kepler/abm/1e-3/nfev");
-    assert_eq!(rows[1].0, "ode/kepler/abm/1e-3/error");
-    assert_eq!(rows[31].0, "ode/kepler/dopri5/1e-10/error");
-    assert!(rows.iter().all(|r| r.1.is_finite() && r.1 > 0.0));
 }

@@ -8,8 +8,8 @@
 //! * ABM near the precision limit: rtol = atol = 1e-14 switches on S&G's round-off control
 //!   and still integrates; 1e-17 is refused with `ToleranceTooSmall`.
 
-use contour_ode::reproduction::global_error;
 use contour_ode::test_models::{ExactSolution, HarmonicOscillator, Kepler};
+use contour_ode::verification::global_error;
 use contour_ode::*;
 
 fn kepler<S: Advance<Kepler>>(mut s: S) -> (f64, Stats) {

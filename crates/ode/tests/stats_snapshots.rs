@@ -2,8 +2,8 @@
 //! that any change to step or order selection shows in review. Accuracy is checked elsewhere.
 //! One snapshot per (method, problem, tolerance); CI runs with `INSTA_UPDATE=no`.
 
-use contour_ode::reproduction::global_error;
 use contour_ode::test_models::{ExactSolution, HarmonicOscillator, Kepler, TimeDependent};
+use contour_ode::verification::global_error;
 use contour_ode::*;
 
 fn stats_of<P: ExactSolution + Clone>(method: &str, p: &P, t_end: f64, tol: f64) -> Stats {
@@ -49,7 +49,7 @@ fn integer_statistics() {
 /// BDF2 (both starters) and the SIRK at constant step on the oscillator.
 #[test]
 fn implicit_integer_statistics() {
-    use contour_ode::reproduction::{
+    use contour_ode::verification::{
         dae_global_error, index1_bdf, pendulum_ggl_bdf, robertson_bdf, vdp1000_bdf,
     };
     for tol in [1e-4, 1e-6] {

@@ -324,7 +324,7 @@ mod tests {
     /// `constraint_along` / `check_feasible`, which overwrite the workspace).
     #[test]
     fn cached_coefficients_equal_fresh_ones() {
-        let (_, cp) = crate::reproduction::huang_paths().unwrap();
+        let cp = crate::ContourTask::huang().continuous_slope_path().unwrap();
         let robot = HuangCartesianRobot::default();
         let jp = CartesianJointPath::new(cp.path.clone());
         let cached = PathDynamics::new(&robot, &jp).unwrap();

@@ -13,10 +13,10 @@
 //! | acceleration limits h ≤ s̈ ≤ γ, zero-inertia joints | [`limits`] | (4.3.22)–(4.3.32) |
 //! | minimum time: phase plane (Bobrow, Shin–McKay) | [`phase_plane`] | 4.3.3, Theorem 4.3.4 |
 //! | minimum time: TOPP-RA (reachability on a grid) as a cross-check | [`toppra`] | Pham & Pham 2018 |
-//! | the `huang/6.2.*` rows of REPRODUCTION.md | [`reproduction`] | 6.2 |
 //!
 //! Everything works for any [`contour_model::Mechanism`] with any number of joints: the
-//! Cartesian robot of Huang 6.1 is only the example.
+//! Cartesian robot of Huang 6.1 is only the example; Huang's section 6.2 is reproduced with
+//! this crate by `contour-papers` (see `tables/huang.md`).
 //!
 //! Design notes:
 //!
@@ -42,7 +42,6 @@ pub mod joint_path;
 pub mod limits;
 pub mod path;
 pub mod phase_plane;
-pub mod reproduction;
 pub mod toppra;
 
 pub use construction::{ConstructedPath, ContourTask, TransitionChecks};

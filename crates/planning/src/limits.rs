@@ -226,7 +226,7 @@ mod tests {
     /// arc (same s, other segment) and at another ṡ the bounds are those of a fresh evaluator.
     #[test]
     fn remembered_bounds_are_keyed_by_segment_and_state() {
-        let (_, cp) = crate::reproduction::huang_paths().unwrap();
+        let cp = crate::ContourTask::huang().continuous_slope_path().unwrap();
         let robot = HuangCartesianRobot::default();
         let jp = CartesianJointPath::new(cp.path.clone());
         let d = PathDynamics::new(&robot, &jp).unwrap();

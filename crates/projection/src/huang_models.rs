@@ -18,8 +18,8 @@
 //! (Huang's `Jᵀ Dᵀ λ` is our `Jᵀλ` with `J = ∂φ/∂q = D J_H`, see
 //! `contour_model::ConstrainedDynamics::contact_force`.) The three forms have the same
 //! solutions from consistent initial values; numerically only the index-3 form keeps
-//! `φ = 0` (Huang, end of 5.2.2). The reproduction of his claims about them is
-//! [`crate::reproduction_huang52`].
+//! `φ = 0` (Huang, end of 5.2.2). His claims about them are checked numerically by
+//! `contour-papers` (module `huang::ch5_2_index`, rows `huang/5.2/*` of `tables/huang.md`).
 
 use contour_model::{ConstrainedDynamics, Mechanism};
 use contour_ode::{DaeJacobian, DaeResidual, RhsError};

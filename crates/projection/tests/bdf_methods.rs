@@ -5,12 +5,35 @@
 //! finite-difference iteration matrices are counted in `N_f` and reported separately.
 
 use contour_model::models::Pendulum;
+use contour_model::models::{KeerthiControlLaw, KeerthiRobot, KEERTHI_IC2};
 use contour_model::Mechanism;
-use contour_projection::reproduction::{dist, run_case};
+use contour_model::{ConsistentStateOptions, WithController};
 use contour_projection::{
     BaumgarteGains, ErrorControl, Integrator, Method, ParametrizationConfig, PerturbationConfig,
     ProjectorConfig, Simulation, Trajectory,
 };
+
+/// Keerthi's robot with the control law (4.5) from initial condition 2 (made consistent),
+/// absolute tolerance `tau` in the l2 norm.
+fn keerthi_ic2(method: Method, integrator: Integrator, tau: f64, t_end: f64) -> Trajectory {
+    let robot = WithController::new(KeerthiRobot::default(), KeerthiControlLaw::default());
+    Simulation::new(&robot, &KEERTHI_IC2.q, &KEERTHI_IC2.qd, 0.0, t_end)
+        .make_consistent(ConsistentStateOptions::default())
+        .method(method)
+        .integrator(integrator)
+        .error_control(ErrorControl::absolute(tau))
+        .run()
+        .unwrap()
+}
+
+/// `‖a − b‖₂`.
+fn dist(a: &[f64], b: &[f64]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y) * (x - y))
+        .sum::<f64>()
+        .sqrt()
+}
 
 fn run(method: Method, tau: f64, t_end: f64) -> Trajectory {
     let p = Pendulum::default();
@@ -130,11 +153,16 @@ fn projector_with_the_bdf_stays_below_1e_12() {
 /// methods agree with each other to the tolerance level.
 #[test]
 fn bdf_runs_converge_on_the_keerthi_robot() {
-    let reference = contour_projection::reproduction::reference(2, 2.0)
-        .unwrap()
-        .0;
+    // reference: the perturbation method with DOPRI5 at 1e-12
+    let reference = keerthi_ic2(
+        Method::Perturbation(PerturbationConfig::default()),
+        Integrator::dopri5(),
+        1e-12,
+        2.0,
+    )
+    .x_final;
     let err = |m: Method, tau: f64| {
-        let tr = run_case(2, m, Integrator::bdf(), tau, 2.0, vec![]).unwrap();
+        let tr = keerthi_ic2(m, Integrator::bdf(), tau, 2.0);
         (dist(&tr.x_final, &reference), tr.stats.f_evals)
     };
     for m in [

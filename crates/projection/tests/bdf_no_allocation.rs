@@ -9,9 +9,10 @@
 //! measured region and failed this test by chance.
 
 use contour_model::models::KEERTHI_IC2;
+use contour_model::models::{KeerthiControlLaw, KeerthiRobot};
+use contour_model::WithController;
 use contour_model::{consistent_state, DynamicsOptions};
 use contour_ode::{Advance, BdfConfig, Stepper};
-use contour_projection::reproduction::keerthi_system;
 use contour_projection::{BdfOde, ConstrainedRhs, ConstraintMonitor, ErrorControl, Projector};
 /// The counter is live (so a zero below cannot pass vacuously): one box is one allocation.
 fn assert_counter_live() {
@@ -26,7 +27,7 @@ fn assert_counter_live() {
 
 #[test]
 fn bdf_steps_do_not_allocate() {
-    let sys = keerthi_system();
+    let sys = WithController::new(KeerthiRobot::default(), KeerthiControlLaw::default());
     let cs = consistent_state(
         &sys,
         0.0,

@@ -1,17 +1,14 @@
 //! The projector method of Kövecses & Piedbœuf: the identities (21)–(23) and the dynamics
-//! (26)–(31) at random states of the 7-joint arm (seeded proptest), violations at round-off
-//! on the arm and on two redundantly constrained mechanisms, the correction counts of (35) and
-//! (36), and typed errors for bad input.
+//! (26)–(31) at random states of the 7-joint arm (seeded proptest), one filter application,
+//! and typed errors for bad input. (The paper's claims — violations at round-off on the arm
+//! and on redundant mechanisms, the correction counts of (35) and (36) — are tested in
+//! `contour-papers`, `tests/kovecses.rs`.)
 
 use contour_linalg::{
     projector_identity_residuals, Cholesky, WeightedProjectors, DEFAULT_RANK_RTOL,
 };
-use contour_model::models::{arm7_initial_q, RedundantFourBar};
-use contour_model::{ConstrainedDynamics, Mechanism, ModelError};
-use contour_projection::reproduction_kovecses::{
-    arm_system, correction_comparison_config, run_arm, run_redundant, RedundantParallelogram,
-    ARM_TAU,
-};
+use contour_model::models::{arm7_initial_q, ssrms_arm_tip_held, Arm7LoadCase, RedundantFourBar};
+use contour_model::{ConstrainedDynamics, Mechanism, ModelError, WithController};
 use contour_projection::{
     ConfigurationCorrection, ConstraintFilter, CorrectionCount, ErrorControl, Integrator, Method,
     ProjectionDynamics, ProjectionError, ProjectorConfig, Simulation, VelocityFiltering,
@@ -41,7 +38,7 @@ fn norm(v: &[f64]) -> f64 {
 /// the KKT solution of (9) (full row rank), and the forward solution satisfies (26) and (28).
 #[test]
 fn identities_and_dynamics_at_random_arm_states() {
-    let arm = arm_system();
+    let arm = WithController::new(ssrms_arm_tip_held(), Arm7LoadCase::default());
     let (n, l) = (7usize, 3usize);
     let q0 = arm7_initial_q();
     let strategy = (
@@ -159,184 +156,12 @@ fn identities_and_dynamics_at_random_arm_states() {
     );
 }
 
-/// The paper's setting keeps the arm's violations at round-off for 80 s (≤ 1e-12), while the
-/// direct integration drifts by orders of magnitude more.
-#[test]
-fn arm_violations_at_round_off() {
-    let c = run_arm(
-        Method::Projector(ProjectorConfig::default()),
-        Integrator::dopri5(),
-        ARM_TAU,
-    )
-    .unwrap();
-    assert!(
-        c.stats.max_phi <= 1e-12 && c.stats.max_phidot <= 1e-12,
-        "{:?}",
-        c.stats
-    );
-    // one filtering and two corrections per step, three projector evaluations
-    let steps = c.stats.steps;
-    assert_eq!(c.stats.velocity_filterings, steps);
-    assert_eq!(c.stats.configuration_corrections, 2 * steps);
-    assert_eq!(c.stats.projector_evaluations, 3 * steps);
-    let u = run_arm(Method::Direct, Integrator::dopri5(), ARM_TAU).unwrap();
-    assert!(
-        u.stats.max_phi > 1e3 * c.stats.max_phi,
-        "{:e}",
-        u.stats.max_phi
-    );
-    // the Lagrange-multiplier accelerations (the paper's choice) give the same trajectory
-    let cfg = ProjectorConfig {
-        acceleration: contour_projection::AccelerationSolver::Lagrange,
-        ..ProjectorConfig::default()
-    };
-    let k = run_arm(Method::Projector(cfg), Integrator::dopri5(), ARM_TAU).unwrap();
-    assert!(k.stats.max_phi <= 1e-12);
-    let d = contour_projection::reproduction::dist(&k.x_final, &c.x_final);
-    assert!(d < 1e-6, "{d:e}");
-}
-
-/// The method runs where the KKT-based methods report the rank deficiency.
-#[test]
-fn redundant_mechanisms_run_at_round_off() {
-    let fb = RedundantFourBar::default();
-    let (q, qd) = fb.state(1.0, 0.0).unwrap();
-    let tr = run_redundant(&fb, &q, &qd, ProjectorConfig::default(), None).unwrap();
-    assert!(
-        tr.stats.max_phi <= 1e-12 && tr.stats.max_phidot <= 1e-12,
-        "{:?}",
-        tr.stats
-    );
-    // λ at the outputs: minimum norm, so (for the redundant row a combination of rows 0, 1)
-    // it has no component along the null space of Aᵀ: λ · (cos γ, sin γ, −1) = 0
-    let g = fb.redundant_direction;
-    for lam in &tr.lambda {
-        let along = lam[0] * g.cos() + lam[1] * g.sin() - lam[2];
-        assert!(along.abs() <= 1e-9 * (1.0 + norm(lam)), "{lam:?}");
-    }
-    let e = contour_projection::reproduction_kovecses::relative_energy_drift(&fb, &tr);
-    assert!(e < 1e-6, "{e:e}");
-    let baumgarte = contour_projection::BaumgarteGains::critical(2.0).unwrap();
-    for m in [Method::Direct, Method::Baumgarte(baumgarte)] {
-        let r = run_redundant(&fb, &q, &qd, ProjectorConfig::default(), Some(m));
-        assert!(
-            matches!(
-                r,
-                Err(ProjectionError::Model(ModelError::RankDeficientJacobian {
-                    rank: 2,
-                    rows: 3,
-                    ..
-                }))
-            ),
-            "{r:?}"
-        );
-    }
-    // Keerthi's perturbation approach needs L < N rows
-    assert!(matches!(
-        run_redundant(
-            &fb,
-            &q,
-            &qd,
-            ProjectorConfig::default(),
-            Some(Method::Perturbation(Default::default()))
-        ),
-        Err(ProjectionError::BadConstraintCount {
-            rows: 3,
-            dof: 3,
-            ..
-        })
-    ));
-    let pg = RedundantParallelogram::default();
-    let (q, qd) = pg.state(0.4, 0.0);
-    let cfg = ProjectorConfig {
-        rank_rtol: RedundantParallelogram::RANK_RTOL,
-        ..ProjectorConfig::default()
-    };
-    let tr = run_redundant(&pg, &q, &qd, cfg, None).unwrap();
-    assert!(
-        tr.stats.max_phi <= 1e-12 && tr.stats.max_phidot <= 1e-12,
-        "{:?}",
-        tr.stats
-    );
-    let e = contour_projection::reproduction_kovecses::relative_energy_drift(&pg, &tr);
-    assert!(e < 1e-6, "{e:e}");
-    // the linkage really moves (released at 0.4 rad it swings through the bottom)
-    let th_min = tr.q.iter().map(|q| q[0]).fold(f64::INFINITY, f64::min);
-    assert!(th_min < -2.0, "{th_min}");
-    assert!(matches!(
-        run_redundant(&pg, &q, &qd, cfg, Some(Method::Direct)),
-        Err(ProjectionError::Model(ModelError::RankDeficientJacobian {
-            rank: 5,
-            rows: 6,
-            ..
-        }))
-    ));
-}
-
-/// Counts of (35) and (36): with a fixed count exactly that many corrections; to a tolerance,
-/// (36) converges in fewer corrections (quadratically) than the frozen directions of (35),
-/// and (35) reuses the filtering's projectors (one evaluation per step).
-#[test]
-fn correction_counts() {
-    let c35 = run_arm(
-        Method::Projector(correction_comparison_config(
-            ConfigurationCorrection::QuasiIterative,
-        )),
-        Integrator::dopri5(),
-        1e-5,
-    )
-    .unwrap();
-    let c36 = run_arm(
-        Method::Projector(correction_comparison_config(
-            ConfigurationCorrection::Iterative,
-        )),
-        Integrator::dopri5(),
-        1e-5,
-    )
-    .unwrap();
-    for c in [&c35, &c36] {
-        assert!(c.stats.max_phi <= 1e-13, "{:e}", c.stats.max_phi);
-    }
-    assert!(
-        c35.stats.configuration_corrections > 3 * c36.stats.configuration_corrections,
-        "{} vs {}",
-        c35.stats.configuration_corrections,
-        c36.stats.configuration_corrections
-    );
-    assert_eq!(c35.stats.projector_evaluations, c35.stats.steps + 1);
-    assert_eq!(
-        c36.stats.projector_evaluations,
-        c36.stats.configuration_corrections + c36.stats.steps
-    );
-    // the paper's open loop with (35): two corrections leave a visible residual, (36) none
-    let f35 = run_arm(
-        Method::Projector(ProjectorConfig::quasi_iterative()),
-        Integrator::dopri5(),
-        1e-5,
-    )
-    .unwrap();
-    assert_eq!(f35.stats.configuration_corrections, 2 * f35.stats.steps);
-    assert!(f35.stats.max_phi > 1e-10, "{:e}", f35.stats.max_phi);
-    // no correction, filtering only: φ drifts, A q̇ stays at round-off
-    let cfg = ProjectorConfig {
-        correction: ConfigurationCorrection::Off,
-        ..ProjectorConfig::default()
-    };
-    let f0 = run_arm(Method::Projector(cfg), Integrator::dopri5(), 1e-5).unwrap();
-    assert_eq!(f0.stats.configuration_corrections, 0);
-    assert!(
-        f0.stats.max_phi > 1e-8 && f0.stats.max_phidot < 1e-12,
-        "{:?}",
-        f0.stats
-    );
-}
-
 /// One correction step by hand: (36) from a perturbed arm configuration converges
 /// quadratically; (35) with the directions of the unperturbed point linearly; filtering at
 /// the previous configuration leaves `A(q_{i+1}) q̇` of the order of the step.
 #[test]
 fn single_filter_application() {
-    let arm = arm_system();
+    let arm = WithController::new(ssrms_arm_tip_held(), Arm7LoadCase::default());
     let q0 = arm7_initial_q();
     let mut x_prev = q0.to_vec();
     x_prev.extend_from_slice(&[0.0; 7]);
@@ -541,57 +366,4 @@ fn typed_errors() {
         matches!(r, Err(ProjectionError::NoConvergence { iterations: 2, .. })),
         "{r:?}"
     );
-}
-
-/// Any integrator: ABM, RKG, DOPRI5 and the BDF all keep the Keerthi robot on the manifold.
-#[test]
-fn any_integrator() {
-    use contour_projection::reproduction::run_case;
-    for integ in [
-        Integrator::abm(),
-        Integrator::rkg(),
-        Integrator::dopri5(),
-        Integrator::bdf(),
-    ] {
-        let tr = run_case(
-            2,
-            Method::Projector(ProjectorConfig::default()),
-            integ.clone(),
-            1e-4,
-            5.0,
-            vec![1.0, 2.5, 5.0],
-        )
-        .unwrap();
-        assert!(
-            tr.stats.max_phi <= 1e-14 && tr.stats.max_phidot <= 1e-14,
-            "{}: {:?}",
-            integ.name(),
-            tr.stats
-        );
-        assert_eq!(tr.times, vec![1.0, 2.5, 5.0]);
-        assert_eq!(tr.method, "projector");
-        // corrected outputs are on the manifold too
-        let sys = contour_projection::reproduction::keerthi_system();
-        for (q, qd) in tr.q.iter().zip(&tr.qd) {
-            let (p, v) = contour_model::constraint_residuals(&sys, 0.0, q, qd).unwrap();
-            assert!(p <= 1e-14 && v <= 1e-14, "{p:e} {v:e}");
-        }
-    }
-    // an explicit ODE has no algebraic components
-    assert!(matches!(
-        run_case(
-            1,
-            Method::Projector(ProjectorConfig::default()),
-            Integrator::Bdf(contour_ode::BdfConfig::default().with_algebraic(vec![true; 6])),
-            1e-4,
-            1.0,
-            vec![]
-        ),
-        Err(ProjectionError::Ode(
-            contour_ode::OdeError::InvalidParameter {
-                name: "algebraic",
-                ..
-            }
-        ))
-    ));
 }

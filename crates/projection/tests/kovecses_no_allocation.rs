@@ -6,8 +6,9 @@
 
 use contour_linalg::DEFAULT_RANK_RTOL;
 use contour_model::models::RedundantFourBar;
+use contour_model::models::{KeerthiControlLaw, KeerthiRobot};
 use contour_model::Mechanism;
-use contour_projection::reproduction::keerthi_system;
+use contour_model::WithController;
 use contour_projection::{
     ConfigurationCorrection, ConstraintFilter, CorrectionCount, ProjectionDynamics, ProjectorConfig,
 };
@@ -62,7 +63,7 @@ fn projector_steps_do_not_allocate() {
     let fb = RedundantFourBar::default();
     let (q, qd) = fb.state(1.0, 0.5).unwrap();
     let x0: Vec<f64> = q.iter().chain(&qd).copied().collect();
-    let sys = keerthi_system();
+    let sys = WithController::new(KeerthiRobot::default(), KeerthiControlLaw::default());
     let cs = contour_model::consistent_state(
         &sys,
         0.0,

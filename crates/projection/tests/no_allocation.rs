@@ -5,9 +5,10 @@
 //! the measuring thread only, so libtest's threads cannot pollute the count (issue 11).
 
 use contour_model::models::KEERTHI_IC2;
+use contour_model::models::{KeerthiControlLaw, KeerthiRobot};
+use contour_model::WithController;
 use contour_model::{consistent_state, DynamicsOptions};
 use contour_ode::{AbmConfig, AdamsBashforthMoulton, Advance, Stepper};
-use contour_projection::reproduction::keerthi_system;
 use contour_projection::{ConstrainedRhs, ConstraintMonitor, ErrorControl, Projector};
 /// The counter is live (so a zero below cannot pass vacuously): one box is one allocation.
 fn assert_counter_live() {
@@ -22,7 +23,7 @@ fn assert_counter_live() {
 
 #[test]
 fn a_perturbation_step_does_not_allocate() {
-    let sys = keerthi_system();
+    let sys = WithController::new(KeerthiRobot::default(), KeerthiControlLaw::default());
     let cs = consistent_state(
         &sys,
         0.0,

@@ -7,14 +7,15 @@
 //! proptest configuration (ChaCha, fixed cases, no persistence).
 
 use contour_model::consistent_state;
-use contour_projection::reproduction::keerthi_system;
+use contour_model::models::{KeerthiControlLaw, KeerthiRobot};
+use contour_model::WithController;
 use contour_projection::{ConstraintMonitor, ErrorControl, Projector};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 #[test]
 fn correction_is_feasible_and_near_optimal() {
-    let sys = keerthi_system();
+    let sys = WithController::new(KeerthiRobot::default(), KeerthiControlLaw::default());
     let ec = ErrorControl::absolute(1e-4);
     let proj = std::cell::RefCell::new(Projector::new(&sys, ec, &Default::default()).unwrap());
     let mon = std::cell::RefCell::new(ConstraintMonitor::new(&sys));

@@ -3,11 +3,25 @@
 //! the events, typed errors for ragged data, and the events PERT and PARAM record.
 
 use contour_model::models::Pendulum;
-use contour_projection::reproduction::run_case;
+use contour_model::models::{KeerthiControlLaw, KeerthiRobot, KEERTHI_IC2};
+use contour_model::{ConsistentStateOptions, WithController};
 use contour_projection::{
     ErrorControl, Event, EventKind, Integrator, Method, ParametrizationConfig, PerturbationConfig,
     Simulation, Trajectory, TrajectoryIoError,
 };
+
+/// Keerthi's robot with the control law (4.5) from initial condition 2 (made consistent),
+/// absolute tolerance `tau` in the l2 norm.
+fn keerthi_ic2(method: Method, integrator: Integrator, tau: f64, t_end: f64) -> Trajectory {
+    let robot = WithController::new(KeerthiRobot::default(), KeerthiControlLaw::default());
+    Simulation::new(&robot, &KEERTHI_IC2.q, &KEERTHI_IC2.qd, 0.0, t_end)
+        .make_consistent(ConsistentStateOptions::default())
+        .method(method)
+        .integrator(integrator)
+        .error_control(ErrorControl::absolute(tau))
+        .run()
+        .unwrap()
+}
 
 /// PERT on the pendulum with an acceptance threshold that forces redone steps (Remark 2.5).
 fn pendulum_with_redos() -> Trajectory {
@@ -51,15 +65,12 @@ fn pert_records_every_redone_step_as_an_event() {
 
 #[test]
 fn param_records_every_reparametrization_as_an_event() {
-    let tr = run_case(
-        2,
+    let tr = keerthi_ic2(
         Method::Parametrization(ParametrizationConfig::default()),
         Integrator::abm(),
         1e-4,
         5.0,
-        Vec::new(),
-    )
-    .unwrap();
+    );
     assert!(tr.stats.reparametrizations > 0);
     assert_eq!(
         tr.events_of(EventKind::Reparametrization).count(),

@@ -8,6 +8,7 @@
 //! | [`Pendulum`] | 2 | 1 | Cartesian pendulum |
 //! | [`SliderCrank`] | 3 | 2 | absolute link angles + slider position |
 //! | [`RedundantFourBar`] | 3 | 3 (rank 2) | four-bar with a redundant closure row |
+//! | [`RedundantParallelogram`] | 6 | 6 (rank 5) | parallelogram with a redundant middle crank |
 //! | [`ssrms_arm`] / [`ssrms_arm_tip_held`] (+ [`Arm7LoadCase`]) | 7 | 0 / 3 | Kövecses & Piedbœuf, SSRMS-like (`data/arm7.urdf`) |
 //! | [`panda_arm`] | 7 | 0 | Franka Emika Panda (`data/panda.urdf`) |
 //! | [`crate::explicit::Planar2g`] | 2 | 1 | Featherstone's `planar2g` (`q₂ = 2 sin q₁`) |
@@ -16,6 +17,7 @@ mod arms;
 mod four_bar;
 mod huang;
 mod keerthi;
+mod parallelogram;
 mod pendulum;
 mod slider_crank;
 
@@ -28,6 +30,7 @@ pub use huang::{DesiredMotion, HuangCartesianRobot, HuangPdLaw};
 pub use keerthi::{
     KeerthiControlLaw, KeerthiInitialCondition, KeerthiRobot, KEERTHI_IC1, KEERTHI_IC2,
 };
+pub use parallelogram::RedundantParallelogram;
 pub use pendulum::Pendulum;
 pub use slider_crank::SliderCrank;
 

@@ -403,7 +403,7 @@ mod tests {
     #[test]
     fn mvc_search_matches_bisection_on_huang_path() {
         // zero-inertia cusps, a constrained arc and jumps at the breakpoints
-        let (_, cp) = crate::reproduction::huang_paths().unwrap();
+        let cp = crate::ContourTask::huang().continuous_slope_path().unwrap();
         let robot = HuangCartesianRobot::default();
         let jp = CartesianJointPath::new(cp.path.clone());
         let d = PathDynamics::new(&robot, &jp).unwrap();

@@ -1,0 +1,400 @@
+//! Measured orders and reference runs of the integrators, shared by the tests, the benches and
+//! `contour-papers` (which turns them into the rows `ode/*` of `tables/ode.md`).
+//!
+//! * Orders: `log₂(e(h)/e(h/2))` of the global error at the final time for the two finest
+//!   constant steps of a halving sequence, on the harmonic oscillator `ω = 1` over `[0, 10]`
+//!   (for ABM at fixed order `k` with constant step; the start-up runs under a tolerance of
+//!   1e-13, see [`crate::AbmStep::Fixed`]). For ABM at order `k` (Adams–Bashforth predictor of
+//!   order `k`, corrector of order `k + 1` with local extrapolation) the theoretical global
+//!   order is `k + 1`. The implicit methods run on the oscillator through [`OdeAsDae`]: BDF at
+//!   fixed order `k` from exact past values (theory `k`), Huang's BDF2 started by backward
+//!   Euler (theory 2), the singly-implicit RK (theory 3).
+//! * Kepler, `e = 0.5`, three periods, `rtol = atol = tol`, error = max-norm error of `(q, p)`
+//!   at `t = 6π`.
+//! * The variable-order BDF on Van der Pol `μ = 1000` over `[0, 3000]` and Robertson over
+//!   `[0, 10⁵]`, with reference solutions [`VDP1000_REFERENCE`] / [`ROBERTSON_REFERENCE`].
+//! * [`Index1Dae`] on `[0, 10]` (inconsistent algebraic start repaired by the consistent
+//!   initialization) and [`PendulumGgl`] (θ₀ = 1 rad, `[0, 10]`, `λ, μ` out of the error test).
+
+use crate::adams_bashforth_moulton::{AbmConfig, AbmOrder, AbmStep, AdamsBashforthMoulton};
+use crate::bdf::{Bdf, BdfConfig};
+use crate::bdf_huang::{HuangBdf2, HuangBdf2Config, HuangStart};
+use crate::dormand_prince::{DormandPrince54, DormandPrinceConfig};
+use crate::driver::{integrate, DriverOptions};
+use crate::error::OdeError;
+use crate::norm::Tolerances;
+use crate::problem::OdeAsDae;
+use crate::runge_kutta_gill::{GillMode, RungeKuttaGill, RungeKuttaGillConfig};
+use crate::sirk::{SinglyImplicitRk, SirkConfig};
+use crate::stats::Stats;
+use crate::stepper::Advance;
+use crate::test_models::{max_abs_diff, ExactSolution, HarmonicOscillator, Kepler};
+use crate::test_models::{Index1Dae, PendulumGgl, Robertson, VanDerPol};
+
+/// Runs `stepper` on `problem` to `t_end` and returns (max-norm global error, stats).
+pub fn global_error<S: Advance<P>, P: ExactSolution>(
+    stepper: &mut S,
+    problem: &mut P,
+    t_end: f64,
+) -> Result<(f64, Stats), OdeError> {
+    let sol = integrate(
+        stepper,
+        problem,
+        t_end,
+        &[t_end],
+        &mut [],
+        &DriverOptions::default(),
+    )?;
+    let mut exact = vec![0.0; problem.dim()];
+    problem.exact(t_end, &mut exact);
+    Ok((max_abs_diff(&sol.y[0], &exact), sol.stats))
+}
+
+/// Global errors at `t_end` for the constant steps `t_end/nᵢ` made by `make(h)`.
+pub fn error_sequence<S: Advance<P>, P: ExactSolution + Clone>(
+    problem: &P,
+    t_end: f64,
+    ns: &[usize],
+    mut make: impl FnMut(f64, &P) -> Result<S, OdeError>,
+) -> Result<Vec<f64>, OdeError> {
+    ns.iter()
+        .map(|&n| {
+            let h = t_end / n as f64;
+            let mut p = problem.clone();
+            let mut s = make(h, &p)?;
+            global_error(&mut s, &mut p, t_end).map(|r| r.0)
+        })
+        .collect()
+}
+
+/// `log₂(e₀/e₁)` of the last two errors of a halving sequence.
+pub fn observed_order(errors: &[f64]) -> f64 {
+    let m = errors.len();
+    (errors[m - 2] / errors[m - 1]).log2()
+}
+
+/// Measured order of Runge–Kutta–Gill (theory 4).
+pub fn rkg_order() -> Result<(Vec<f64>, f64), OdeError> {
+    let p = HarmonicOscillator { omega: 1.0 };
+    let e = error_sequence(&p, 10.0, &[25, 50, 100, 200], |h, p| {
+        RungeKuttaGill::new(
+            p.t0(),
+            &p.y0(),
+            Tolerances::new(1e-6, 1e-6),
+            RungeKuttaGillConfig {
+                mode: GillMode::Fixed { h },
+                ..Default::default()
+            },
+        )
+    })?;
+    let o = observed_order(&e);
+    Ok((e, o))
+}
+
+/// Measured order of Dormand–Prince 5(4) in constant-step mode (theory 5).
+pub fn dopri_order() -> Result<(Vec<f64>, f64), OdeError> {
+    let p = HarmonicOscillator { omega: 1.0 };
+    let e = error_sequence(&p, 10.0, &[25, 50, 100, 200], |h, p| {
+        DormandPrince54::new(
+            p.t0(),
+            &p.y0(),
+            Tolerances::new(1e-6, 1e-6),
+            DormandPrinceConfig {
+                fixed_step: Some(h),
+                ..Default::default()
+            },
+        )
+    })?;
+    let o = observed_order(&e);
+    Ok((e, o))
+}
+
+/// Step counts used for ABM at order `k` (chosen so that the errors lie well above the
+/// start-up error and well inside the asymptotic range).
+pub fn abm_steps(k: usize) -> [usize; 3] {
+    match k {
+        1 => [160, 320, 640],
+        2 | 3 => [80, 160, 320],
+        _ => [40, 80, 160],
+    }
+}
+
+/// Measured order of ABM with fixed order `k` and constant step (theory `k + 1`).
+pub fn abm_order(k: usize) -> Result<(Vec<f64>, f64), OdeError> {
+    let p = HarmonicOscillator { omega: 1.0 };
+    let e = error_sequence(&p, 10.0, &abm_steps(k), |h, p| {
+        AdamsBashforthMoulton::new(
+            p.t0(),
+            &p.y0(),
+            Tolerances::new(1e-13, 1e-13),
+            AbmConfig {
+                order: AbmOrder::Fixed(k),
+                step: AbmStep::Fixed { h },
+                ..Default::default()
+            },
+        )
+    })?;
+    let o = observed_order(&e);
+    Ok((e, o))
+}
+
+/// Runs an implicit `stepper` on `OdeAsDae(problem)` to `t_end`: (max-norm error, stats).
+pub fn dae_global_error<S: Advance<OdeAsDae<P>>, P: ExactSolution + Clone>(
+    stepper: &mut S,
+    problem: &P,
+    t_end: f64,
+) -> Result<(f64, Stats), OdeError> {
+    let mut f = OdeAsDae::new(problem.clone());
+    let sol = integrate(
+        stepper,
+        &mut f,
+        t_end,
+        &[t_end],
+        &mut [],
+        &DriverOptions::default(),
+    )?;
+    let mut exact = vec![0.0; problem.dim()];
+    problem.exact(t_end, &mut exact);
+    Ok((max_abs_diff(&sol.y[0], &exact), sol.stats))
+}
+
+/// Step counts on `[0, 10]` used for the BDF of order `k`.
+pub fn bdf_steps(k: usize) -> [usize; 3] {
+    match k {
+        1 => [400, 800, 1600],
+        2 => [200, 400, 800],
+        3 => [100, 200, 400],
+        _ => [50, 100, 200],
+    }
+}
+
+/// Measured order of the BDF at fixed order `k`, constant step, started from the exact
+/// past values `y(−ih)`, `i = 0 … k` ([`Bdf::start_with_history`]), on the oscillator
+/// through [`OdeAsDae`], tolerance 1e-13 for the Newton test (theory `k`).
+pub fn bdf_order(k: usize) -> Result<(Vec<f64>, f64), OdeError> {
+    let p = HarmonicOscillator { omega: 1.0 };
+    let mut e = Vec::new();
+    for n in bdf_steps(k) {
+        let h = 10.0 / n as f64;
+        let cfg = BdfConfig::default().fixed(k, h);
+        let mut s = Bdf::new(0.0, &p.y0(), Tolerances::new(1e-13, 1e-13), cfg)?;
+        let hist: Vec<Vec<f64>> = (0..=k)
+            .map(|i| {
+                let mut v = vec![0.0; 2];
+                p.exact(-(i as f64) * h, &mut v);
+                v
+            })
+            .collect();
+        let refs: Vec<&[f64]> = hist.iter().map(|v| v.as_slice()).collect();
+        s.start_with_history(h, &refs)?;
+        e.push(dae_global_error(&mut s, &p, 10.0)?.0);
+    }
+    let o = observed_order(&e);
+    Ok((e, o))
+}
+
+/// Measured order of Huang's constant-step BDF2 (theory 2) with the given start, on the
+/// oscillator over `[0, 10]`, `n = 100, 200, 400` steps, tolerance 1e-13 for the secant
+/// iteration.
+pub fn huang_bdf2_order(start: HuangStart) -> Result<(Vec<f64>, f64), OdeError> {
+    let p = HarmonicOscillator { omega: 1.0 };
+    let e = error_sequence_dae(&p, 10.0, &[100, 200, 400], |h, p| {
+        HuangBdf2::new(
+            p.t0(),
+            &p.y0(),
+            Tolerances::new(1e-13, 1e-13),
+            HuangBdf2Config {
+                h,
+                start,
+                ..Default::default()
+            },
+        )
+    })?;
+    let o = observed_order(&e);
+    Ok((e, o))
+}
+
+/// Measured order of the singly-implicit RK (theory 3), oscillator over `[0, 10]`,
+/// `n = 50, 100, 200` steps.
+pub fn sirk_order() -> Result<(Vec<f64>, f64), OdeError> {
+    let p = HarmonicOscillator { omega: 1.0 };
+    let e = error_sequence_dae(&p, 10.0, &[50, 100, 200], |h, p| {
+        SinglyImplicitRk::new(
+            p.t0(),
+            &p.y0(),
+            Tolerances::new(1e-13, 1e-13),
+            SirkConfig {
+                h,
+                ..Default::default()
+            },
+        )
+    })?;
+    let o = observed_order(&e);
+    Ok((e, o))
+}
+
+/// Global errors at `t_end` of an implicit method on `OdeAsDae(problem)` for the constant
+/// steps `t_end/nᵢ`.
+pub fn error_sequence_dae<S: Advance<OdeAsDae<P>>, P: ExactSolution + Clone>(
+    problem: &P,
+    t_end: f64,
+    ns: &[usize],
+    mut make: impl FnMut(f64, &P) -> Result<S, OdeError>,
+) -> Result<Vec<f64>, OdeError> {
+    ns.iter()
+        .map(|&n| {
+            let h = t_end / n as f64;
+            let mut s = make(h, problem)?;
+            dae_global_error(&mut s, problem, t_end).map(|r| r.0)
+        })
+        .collect()
+}
+
+/// Van der Pol `μ = 1000`, `y(3000)`: the BDF at `rtol = atol = 10⁻¹³`, max order 5
+/// (19 237 steps); the same at max order 4 agrees to 2·10⁻¹⁰.
+pub const VDP1000_REFERENCE: [f64; 2] = [-1.510606936640263, 1.178380000937722e-3];
+
+/// Robertson, `y(10⁵)`: the BDF at `rtol = 10⁻¹³`, `atol = 10⁻¹⁷`, max order 5 (4 788 steps);
+/// the same at max order 4 agrees to 3·10⁻¹⁰ relative.
+pub const ROBERTSON_REFERENCE: [f64; 3] = [
+    1.786592114217948e-2,
+    7.274751468469483e-8,
+    9.821340061103062e-1,
+];
+
+/// Largest componentwise relative error `maxᵢ |yᵢ − refᵢ|/|refᵢ|`.
+pub fn max_rel_error(y: &[f64], reference: &[f64]) -> f64 {
+    y.iter()
+        .zip(reference)
+        .map(|(a, b)| (a - b).abs() / b.abs())
+        .fold(0.0, f64::max)
+}
+
+/// Van der Pol `μ = 1000` on `[0, 3000]` with the BDF: (final state, stats).
+pub fn vdp1000_bdf(rtol: f64, atol: f64, cfg: BdfConfig) -> Result<(Vec<f64>, Stats), OdeError> {
+    let p = VanDerPol { mu: 1000.0 };
+    let mut f = OdeAsDae::new(p);
+    let mut s = Bdf::new(0.0, &p.y0(), Tolerances::new(rtol, atol), cfg)?;
+    let sol = integrate(
+        &mut s,
+        &mut f,
+        3000.0,
+        &[3000.0],
+        &mut [],
+        &DriverOptions::default(),
+    )?;
+    Ok((sol.y[0].clone(), sol.stats))
+}
+
+/// Robertson on `[0, 10⁵]` with the BDF: (final state, stats).
+pub fn robertson_bdf(rtol: f64, atol: f64, cfg: BdfConfig) -> Result<(Vec<f64>, Stats), OdeError> {
+    let p = Robertson;
+    let mut f = OdeAsDae::new(p);
+    let mut s = Bdf::new(0.0, &p.y0(), Tolerances::new(rtol, atol), cfg)?;
+    let sol = integrate(
+        &mut s,
+        &mut f,
+        1e5,
+        &[1e5],
+        &mut [],
+        &DriverOptions::default(),
+    )?;
+    Ok((sol.y[0].clone(), sol.stats))
+}
+
+/// [`Index1Dae`] on `[0, 10]` with the BDF at `rtol = atol = tol`, started from the exact
+/// `u(0)` and a wrong `z(0) + 0.3` (repaired by the consistent initialization):
+/// (max-norm error at `t = 10`, stats).
+pub fn index1_bdf(tol: f64) -> Result<(f64, Stats), OdeError> {
+    let mut p = Index1Dae;
+    let mut y0 = [0.0; 2];
+    p.exact(0.0, &mut y0);
+    y0[1] += 0.3;
+    let cfg = BdfConfig::default().with_algebraic(p.algebraic());
+    let mut s = Bdf::new(0.0, &y0, Tolerances::new(tol, tol), cfg)?;
+    let sol = integrate(
+        &mut s,
+        &mut p,
+        10.0,
+        &[10.0],
+        &mut [],
+        &DriverOptions::default(),
+    )?;
+    let mut ex = [0.0; 2];
+    p.exact(10.0, &mut ex);
+    Ok((max_abs_diff(&sol.y[0], &ex), sol.stats))
+}
+
+/// [`PendulumGgl`] (`g = 9.81`, θ₀ = 1 rad, at rest) on `[0, 10]` with the BDF at
+/// `rtol = atol = tol`, `λ, μ` out of the error test, consistent `y'₀` supplied:
+/// (max `|φ(q)|` over the accepted steps, max energy drift, stats).
+pub fn pendulum_ggl_bdf(tol: f64) -> Result<(f64, f64, Stats), OdeError> {
+    let mut p = PendulumGgl { g: 9.81 };
+    let cfg = BdfConfig::default()
+        .with_algebraic_excluded(p.algebraic())
+        .with_initial_derivative(p.yp0(1.0));
+    let mut s = Bdf::new(0.0, &p.y0(1.0), Tolerances::new(tol, tol), cfg)?;
+    let sol = integrate(
+        &mut s,
+        &mut p,
+        10.0,
+        &[],
+        &mut [],
+        &DriverOptions::default(),
+    )?;
+    let drift = sol.y.iter().map(|y| p.phi(y).abs()).fold(0.0, f64::max);
+    let e0 = p.energy(&sol.y[0]);
+    let de = sol
+        .y
+        .iter()
+        .map(|y| (p.energy(y) - e0).abs())
+        .fold(0.0, f64::max);
+    Ok((drift, de, sol.stats))
+}
+
+/// Tolerances of the Kepler work–precision study: `10⁻³ … 10⁻¹⁰`.
+pub const KEPLER_TOLS: [f64; 8] = [1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10];
+
+/// Which method a Kepler run uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeplerMethod {
+    /// [`AdamsBashforthMoulton`], variable order 1–12.
+    Abm,
+    /// [`DormandPrince54`].
+    Dopri5,
+    /// [`RungeKuttaGill`] with step doubling.
+    Rkg,
+}
+
+impl KeplerMethod {
+    /// Identifier used in the row ids.
+    pub fn id(self) -> &'static str {
+        match self {
+            KeplerMethod::Abm => "abm",
+            KeplerMethod::Dopri5 => "dopri5",
+            KeplerMethod::Rkg => "rkg",
+        }
+    }
+}
+
+/// One Kepler run (`e = 0.5`, three periods, `rtol = atol = tol`): (error, stats).
+pub fn kepler_run(method: KeplerMethod, tol: f64) -> Result<(f64, Stats), OdeError> {
+    let mut p = Kepler { e: 0.5 };
+    let t_end = 3.0 * Kepler::PERIOD;
+    let tols = Tolerances::new(tol, tol);
+    let y0 = p.y0();
+    match method {
+        KeplerMethod::Abm => {
+            let mut s = AdamsBashforthMoulton::new(0.0, &y0, tols, AbmConfig::default())?;
+            global_error(&mut s, &mut p, t_end)
+        }
+        KeplerMethod::Dopri5 => {
+            let mut s = DormandPrince54::new(0.0, &y0, tols, DormandPrinceConfig::default())?;
+            global_error(&mut s, &mut p, t_end)
+        }
+        KeplerMethod::Rkg => {
+            let mut s = RungeKuttaGill::new(0.0, &y0, tols, RungeKuttaGillConfig::default())?;
+            global_error(&mut s, &mut p, t_end)
+        }
+    }
+}
