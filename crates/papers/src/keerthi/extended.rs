@@ -81,7 +81,7 @@ pub fn keerthi_extended_rows() -> Result<Vec<Row>, ProjectionError> {
                 if let Integrator::Bdf(_) = integ {
                     rows.push(
                         Row::count(format!("{base}/jacobian_evals"), s.jacobian_evals as f64)
-                            .note(&bdf_note(&s)),
+                            .note(bdf_note(&s)),
                     );
                 }
             }
