@@ -12,11 +12,11 @@
 //! `ξ = −A⁻¹ J q̇⁻`, exactly Huang (5.3.12)–(5.3.13), since Huang's `D J_H` is our `J`).
 //! Workspaces are allocated in [`ContactDynamics::new`]; nothing allocates afterwards.
 
-use crate::dense::{cholesky, cholesky_solve};
 use crate::error::ContactError;
 use crate::lcp::Lcp;
+use contour_linalg::Cholesky;
 use contour_model::Mechanism;
-use faer::Mat;
+use faer::{Mat, MatRef};
 
 /// Friction mode on the active rows (Huang (6.3.4) in joint space: valid when `p = q`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -45,7 +45,10 @@ pub struct ContactDynamics {
     rho: Vec<f64>,
     b: Vec<f64>,
     phi: Vec<f64>,
-    lm: Vec<f64>,
+    /// `M = L Lᵀ` of the last evaluation.
+    chol_m: Cholesky,
+    /// `S = J_A M⁻¹ J_Aᵀ = L_S L_Sᵀ` of `k` active rows, one workspace per size `k = 1..=L`.
+    chol_s: Vec<Cholesky>,
     f: Vec<f64>,
     minv_f: Vec<f64>,
     /// `C = M⁻¹ G` column-major (`n` per active row).
@@ -74,7 +77,8 @@ impl ContactDynamics {
             rho: vec![0.0; l],
             b: vec![0.0; l],
             phi: vec![0.0; l],
-            lm: vec![0.0; n * n],
+            chol_m: Cholesky::new(n),
+            chol_s: (1..=l).map(Cholesky::new).collect(),
             f: vec![0.0; n],
             minv_f: vec![0.0; n],
             c: vec![0.0; n * l.max(1)],
@@ -104,31 +108,27 @@ impl ContactDynamics {
         mech.constraint_rate_bias(t, q, &mut self.b);
         mech.constraints(t, q, &mut self.phi);
         for i in 0..n {
-            for k in 0..n {
-                self.lm[i * n + k] = self.m[(i, k)];
-            }
             self.f[i] = self.u[i] - self.h[i];
         }
-        if let Some(i) = self
-            .lm
-            .iter()
-            .chain(&self.f)
-            .chain(&self.rho)
-            .chain(&self.phi)
-            .position(|v| !v.is_finite())
-        {
+        let m_bad = (0..n * n).position(|p| !self.m[(p / n, p % n)].is_finite());
+        if let Some(i) = m_bad.or_else(|| {
+            self.f
+                .iter()
+                .chain(&self.rho)
+                .chain(&self.phi)
+                .position(|v| !v.is_finite())
+                .map(|p| n * n + p)
+        }) {
             return Err(ContactError::NonFinite {
                 what: "model output",
                 index: i,
             });
         }
-        cholesky(&mut self.lm, n).map_err(|(index, pivot)| ContactError::NotPositiveDefinite {
-            what: "mass matrix",
-            index,
-            pivot,
-        })?;
+        self.chol_m
+            .factor(self.m.as_ref())
+            .map_err(|e| ContactError::factorization("mass matrix", e))?;
         self.minv_f.copy_from_slice(&self.f);
-        cholesky_solve(&self.lm, n, &mut self.minv_f);
+        self.chol_m.solve_in_place(&mut self.minv_f);
         Ok(())
     }
 
@@ -203,7 +203,7 @@ impl ContactDynamics {
             for p in 0..n {
                 col[p] = self.j[(i, p)] - if mu > 0.0 { mu * qd[p] / speed } else { 0.0 };
             }
-            cholesky_solve(&self.lm, n, col);
+            self.chol_m.solve_in_place(col);
         }
         // S = J_A C,  rhs = −(J_A M⁻¹(u−h) + ρ + α(J q̇ + b) + β φ)   Huang (2.3.2), (6.3.2)
         for (r, &i) in active.iter().enumerate() {
@@ -261,7 +261,7 @@ impl ContactDynamics {
             for p in 0..n {
                 col[p] = self.j[(i, p)];
             }
-            cholesky_solve(&self.lm, n, col);
+            self.chol_m.solve_in_place(col);
         }
         for (r, &i) in cands.iter().enumerate() {
             for cc in 0..k {
@@ -296,7 +296,7 @@ impl ContactDynamics {
             for p in 0..n {
                 col[p] = self.j[(i, p)];
             }
-            cholesky_solve(&self.lm, n, col);
+            self.chol_m.solve_in_place(col);
         }
         // (ii) A = J C;  (iii) A ξ = −(1 + e) J q̇⁻ (complementarity for several rows)
         for (r, &i) in rows.iter().enumerate() {
@@ -348,7 +348,7 @@ impl ContactDynamics {
                 for p in 0..n {
                     col[p] = self.j[(i, p)];
                 }
-                cholesky_solve(&self.lm, n, col);
+                self.chol_m.solve_in_place(col);
             }
             for (r, &i) in active.iter().enumerate() {
                 for cc in 0..k {
@@ -363,14 +363,10 @@ impl ContactDynamics {
             if res == 0.0 && pos {
                 continue;
             }
-            cholesky(&mut self.s[..k * k], k).map_err(|(index, pivot)| {
-                ContactError::NotPositiveDefinite {
-                    what: "J M⁻¹ Jᵀ of the active rows",
-                    index,
-                    pivot,
-                }
-            })?;
-            cholesky_solve(&self.s[..k * k], k, &mut self.rhs[..k]);
+            let chol = &mut self.chol_s[k - 1];
+            chol.factor(MatRef::from_row_major_slice(&self.s[..k * k], k, k))
+                .map_err(|e| ContactError::factorization("J M⁻¹ Jᵀ of the active rows", e))?;
+            chol.solve_in_place(&mut self.rhs[..k]);
             let target: &mut [f64] = if pos { q } else { qd };
             for p in 0..n {
                 target[p] -= (0..k).map(|r| self.c[r * n + p] * self.rhs[r]).sum::<f64>();
@@ -433,7 +429,7 @@ impl ContactDynamics {
             self.minv_f[p] = g;
             r_v[p] = (0..n).map(|k| self.m[(p, k)] * vdot[k]).sum::<f64>() - g;
         }
-        cholesky_solve(&self.lm, n, &mut self.minv_f);
+        self.chol_m.solve_in_place(&mut self.minv_f);
         let (alpha, beta) = self.baumgarte.unwrap_or((0.0, 0.0));
         for (r, &i) in active.iter().enumerate() {
             let jq = (0..n).map(|p| self.j[(i, p)] * self.minv_f[p]).sum::<f64>();

@@ -1,5 +1,6 @@
 //! Errors of `contour-contact`.
 
+use contour_linalg::LinalgError;
 use contour_model::ModelError;
 use contour_ode::OdeError;
 
@@ -48,6 +49,9 @@ pub enum ContactError {
         /// The failing pivot.
         pivot: f64,
     },
+    /// Any other failure of a dense kernel of `contour-linalg`.
+    #[error(transparent)]
+    Linalg(LinalgError),
     /// The linear complementarity problem has no solution (or is too large to enumerate).
     #[error("LCP of size {size} has no solution (smallest violation {violation:.3e})")]
     LcpNoSolution {
@@ -88,4 +92,18 @@ pub enum ContactError {
     /// From the integrators.
     #[error(transparent)]
     Ode(#[from] OdeError),
+}
+
+impl ContactError {
+    /// The error of a Cholesky factorization of the matrix `what` (typed as
+    /// [`ContactError::NotPositiveDefinite`] / [`ContactError::NonFinite`] where it is one).
+    pub(crate) fn factorization(what: &'static str, e: LinalgError) -> Self {
+        match e {
+            LinalgError::NotPositiveDefinite { index, pivot } => {
+                ContactError::NotPositiveDefinite { what, index, pivot }
+            }
+            LinalgError::NonFinite { row, .. } => ContactError::NonFinite { what, index: row },
+            other => ContactError::Linalg(other),
+        }
+    }
 }
