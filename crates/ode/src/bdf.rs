@@ -43,7 +43,8 @@ use crate::norm::Tolerances;
 use crate::problem::{check_finite, DaeJacobian, DaeResidual, WithJacobian};
 use crate::stats::Stats;
 use crate::stepper::{
-    check_initial, clamp_to_stop, stepper_bookkeeping, Advance, StepInfo, Stepper,
+    check_initial, check_params, clamp_to_stop, initial_derivative, stepper_bookkeeping, Advance,
+    StepInfo, Stepper,
 };
 
 /// Largest order of [`Bdf`].
@@ -209,7 +210,7 @@ impl Bdf {
         let fixed_ok = cfg
             .fixed
             .is_none_or(|f| (1..=BDF_MAX_ORDER).contains(&f.order) && f.h > 0.0 && f.h.is_finite());
-        for (name, v, ok) in [
+        check_params([
             (
                 "max_order",
                 cfg.max_order as f64,
@@ -232,26 +233,14 @@ impl Bdf {
                 cfg.max_newton_iterations as f64,
                 cfg.max_newton_iterations > 0,
             ),
-        ] {
-            if !ok || v.is_nan() {
-                return Err(OdeError::InvalidParameter { name, value: v });
-            }
-        }
+        ])?;
         if !cfg.algebraic.is_empty() && cfg.algebraic.len() != n {
             return Err(OdeError::DimensionMismatch {
                 expected: n,
                 got: cfg.algebraic.len(),
             });
         }
-        if let Some(yp0) = &cfg.initial_derivative {
-            if yp0.len() != n {
-                return Err(OdeError::DimensionMismatch {
-                    expected: n,
-                    got: yp0.len(),
-                });
-            }
-            check_finite(yp0, Quantity::InitialDerivative)?;
-        }
+        initial_derivative(cfg.initial_derivative.as_deref(), n)?;
         let z = || vec![0.0; n];
         let mut phi = Vec::with_capacity(BDF_MAX_ORDER + 3);
         phi.push(Vec::new());

@@ -34,7 +34,10 @@ use crate::norm::Tolerances;
 use crate::problem::check_finite;
 use crate::sirk::{SinglyImplicitRk, SirkConfig};
 use crate::stats::Stats;
-use crate::stepper::{check_initial, clamp_to_stop, stepper_bookkeeping, StepInfo, Stepper};
+use crate::stepper::{
+    check_initial, check_params, clamp_to_stop, initial_derivative, stepper_bookkeeping, StepInfo,
+    Stepper,
+};
 
 /// Starting procedure of [`HuangBdf2`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -118,7 +121,7 @@ impl HuangBdf2 {
     ) -> Result<Self, OdeError> {
         let n = y0.len();
         check_initial(t0, y0, &tol)?;
-        for (name, v, ok) in [
+        check_params([
             ("h", cfg.h, cfg.h > 0.0 && cfg.h.is_finite()),
             (
                 "newton_tol",
@@ -130,22 +133,8 @@ impl HuangBdf2 {
                 cfg.max_iterations as f64,
                 cfg.max_iterations > 0,
             ),
-        ] {
-            if !ok || v.is_nan() {
-                return Err(OdeError::InvalidParameter { name, value: v });
-            }
-        }
-        let mut yp0 = vec![0.0; n];
-        if let Some(v) = &cfg.initial_derivative {
-            if v.len() != n {
-                return Err(OdeError::DimensionMismatch {
-                    expected: n,
-                    got: v.len(),
-                });
-            }
-            check_finite(v, Quantity::InitialDerivative)?;
-            yp0.copy_from_slice(v);
-        }
+        ])?;
+        let yp0 = initial_derivative(cfg.initial_derivative.as_deref(), n)?;
         let starter = match cfg.start {
             HuangStart::BackwardEuler => None,
             HuangStart::SinglyImplicitRk => Some(SinglyImplicitRk::new(

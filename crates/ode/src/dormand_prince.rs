@@ -17,7 +17,7 @@ use crate::norm::Tolerances;
 use crate::problem::{check_dim, check_finite, eval_rhs, OdeRhs};
 use crate::stats::Stats;
 use crate::stepper::{
-    check_initial, clamp_to_stop, stepper_bookkeeping, Advance, StepInfo, Stepper,
+    check_initial, check_params, clamp_to_stop, stepper_bookkeeping, Advance, StepInfo, Stepper,
 };
 
 /// An explicit 7-stage Runge–Kutta tableau with an embedded error estimate and a
@@ -254,7 +254,7 @@ impl DormandPrince54 {
     ) -> Result<Self, OdeError> {
         let n = y0.len();
         check_initial(t0, y0, &tol)?;
-        for (name, v, ok) in [
+        check_params([
             ("safety", cfg.safety, cfg.safety > 0.0 && cfg.safety <= 1.0),
             (
                 "fac_min",
@@ -274,11 +274,7 @@ impl DormandPrince54 {
                 cfg.fixed_step.unwrap_or(1.0),
                 cfg.fixed_step.is_none_or(|h| h > 0.0 && h.is_finite()),
             ),
-        ] {
-            if !ok || v.is_nan() {
-                return Err(OdeError::InvalidParameter { name, value: v });
-            }
-        }
+        ])?;
         let z = || vec![0.0; n];
         Ok(Self {
             tab: Tableau::dormand_prince_1980(),

@@ -33,7 +33,7 @@ use crate::norm::Tolerances;
 use crate::problem::{check_dim, check_finite, eval_rhs, OdeRhs};
 use crate::stats::Stats;
 use crate::stepper::{
-    check_initial, clamp_to_stop, stepper_bookkeeping, Advance, StepInfo, Stepper,
+    check_initial, check_params, clamp_to_stop, stepper_bookkeeping, Advance, StepInfo, Stepper,
 };
 
 /// `A = 1 − 1/√2`, Huang (5.3.3).
@@ -197,7 +197,7 @@ impl RungeKuttaGill {
                 });
             }
         }
-        for (name, v, ok) in [
+        check_params([
             ("safety", cfg.safety, cfg.safety > 0.0 && cfg.safety <= 1.0),
             (
                 "fac_min",
@@ -211,11 +211,7 @@ impl RungeKuttaGill {
                 cfg.h_init.unwrap_or(1.0),
                 cfg.h_init.is_none_or(|h| h > 0.0 && h.is_finite()),
             ),
-        ] {
-            if !ok || v.is_nan() {
-                return Err(OdeError::InvalidParameter { name, value: v });
-            }
-        }
+        ])?;
         let z = || vec![0.0; n];
         Ok(Self {
             cfg,

@@ -46,7 +46,10 @@ use crate::implicit::{eval_res, newton_scales, IterationMatrix, Source};
 use crate::norm::Tolerances;
 use crate::problem::check_finite;
 use crate::stats::Stats;
-use crate::stepper::{check_initial, clamp_to_stop, stepper_bookkeeping, StepInfo, Stepper};
+use crate::stepper::{
+    check_initial, check_params, clamp_to_stop, initial_derivative, stepper_bookkeeping, StepInfo,
+    Stepper,
+};
 
 /// Coefficients of a two-stage singly-implicit Runge–Kutta method (Butcher notation).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -159,7 +162,7 @@ impl SinglyImplicitRk {
     pub fn new(t0: f64, y0: &[f64], tol: Tolerances, cfg: SirkConfig) -> Result<Self, OdeError> {
         let n = y0.len();
         check_initial(t0, y0, &tol)?;
-        for (name, v, ok) in [
+        check_params([
             ("h", cfg.h, cfg.h > 0.0 && cfg.h.is_finite()),
             (
                 "newton_tol",
@@ -171,22 +174,8 @@ impl SinglyImplicitRk {
                 cfg.max_newton_iterations as f64,
                 cfg.max_newton_iterations > 0,
             ),
-        ] {
-            if !ok || v.is_nan() {
-                return Err(OdeError::InvalidParameter { name, value: v });
-            }
-        }
-        let mut yp = vec![0.0; n];
-        if let Some(yp0) = &cfg.initial_derivative {
-            if yp0.len() != n {
-                return Err(OdeError::DimensionMismatch {
-                    expected: n,
-                    got: yp0.len(),
-                });
-            }
-            check_finite(yp0, Quantity::InitialDerivative)?;
-            yp.copy_from_slice(yp0);
-        }
+        ])?;
+        let yp = initial_derivative(cfg.initial_derivative.as_deref(), n)?;
         let tab = SirkTableau::huang();
         let z = || vec![0.0; n];
         let nn = [

@@ -148,3 +148,34 @@ pub(crate) fn check_initial(
     crate::problem::check_finite(y0, crate::error::Quantity::InitialState)?;
     tol.validate(y0.len())
 }
+
+/// Checks named configuration parameters: every `(name, value, ok)` must have `ok` and a value
+/// that is not NaN, else [`OdeError::InvalidParameter`] names the first offender. The one
+/// validation prelude of the steppers' constructors.
+pub(crate) fn check_params<const K: usize>(
+    params: [(&'static str, f64, bool); K],
+) -> Result<(), OdeError> {
+    for (name, value, ok) in params {
+        if !ok || value.is_nan() {
+            return Err(OdeError::InvalidParameter { name, value });
+        }
+    }
+    Ok(())
+}
+
+/// The optional initial derivative `y'₀` of a configuration: checked for length `n` and
+/// finiteness and copied, or zeros when none is given.
+pub(crate) fn initial_derivative(given: Option<&[f64]>, n: usize) -> Result<Vec<f64>, OdeError> {
+    let mut yp0 = vec![0.0; n];
+    if let Some(v) = given {
+        if v.len() != n {
+            return Err(OdeError::DimensionMismatch {
+                expected: n,
+                got: v.len(),
+            });
+        }
+        crate::problem::check_finite(v, crate::error::Quantity::InitialDerivative)?;
+        yp0.copy_from_slice(v);
+    }
+    Ok(yp0)
+}
