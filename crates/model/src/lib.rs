@@ -55,6 +55,7 @@
 //! # Ok::<(), contour_model::ModelError>(())
 //! ```
 
+pub mod autodiff;
 mod consistent;
 mod dynamics;
 mod error;
