@@ -6,7 +6,7 @@
 //!
 //! * implicitly, `φ = q₂ − 2 sin q₁` ([`Planar2g`] as a `Mechanism`), with Keerthi's
 //!   perturbation approach (Procedure P1);
-//! * explicitly, `q = γ(y)`, with FDgq ([`ExplicitSimulation`], `T_stab = 0.1`).
+//! * explicitly, `q = γ(y)`, with FDgq ([`Simulation::explicit`], `T_stab = 0.1`).
 //!
 //! Both with DOPRI5 at [`PLANAR2G_TAU`] (absolute, l2 norm of `x = (q, q̇)`), outputs every
 //! 0.01 s; the row is the largest `‖x_implicit(t) − x_explicit(t)‖₂` over the outputs.
@@ -14,7 +14,6 @@
 use contour_model::explicit::Planar2g;
 
 use crate::error::ProjectionError;
-use crate::explicit::ExplicitSimulation;
 use crate::perturbation::PerturbationConfig;
 use crate::reproduction::dist;
 use crate::simulation::{Integrator, Method, Simulation};
@@ -43,7 +42,8 @@ pub fn planar2g_implicit_vs_explicit_at(tau: f64) -> Result<f64, ProjectionError
         .error_control(ec)
         .output_times(grid.clone())
         .run()?;
-    let exp = ExplicitSimulation::new(&p, &p, &[0.0; 2], &[0.0; 2], 0.0, PLANAR2G_FINAL_TIME)
+    let exp = Simulation::new(&p, &[0.0; 2], &[0.0; 2], 0.0, PLANAR2G_FINAL_TIME)
+        .explicit(&p)
         .integrator(Integrator::dopri5())
         .error_control(ec)
         .output_times(grid)

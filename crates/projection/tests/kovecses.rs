@@ -218,7 +218,8 @@ fn redundant_mechanisms_run_at_round_off() {
     assert!(e < 1e-6, "{e:e}");
     let baumgarte = contour_projection::BaumgarteGains::critical(2.0).unwrap();
     for m in [Method::Direct, Method::Baumgarte(baumgarte)] {
-        let r = run_redundant(&fb, &q, &qd, ProjectorConfig::default(), Some(m));
+        let r = run_redundant(&fb, &q, &qd, ProjectorConfig::default(), Some(m))
+            .map_err(ProjectionError::into_cause);
         assert!(
             matches!(
                 r,
@@ -264,7 +265,7 @@ fn redundant_mechanisms_run_at_round_off() {
     let th_min = tr.q.iter().map(|q| q[0]).fold(f64::INFINITY, f64::min);
     assert!(th_min < -2.0, "{th_min}");
     assert!(matches!(
-        run_redundant(&pg, &q, &qd, cfg, Some(Method::Direct)),
+        run_redundant(&pg, &q, &qd, cfg, Some(Method::Direct)).map_err(ProjectionError::into_cause),
         Err(ProjectionError::Model(ModelError::RankDeficientJacobian {
             rank: 5,
             rows: 6,
@@ -432,7 +433,8 @@ fn typed_errors() {
     let r = Simulation::new(&bad, &[0.0, 0.0], &[0.0, 0.0], 0.0, 1.0)
         .method(Method::Projector(ProjectorConfig::default()))
         .integrator(Integrator::dopri5())
-        .run();
+        .run()
+        .map_err(ProjectionError::into_cause);
     assert!(
         matches!(
             r,
@@ -536,7 +538,8 @@ fn typed_errors() {
         .method(Method::Projector(cfg))
         .integrator(Integrator::dopri5())
         .error_control(ErrorControl::absolute(1e-3))
-        .run();
+        .run()
+        .map_err(ProjectionError::into_cause);
     assert!(
         matches!(r, Err(ProjectionError::NoConvergence { iterations: 2, .. })),
         "{r:?}"

@@ -8,7 +8,7 @@ use contour_model::models::KEERTHI_IC2;
 use contour_model::{consistent_state, DynamicsOptions};
 use contour_ode::{AbmConfig, AdamsBashforthMoulton, Advance, Stepper};
 use contour_projection::reproduction::keerthi_system;
-use contour_projection::{ConstrainedRhs, ConstraintMonitor, ErrorControl, Projector};
+use contour_projection::{ConstrainedRhs, ConstraintMonitor, ErrorControl, ManifoldProjection};
 /// The counter is live (so a zero below cannot pass vacuously): one box is one allocation.
 fn assert_counter_live() {
     let info = allocation_counter::measure(|| {
@@ -35,7 +35,7 @@ fn a_perturbation_step_does_not_allocate() {
     x0.extend_from_slice(&cs.qd);
     let ec = ErrorControl::absolute(1e-6);
     let mut rhs = ConstrainedRhs::new(&sys, DynamicsOptions::default()).unwrap();
-    let mut proj = Projector::new(&sys, ec, &Default::default()).unwrap();
+    let mut proj = ManifoldProjection::new(&sys, ec, &Default::default()).unwrap();
     let mut mon = ConstraintMonitor::new(&sys);
     let mut s =
         AdamsBashforthMoulton::new(0.0, &x0, ec.scaled(0.5).to_ode(6), AbmConfig::default())
