@@ -86,7 +86,6 @@ pub mod reproduction_huang52;
 pub mod reproduction_kovecses;
 pub mod rhs;
 mod simulation;
-mod small_lu;
 pub mod tolerance;
 pub mod trajectory;
 

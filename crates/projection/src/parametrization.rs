@@ -25,6 +25,7 @@
 //! also a new iteration matrix) — the "integration
 //! restarts with associated inefficiencies" of Keerthi section 4.
 
+use contour_linalg::{LinalgError, Lu};
 use contour_model::{DynamicsOptions, Mechanism};
 use contour_ode::{OdeError, OdeRhs, RhsError};
 use faer::Mat;
@@ -33,7 +34,6 @@ use serde::{Deserialize, Serialize};
 use crate::error::ProjectionError;
 use crate::method::{check_parameters, Accepted, AfterStep, ConstraintMethod, RunContext, Start};
 use crate::rhs::{ode_error, ConstrainedRhs};
-use crate::small_lu::SmallLu;
 use crate::trajectory::{EventKind, SimulationStats};
 
 /// Options of the parametrization approach.
@@ -95,7 +95,9 @@ pub(crate) struct ParamRhs<'m, M: ?Sized> {
     qscale: f64,
     z: Vec<f64>,
     j: Mat<f64>,
-    lu: SmallLu,
+    /// `J(q) V₁` (L × L) and its LU.
+    jv1: Mat<f64>,
+    lu: Lu,
     phi: Vec<f64>,
     b: Vec<f64>,
     r: Vec<f64>,
@@ -131,7 +133,8 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
             qscale: 1.0,
             z: vec![0.0; l],
             j: Mat::zeros(l, n),
-            lu: SmallLu::new(l),
+            jv1: Mat::zeros(l, l),
+            lu: Lu::new(l),
             phi: vec![0.0; l],
             b: vec![0.0; l],
             r: vec![0.0; n],
@@ -229,14 +232,21 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
                 for k in 0..n {
                     s += self.j[(i, k)] * self.basis[(k, c)];
                 }
-                self.lu.a[i * l + c] = s;
+                self.jv1[(i, c)] = s;
             }
         }
+        let what = "J V1 of the parametrization";
         self.lu
-            .factor(1e-12)
-            .map_err(|pivot| ProjectionError::SingularMatrix {
-                what: "J V1 of the parametrization",
-                pivot,
+            .factor_with_rtol(self.jv1.as_ref(), 1e-12)
+            .map_err(|e| match e {
+                LinalgError::Singular { pivot, .. } => {
+                    ProjectionError::SingularMatrix { what, pivot }
+                }
+                LinalgError::NonFinite { .. } => ProjectionError::SingularMatrix {
+                    what,
+                    pivot: f64::NAN,
+                },
+                other => ProjectionError::Linalg(other),
             })
     }
 
@@ -282,7 +292,7 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
             for i in 0..l {
                 self.phi[i] = -self.phi[i];
             }
-            self.lu.solve(&mut self.phi);
+            self.lu.solve_in_place(&mut self.phi);
             last_step = 0.0;
             for c in 0..l {
                 self.z[c] += self.phi[c];
@@ -315,7 +325,7 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
             }
             self.phi[i] = -s;
         }
-        self.lu.solve(&mut self.phi);
+        self.lu.solve_in_place(&mut self.phi);
         for k in 0..n {
             let mut s = self.r[k];
             for c in 0..l {
@@ -341,7 +351,7 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
                 }
                 self.phi[i] = s;
             }
-            self.lu.solve(&mut self.phi);
+            self.lu.solve_in_place(&mut self.phi);
             acc += self.phi.iter().map(|v| v * v).sum::<f64>();
         }
         acc.sqrt()
