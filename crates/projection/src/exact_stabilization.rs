@@ -10,12 +10,13 @@
 //! style) with `μ` algebraic and out of the error test. The residual is
 //! `F = (q̇ − v + Jᵀμ₁ + Dᵀμ₂,  v̇ − q̈(x) + Jᵀμ₂,  φ,  J v + b)`; each evaluation is one
 //! solution of (1.1)+(1.4) (counted in `N_f`); `D` is formed by forward differences of
-//! `J(q) v + b(q)` (N Jacobian evaluations, not in `N_f`; with [`EcsForm::BlockDiagonal`] the
-//! `Dᵀμ₂` coupling is dropped — any correction direction with `g_x Gᵀ` nonsingular gives the
-//! same `μ = 0` solution). The iteration matrix `∂F/∂y + c_j ∂F/∂y'` is supplied through
-//! [`DaeJacobian`]: `∂q̈/∂x` by forward differences of the accelerations (counted separately
-//! as `jacobian_f_evals`, reported in the notes), the `μ`-dependence of `g_xᵀμ` neglected
-//! (`μ ≈ 0`), the rest exact. The initial derivative is consistent: `ẋ₀ = f(x₀)`, `μ₀ = 0`,
+//! `J(q) v + b(q)` (N constraint-Jacobian evaluations, no acceleration solve; with
+//! [`EcsForm::BlockDiagonal`] the `Dᵀμ₂` coupling is dropped — any correction direction with
+//! `g_x Gᵀ` nonsingular gives the same `μ = 0` solution). The iteration matrix
+//! `∂F/∂y + c_j ∂F/∂y'` is supplied through [`DaeJacobian`]: `∂q̈/∂x` by forward differences
+//! of the accelerations (`2N + 1` acceleration solves per matrix, **counted in `N_f`** as for
+//! every BDF run, and reported separately as `jacobian_f_evals`), the `μ`-dependence of
+//! `g_xᵀμ` neglected (`μ ≈ 0`), the rest exact. The initial derivative is consistent: `ẋ₀ = f(x₀)`, `μ₀ = 0`,
 //! `μ̇₀ = 0` (index-2 initialization by Newton is singular).
 
 use contour_model::{DynamicsOptions, Mechanism};
@@ -187,9 +188,10 @@ impl<M: Mechanism + ?Sized> DaeJacobian for EcsResidual<'_, M> {
         let n2 = 2 * n;
         m.fill(0.0);
         // ∂F_x/∂x = cj I − ∂f/∂x (forward differences of the accelerations).
+        // Every acceleration solve is in N_f, as for every other BDF run ([`crate::BdfOde`]):
+        // the base point and the 2N columns (`jacobian_f_evals` reports them separately).
         self.xp.copy_from_slice(&y[..n2]);
         self.jac_f_evals += 1;
-        let evals = self.inner.evals;
         self.inner.eval_counted(t, &y[..n2], &mut self.f)?;
         for c in 0..n2 {
             let h = f64::EPSILON.sqrt() * y[c].abs().max(1.0);
@@ -202,8 +204,6 @@ impl<M: Mechanism + ?Sized> DaeJacobian for EcsResidual<'_, M> {
             }
             self.xp[c] = y[c];
         }
-        // Jacobian evaluations are not solutions requested by the integration: keep N_f clean.
-        self.inner.evals = evals;
         for k in 0..n2 {
             m[(k, k)] += cj;
         }

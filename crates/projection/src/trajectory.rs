@@ -81,10 +81,9 @@ pub struct SimulationStats {
     pub factorizations: usize,
     /// Newton iterations of an implicit integrator.
     pub newton_iterations: usize,
-    /// Acceleration solves spent on finite-difference iteration matrices. ECS: not in
-    /// `N_f` (its analytic matrix differentiates the accelerations on the side); the other
-    /// methods with the BDF ([`crate::BdfOde`]): **included** in `N_f` (`dim` columns per
-    /// matrix).
+    /// Acceleration solves spent on finite-difference iteration matrices, **included** in
+    /// `N_f` for every method with the BDF: `dim` columns per matrix through
+    /// [`crate::BdfOde`], `2N + 1` per matrix for ECS (base point and columns of `∂q̈/∂x`).
     pub jacobian_f_evals: usize,
     /// Velocity filterings, Kövecses (33) (projector method, one per step by default).
     #[serde(default)]
