@@ -10,6 +10,15 @@
 //!     .make_consistent(ConsistentStateOptions::default())
 //!     .run()?
 //! ```
+//!
+//! Explicit constraints `q = γ(y)` are one more method: `.explicit(&gamma)` instead of
+//! `.method(…)` ([`crate::explicit`]).
+//!
+//! **The one loop.** [`Simulation::run`] validates the input, builds the method (a
+//! [`ConstraintMethod`], one per file) and its stepper, and hands both to the private
+//! `drive`, which owns the step budget, the stepping through `contour_ode`'s `Advance`,
+//! the method's after-step action, recording, dense output, events and statistics. A
+//! failure after the start is [`ProjectionError::Failed`] with the partial trajectory.
 
 use contour_model::explicit::ExplicitConstraint;
 use contour_model::{consistent_state, ConsistentStateOptions, Mechanism, ModelError};
