@@ -84,7 +84,8 @@ impl Lu {
                     p = i;
                 }
             }
-            if !(best > rtol * amax) || best == 0.0 {
+            // A NaN column (overflow inside the elimination) fails too.
+            if best.is_nan() || best <= rtol * amax || best == 0.0 {
                 return Err(LinalgError::Singular {
                     index: k,
                     pivot: lu[(p, k)],
