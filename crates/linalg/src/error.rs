@@ -40,6 +40,15 @@ pub enum LinalgError {
         /// Value of the failing pivot `M_kk − Σ_{j<k} L_kj²` (≤ 0, or NaN).
         pivot: f64,
     },
+    /// The LU factorization met a pivot `|u_kk| ≤ rtol · max|a_ij|` (or zero, or NaN): the
+    /// matrix is (numerically) singular.
+    #[error("matrix is singular (pivot {index} is {pivot:e})")]
+    Singular {
+        /// Index `k` of the failing pivot (column of the elimination).
+        index: usize,
+        /// Value of the failing pivot `u_kk`.
+        pivot: f64,
+    },
     /// A matrix that must have full rank is numerically rank-deficient.
     #[error("matrix has numerical rank {rank} < {required} required (tolerance {tolerance:e})")]
     RankDeficient {

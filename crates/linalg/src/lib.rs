@@ -9,6 +9,9 @@
 //! ## Tour
 //!
 //! * [`Cholesky`] — `M = L Lᵀ` of the mass matrix; solves with `M`, `L`, `Lᵀ`.
+//! * [`Lu`] — `P A = L U` of a small square matrix with partial pivoting, in place, the
+//!   singular pivot reported as [`LinalgError::Singular`] (e.g. `J V₁` of the
+//!   parametrization method).
 //! * [`SkinnyQr`] — `A = Q R` of a tall matrix; the normal equations
 //!   `AᵀA δ = r` through `RᵀR` (Keerthi (2.16)), minimum-norm `Aᵀx = c`,
 //!   least squares.
@@ -63,6 +66,7 @@
 mod cholesky;
 mod error;
 mod kkt;
+mod lu;
 mod pinv;
 mod qr;
 mod scratch;
@@ -72,6 +76,7 @@ mod weighted;
 pub use cholesky::Cholesky;
 pub use error::LinalgError;
 pub use kkt::{KktMethod, KktSolver, DEFAULT_KKT_PIVOT_RTOL};
+pub use lu::{Lu, DEFAULT_LU_PIVOT_RTOL};
 pub use pinv::{moore_penrose_residual, null_space, numerical_rank, PseudoInverse};
 pub use qr::SkinnyQr;
 pub use weighted::{projector_identity_residuals, ProjectorResiduals, WeightedProjectors};

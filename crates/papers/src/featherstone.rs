@@ -8,7 +8,7 @@
 //! * [`planar2g_implicit_vs_explicit`]: the same mechanism twice, from rest at `q = 0` for
 //!   [`PLANAR2G_FINAL_TIME`] under `τ = [1; 0]` — implicitly, `φ = q₂ − 2 sin q₁`
 //!   ([`Planar2g`] as a `Mechanism`), with Keerthi's perturbation approach (Procedure P1), and
-//!   explicitly, `q = γ(y)`, with FDgq ([`ExplicitSimulation`], `T_stab = 0.1`) — both with
+//!   explicitly, `q = γ(y)`, with FDgq ([`Simulation::explicit`], `T_stab = 0.1`) — both with
 //!   DOPRI5 at [`PLANAR2G_TAU`] (absolute, l2 norm of `x = (q, q̇)`), outputs every 0.01 s;
 //!   the row is the largest `‖x_implicit(t) − x_explicit(t)‖₂` over the outputs.
 
@@ -17,9 +17,7 @@ use contour::model::Mechanism;
 use contour::ode::{
     Advance, FnRhs, GillMode, RungeKuttaGill, RungeKuttaGillConfig, Stepper, Tolerances,
 };
-use contour::projection::{
-    ErrorControl, ExplicitSimulation, Integrator, Method, PerturbationConfig, Simulation,
-};
+use contour::projection::{ErrorControl, Integrator, Method, PerturbationConfig, Simulation};
 
 use crate::keerthi::dist;
 use crate::{BoxError, Row, SourceOutput, SourceResult, Tolerance};
@@ -144,7 +142,8 @@ pub fn planar2g_implicit_vs_explicit_at(
         .error_control(ec)
         .output_times(grid.clone())
         .run()?;
-    let exp = ExplicitSimulation::new(&p, &p, &[0.0; 2], &[0.0; 2], 0.0, PLANAR2G_FINAL_TIME)
+    let exp = Simulation::new(&p, &[0.0; 2], &[0.0; 2], 0.0, PLANAR2G_FINAL_TIME)
+        .explicit(&p)
         .integrator(Integrator::dopri5())
         .error_control(ec)
         .output_times(grid)

@@ -334,7 +334,9 @@ pub fn kovecses_rows() -> Result<Vec<Row>, ProjectionError> {
             ("eq36", ConfigurationCorrection::Iterative),
         ] {
             let cfg = correction_comparison_config(corr);
-            match run_arm(Method::Projector(cfg), Integrator::dopri5(), tau) {
+            match run_arm(Method::Projector(cfg), Integrator::dopri5(), tau)
+                .map_err(ProjectionError::into_cause)
+            {
                 Ok(tr) => {
                     let note = format!(
                         "{name} to |phi|_2 <= 1e-13, DOPRI5 tau = {tau:.0e}; {} steps, {} corrections, {} projector evaluations, max |phi|_2 = {:.1e}",
@@ -472,7 +474,8 @@ fn redundant_case<M: Mechanism + ?Sized>(
         d.accelerations(mech, 0.0, q, qd, &mut a, &mut l)?;
         rank = rank.min(d.rank());
     }
-    let direct = run_redundant(mech, q, qd, cfg, Some(Method::Direct));
+    let direct =
+        run_redundant(mech, q, qd, cfg, Some(Method::Direct)).map_err(ProjectionError::into_cause);
     let direct_fails = matches!(
         direct,
         Err(ProjectionError::Model(

@@ -4,9 +4,9 @@
 //! [J q̈ + ρ] + α [J q̇ + b] + β φ = 0,   i.e.   φ̈ + α φ̇ + β φ = 0
 //! ```
 //!
-//! replaces (1.4) in the acceleration solve; the rest is the direct loop
-//! ([`crate::direct`]). Keerthi uses Baumgarte's critical damping `α = 2δ`, `β = δ²` with
-//! δ = 2 ([`BaumgarteGains::critical`]); Huang writes (5.2.20)/(5.2.22)
+//! replaces (1.4) in the acceleration solve; the rest is the direct method (`direct.rs`,
+//! [`crate::Method::Baumgarte`]). Keerthi uses Baumgarte's critical damping `α = 2δ`, `β = δ²`
+//! with δ = 2 ([`BaumgarteGains::critical`]); Huang writes (5.2.20)/(5.2.22)
 //! `φ̈ + 2ρ₁² φ̇ + ρ₂² φ = 0`, i.e. `α = 2ρ₁²`, `β = ρ₂²` ([`BaumgarteGains::huang`]), and for
 //! damping ratio 0.707 and settling time `t_s` (5.2.20 ff.):
 //! `ω_n = 4.24328/t_s`, `ρ₂ = ω_n`, `ρ₁ = 0.84083·√ρ₂` ([`BaumgarteGains::huang_settling`]).

@@ -7,76 +7,62 @@
 //! like `ε t + δ`, Huang 5.2.4).
 
 use contour_model::{Baumgarte, DynamicsOptions, Mechanism};
-use contour_ode::Advance;
+use contour_ode::OdeError;
 
 use crate::error::ProjectionError;
+use crate::method::{ConstraintMethod, RunContext, Start};
 use crate::rhs::{ode_error, ConstrainedRhs};
-use crate::simulation::{with_stepper, RunContext};
-use crate::trajectory::{Recorder, Trajectory};
+use crate::trajectory::SimulationStats;
 
-/// Runs the direct (or, with `baumgarte`, the Baumgarte-stabilized) integration.
-pub(crate) fn run<M: Mechanism + ?Sized>(
-    ctx: &RunContext<'_, '_, M>,
-    baumgarte: Option<Baumgarte>,
-) -> Result<Trajectory, ProjectionError> {
-    let opts = DynamicsOptions {
-        baumgarte,
-        ..Default::default()
-    };
-    let name = if baumgarte.is_some() {
-        "baumgarte"
-    } else {
-        "direct"
-    };
-    let n2 = ctx.x0.len();
-    let tol = ctx.error_control.to_ode(n2);
-    with_stepper!(ctx.integrator, ctx.t0, &ctx.x0, tol, |s| integrate(
-        ctx, &mut s, opts, name
-    ))
+/// The direct (or, with Baumgarte's terms, the stabilized) integration of `ẋ = f(x)`.
+#[derive(Debug)]
+pub(crate) struct Direct<'m, M: ?Sized> {
+    rhs: ConstrainedRhs<'m, M>,
+    opts: DynamicsOptions,
 }
 
-/// The loop shared by Direct and Baumgarte: one accepted step per call, violations recorded.
-pub(crate) fn integrate<'m, M, S>(
-    ctx: &RunContext<'_, 'm, M>,
-    stepper: &mut S,
-    opts: DynamicsOptions,
-    name: &str,
-) -> Result<Trajectory, ProjectionError>
-where
-    M: Mechanism + ?Sized,
-    S: Advance<ConstrainedRhs<'m, M>>,
-{
-    let mech = ctx.mech;
-    let mut rhs = ConstrainedRhs::new(mech, opts)?;
-    let mut rec = Recorder::new(mech, name, ctx.integrator.name(), ctx.output_times, opts)?;
-    rec.start(mech, ctx.t0, &ctx.x0)?;
-    let mut buf = vec![0.0; ctx.x0.len()];
-    stepper.set_t_stop(Some(ctx.t_end));
-    let mut steps = 0usize;
-    while stepper.t() < ctx.t_end {
-        if steps >= ctx.max_steps {
-            return Err(ProjectionError::TooManySteps {
-                t: stepper.t(),
-                max_steps: ctx.max_steps,
-            });
-        }
-        let info = stepper
-            .step(&mut rhs)
-            .map_err(|e| ode_error(e, &mut rhs.last_error))?;
-        steps += 1;
-        rec.step(mech, info.t, stepper.y());
-        while let Some(to) = rec.next_output(info.t) {
-            stepper.dense(to, &mut buf);
-            rec.output(mech, to, &buf)?;
-        }
-        if rec.every_step() {
-            rec.output(mech, info.t, stepper.y())?;
+impl<'m, M: Mechanism + ?Sized> Direct<'m, M> {
+    /// Keerthi (1.5), or with `baumgarte` the field of (4.3).
+    pub(crate) fn new(
+        ctx: &RunContext<'_, 'm, M>,
+        baumgarte: Option<Baumgarte>,
+    ) -> Result<Start<Self>, ProjectionError> {
+        let opts = DynamicsOptions {
+            baumgarte,
+            ..Default::default()
+        };
+        let method = Self {
+            rhs: ConstrainedRhs::new(ctx.mech, opts)?,
+            opts,
+        };
+        Ok(Start::on_x(method, &ctx.x0, ctx.error_control))
+    }
+}
+
+impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for Direct<'m, M> {
+    type Problem = ConstrainedRhs<'m, M>;
+
+    fn name(&self) -> &'static str {
+        if self.opts.baumgarte.is_some() {
+            "baumgarte"
+        } else {
+            "direct"
         }
     }
-    let st = *stepper.stats();
-    crate::trajectory::implicit_stats(&mut rec.traj.stats, &st, ctx.x0.len());
-    rec.traj.stats.rejected_steps = st.rejected_steps;
-    rec.traj.stats.integrator_f_calls = st.f_evals;
-    rec.traj.stats.f_evals = rhs.evals;
-    Ok(rec.finish(stepper.y()))
+
+    fn problem(&mut self) -> &mut Self::Problem {
+        &mut self.rhs
+    }
+
+    fn integrator_error(&mut self, e: OdeError) -> ProjectionError {
+        ode_error(e, &mut self.rhs.last_error)
+    }
+
+    fn output_dynamics(&self) -> DynamicsOptions {
+        self.opts
+    }
+
+    fn add_stats(&self, s: &mut SimulationStats) {
+        s.f_evals = self.rhs.evals;
+    }
 }

@@ -4,6 +4,8 @@ use contour_linalg::LinalgError;
 use contour_model::ModelError;
 use contour_ode::OdeError;
 
+use crate::trajectory::Trajectory;
+
 /// Everything that can go wrong in a constrained simulation.
 ///
 /// Bad input (negative gains, `τ ≤ 0`, wrong dimensions, an inconsistent initial state) and
@@ -58,13 +60,36 @@ pub enum ProjectionError {
         /// Actual length.
         found: usize,
     },
-    /// The time span or an output time is invalid (`t_end ≤ t0`, unsorted, non-finite).
+    /// The time span is invalid (`t_end ≤ t0`, or a non-finite end).
     #[error("invalid time span: t0 = {t0}, t = {t}")]
     InvalidTimeSpan {
         /// Start time.
         t0: f64,
+        /// The offending end time.
+        t: f64,
+    },
+    /// The output times are not sorted: `output_times[index] = t` comes before its
+    /// predecessor `previous`.
+    #[error("output times not sorted: output_times[{index}] = {t} < {previous}")]
+    UnsortedOutputTimes {
+        /// Position in `output_times`.
+        index: usize,
         /// The offending time.
         t: f64,
+        /// `output_times[index − 1]`.
+        previous: f64,
+    },
+    /// An output time lies outside `[t0, t_end]` (or is not finite).
+    #[error("output time output_times[{index}] = {t} outside [{t0}, {t_end}]")]
+    OutputTimeOutsideSpan {
+        /// Position in `output_times`.
+        index: usize,
+        /// The offending time.
+        t: f64,
+        /// Start time.
+        t0: f64,
+        /// End time.
+        t_end: f64,
     },
     /// The method cannot run with this integrator (e.g. ECS needs the BDF, which is an
     /// implicit DAE method).
@@ -121,6 +146,11 @@ pub enum ProjectionError {
         /// The failing pivot.
         pivot: f64,
     },
+    /// A run failed after it had started: the failure with the time and state of the last
+    /// accepted step and the trajectory computed so far ([`ProjectionError::cause`] is the
+    /// error behind it).
+    #[error(transparent)]
+    Failed(Box<SimulationFailure>),
     /// The step budget was exhausted.
     #[error("maximum number of steps ({max_steps}) reached at t = {t}")]
     TooManySteps {
@@ -131,36 +161,49 @@ pub enum ProjectionError {
     },
 }
 
-/// Failure to write or read a [`crate::Trajectory`] (JSON or CSV).
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum TrajectoryIoError {
-    /// The writer or reader failed.
-    #[error("trajectory I/O failed: {0}")]
-    Io(#[from] std::io::Error),
-    /// JSON (de)serialization failed.
-    #[error("trajectory JSON failed: {0}")]
-    Json(#[from] serde_json::Error),
-    /// A per-output field has another number of rows than `times`.
-    #[error("trajectory field {field} has {found} rows, times has {expected}")]
-    LengthMismatch {
-        /// Field name (`"q"`, `"qd"`, `"lambda"`).
-        field: &'static str,
-        /// `times.len()`.
-        expected: usize,
-        /// Rows of the field.
-        found: usize,
-    },
-    /// Row `index` of `field` has another length than the first row.
-    #[error("trajectory field {field}[{index}] has {found} entries, expected {expected}")]
-    RaggedRows {
-        /// Field name (`"q"`, `"qd"`, `"lambda"`, `"event q"`, `"event qd"`).
-        field: &'static str,
-        /// Row (output or event) index.
-        index: usize,
-        /// Length of the first row.
-        expected: usize,
-        /// Length of this row.
-        found: usize,
-    },
+/// A simulation that failed after it had started: what went wrong, and what was computed.
+///
+/// `t`, `q`, `q̇` are the last accepted point (the initial one when no step was accepted);
+/// `partial` holds the outputs, violation history, events and statistics up to it
+/// (`partial.x_final` is that point).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("simulation failed after t = {t}: {source}")]
+pub struct SimulationFailure {
+    /// Time of the last accepted step.
+    pub t: f64,
+    /// `q` at `t`.
+    pub q: Vec<f64>,
+    /// `q̇` at `t`.
+    pub qd: Vec<f64>,
+    /// The trajectory up to `t`.
+    pub partial: Box<Trajectory>,
+    /// What failed (the model's, the integrator's or the method's error).
+    #[source]
+    pub source: ProjectionError,
+}
+
+impl ProjectionError {
+    /// The error behind a failed run ([`ProjectionError::Failed`]), else `self`.
+    pub fn cause(&self) -> &ProjectionError {
+        match self {
+            ProjectionError::Failed(f) => f.source.cause(),
+            e => e,
+        }
+    }
+
+    /// The error behind a failed run, by value (drops the partial trajectory).
+    pub fn into_cause(self) -> ProjectionError {
+        match self {
+            ProjectionError::Failed(f) => f.source.into_cause(),
+            e => e,
+        }
+    }
+
+    /// The trajectory computed before a run failed, if it had started.
+    pub fn partial(&self) -> Option<&Trajectory> {
+        match self {
+            ProjectionError::Failed(f) => Some(&f.partial),
+            _ => None,
+        }
+    }
 }

@@ -10,23 +10,25 @@
 //! style) with `μ` algebraic and out of the error test. The residual is
 //! `F = (q̇ − v + Jᵀμ₁ + Dᵀμ₂,  v̇ − q̈(x) + Jᵀμ₂,  φ,  J v + b)`; each evaluation is one
 //! solution of (1.1)+(1.4) (counted in `N_f`); `D` is formed by forward differences of
-//! `J(q) v + b(q)` (N Jacobian evaluations, not in `N_f`; with [`EcsForm::BlockDiagonal`] the
-//! `Dᵀμ₂` coupling is dropped — any correction direction with `g_x Gᵀ` nonsingular gives the
-//! same `μ = 0` solution). The iteration matrix `∂F/∂y + c_j ∂F/∂y'` is supplied through
-//! [`DaeJacobian`]: `∂q̈/∂x` by forward differences of the accelerations (counted separately
-//! as `jacobian_f_evals`, reported in the notes), the `μ`-dependence of `g_xᵀμ` neglected
-//! (`μ ≈ 0`), the rest exact. The initial derivative is consistent: `ẋ₀ = f(x₀)`, `μ₀ = 0`,
+//! `J(q) v + b(q)` (N constraint-Jacobian evaluations, no acceleration solve; with
+//! [`EcsForm::BlockDiagonal`] the `Dᵀμ₂` coupling is dropped — any correction direction with
+//! `g_x Gᵀ` nonsingular gives the same `μ = 0` solution). The iteration matrix
+//! `∂F/∂y + c_j ∂F/∂y'` is supplied through [`DaeJacobian`]: `∂q̈/∂x` by forward differences
+//! of the accelerations (`2N + 1` acceleration solves per matrix, **counted in `N_f`** as for
+//! every BDF run, and reported separately as `jacobian_f_evals`), the `μ`-dependence of
+//! `g_xᵀμ` neglected (`μ ≈ 0`), the rest exact. The initial derivative is consistent: `ẋ₀ = f(x₀)`, `μ₀ = 0`,
 //! `μ̇₀ = 0` (index-2 initialization by Newton is singular).
 
 use contour_model::{DynamicsOptions, Mechanism};
-use contour_ode::{Advance, Bdf, BdfConfig, DaeJacobian, DaeResidual, RhsError, WithJacobian};
+use contour_ode::{Bdf, BdfConfig, DaeJacobian, DaeResidual, OdeError, RhsError, WithJacobian};
 use faer::{Mat, MatMut};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ProjectionError;
+use crate::integrator::Integrator;
+use crate::method::{ConstraintMethod, RunContext};
 use crate::rhs::{ode_error, ConstrainedRhs};
-use crate::simulation::{Integrator, RunContext};
-use crate::trajectory::{Recorder, Trajectory};
+use crate::trajectory::SimulationStats;
 
 /// Which `g_x` multiplies `μ` in (4.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -52,7 +54,7 @@ pub fn ecs_integrator() -> Integrator {
 
 /// Residual of (4.4) with (1.6).
 #[derive(Debug)]
-struct EcsResidual<'m, M: ?Sized> {
+pub(crate) struct EcsResidual<'m, M: ?Sized> {
     inner: ConstrainedRhs<'m, M>,
     n: usize,
     l: usize,
@@ -72,6 +74,30 @@ struct EcsResidual<'m, M: ?Sized> {
 }
 
 impl<'m, M: Mechanism + ?Sized> EcsResidual<'m, M> {
+    /// Workspace for `mech` (allocates once).
+    fn new(mech: &'m M, form: EcsForm) -> Result<Self, ProjectionError> {
+        let (n, l) = (mech.dof(), mech.n_constraints());
+        let n2 = 2 * n;
+        Ok(Self {
+            inner: ConstrainedRhs::new(mech, DynamicsOptions::default())?,
+            n,
+            l,
+            form,
+            j: Mat::zeros(l, n),
+            jp: Mat::zeros(l, n),
+            d: Mat::zeros(l, n),
+            phi: vec![0.0; l],
+            b: vec![0.0; l],
+            bp: vec![0.0; l],
+            g0: vec![0.0; l],
+            qp: vec![0.0; n],
+            f: vec![0.0; n2],
+            f2: vec![0.0; n2],
+            xp: vec![0.0; n2],
+            jac_f_evals: 0,
+        })
+    }
+
     /// `J`, `b`, `φ` at `q`, and `D = ∂(J v + b)/∂q` by forward differences.
     fn constraint_parts(&mut self, t: f64, q: &[f64], v: &[f64], with_d: bool) {
         let (n, l) = (self.n, self.l);
@@ -162,9 +188,10 @@ impl<M: Mechanism + ?Sized> DaeJacobian for EcsResidual<'_, M> {
         let n2 = 2 * n;
         m.fill(0.0);
         // ∂F_x/∂x = cj I − ∂f/∂x (forward differences of the accelerations).
+        // Every acceleration solve is in N_f, as for every other BDF run ([`crate::BdfOde`]):
+        // the base point and the 2N columns (`jacobian_f_evals` reports them separately).
         self.xp.copy_from_slice(&y[..n2]);
         self.jac_f_evals += 1;
-        let evals = self.inner.evals;
         self.inner.eval_counted(t, &y[..n2], &mut self.f)?;
         for c in 0..n2 {
             let h = f64::EPSILON.sqrt() * y[c].abs().max(1.0);
@@ -177,8 +204,6 @@ impl<M: Mechanism + ?Sized> DaeJacobian for EcsResidual<'_, M> {
             }
             self.xp[c] = y[c];
         }
-        // Jacobian evaluations are not solutions requested by the integration: keep N_f clean.
-        self.inner.evals = evals;
         for k in 0..n2 {
             m[(k, k)] += cj;
         }
@@ -203,108 +228,85 @@ impl<M: Mechanism + ?Sized> DaeJacobian for EcsResidual<'_, M> {
     }
 }
 
-/// Runs ECS (needs [`Integrator::Bdf`]).
-pub(crate) fn run<M: Mechanism + ?Sized>(
-    ctx: &RunContext<'_, '_, M>,
-    cfg: &EcsConfig,
-) -> Result<Trajectory, ProjectionError> {
-    let bdf_cfg = match ctx.integrator {
-        Integrator::Bdf(c) => c.clone(),
-        other => {
-            return Err(ProjectionError::UnsupportedIntegrator {
-                method: "exact_stabilization",
-                integrator: other.name(),
-            })
+/// GGL (4.4) as a method of the driver. The stepper is the BDF on the DAE residual (not an
+/// explicit-interface integrator): [`ExactStabilization::new`] builds both, the loop is the
+/// one of every method.
+#[derive(Debug)]
+pub(crate) struct ExactStabilization<'m, M: ?Sized> {
+    prob: WithJacobian<EcsResidual<'m, M>>,
+}
+
+impl<'m, M: Mechanism + ?Sized> ExactStabilization<'m, M> {
+    /// The method and its BDF (needs [`Integrator::Bdf`]) at `y₀ = (x₀, 0)`,
+    /// `y'₀ = (f(x₀), 0)` with `μ` out of the error test.
+    pub(crate) fn new(
+        ctx: &RunContext<'_, 'm, M>,
+        cfg: &EcsConfig,
+    ) -> Result<(Self, Bdf), ProjectionError> {
+        let bdf_cfg = match ctx.integrator {
+            Integrator::Bdf(c) => c.clone(),
+            other => {
+                return Err(ProjectionError::UnsupportedIntegrator {
+                    method: "exact_stabilization",
+                    integrator: other.name(),
+                })
+            }
+        };
+        let mech = ctx.mech;
+        let (n, l) = (mech.dof(), mech.n_constraints());
+        let n2 = 2 * n;
+        let dim = n2 + 2 * l;
+        let mut res = EcsResidual::new(mech, cfg.form)?;
+        // Consistent y'₀ = (f(x₀), 0); counted as the initial evaluation.
+        let mut y0 = ctx.x0.clone();
+        y0.resize(dim, 0.0);
+        let mut yp0 = vec![0.0; dim];
+        res.inner
+            .eval_counted(ctx.t0, &ctx.x0, &mut yp0[..n2])
+            .map_err(|_| match res.inner.last_error.take() {
+                Some(e) => ProjectionError::Model(e),
+                None => ProjectionError::InvalidParameter {
+                    name: "initial state",
+                    value: f64::NAN,
+                },
+            })?;
+        let mut alg = vec![false; dim];
+        for a in &mut alg[n2..] {
+            *a = true;
         }
-    };
-    let mech = ctx.mech;
-    let (n, l) = (mech.dof(), mech.n_constraints());
-    let n2 = 2 * n;
-    let dim = n2 + 2 * l;
-    let mut res = EcsResidual {
-        inner: ConstrainedRhs::new(mech, DynamicsOptions::default())?,
-        n,
-        l,
-        form: cfg.form,
-        j: Mat::zeros(l, n),
-        jp: Mat::zeros(l, n),
-        d: Mat::zeros(l, n),
-        phi: vec![0.0; l],
-        b: vec![0.0; l],
-        bp: vec![0.0; l],
-        g0: vec![0.0; l],
-        qp: vec![0.0; n],
-        f: vec![0.0; n2],
-        f2: vec![0.0; n2],
-        xp: vec![0.0; n2],
-        jac_f_evals: 0,
-    };
-    // Consistent y'₀ = (f(x₀), 0); counted as the initial evaluation.
-    let mut y0 = ctx.x0.clone();
-    y0.resize(dim, 0.0);
-    let mut yp0 = vec![0.0; dim];
-    res.inner
-        .eval_counted(ctx.t0, &ctx.x0, &mut yp0[..n2])
-        .map_err(|_| match res.inner.last_error.take() {
-            Some(e) => ProjectionError::Model(e),
-            None => ProjectionError::InvalidParameter {
-                name: "initial state",
-                value: f64::NAN,
+        let bdf_cfg = bdf_cfg
+            .with_algebraic_excluded(alg)
+            .with_initial_derivative(yp0);
+        let tol = ctx.error_control.to_ode_with_algebraic(dim, 2 * l);
+        let stepper = Bdf::new(ctx.t0, &y0, tol, bdf_cfg)?;
+        Ok((
+            Self {
+                prob: WithJacobian(res),
             },
-        })?;
-    let mut alg = vec![false; dim];
-    for a in &mut alg[n2..] {
-        *a = true;
+            stepper,
+        ))
     }
-    let bdf_cfg = bdf_cfg
-        .with_algebraic_excluded(alg)
-        .with_initial_derivative(yp0);
-    let tol = ctx.error_control.to_ode_with_algebraic(dim, 2 * l);
-    let mut stepper = Bdf::new(ctx.t0, &y0, tol, bdf_cfg)?;
-    let mut prob = WithJacobian(res);
-    let mut rec = Recorder::new(
-        mech,
-        "exact_stabilization",
-        "bdf",
-        ctx.output_times,
-        DynamicsOptions::default(),
-    )?;
-    rec.start(mech, ctx.t0, &ctx.x0)?;
-    let mut buf = vec![0.0; dim];
-    stepper.set_t_stop(Some(ctx.t_end));
-    use contour_ode::Stepper;
-    let mut steps = 0usize;
-    while stepper.t() < ctx.t_end {
-        if steps >= ctx.max_steps {
-            return Err(ProjectionError::TooManySteps {
-                t: stepper.t(),
-                max_steps: ctx.max_steps,
-            });
-        }
-        let info = stepper
-            .step(&mut prob)
-            .map_err(|e| ode_error(e, &mut prob.0.inner.last_error))?;
-        steps += 1;
-        rec.step(mech, info.t, &stepper.y()[..n2]);
-        while let Some(to) = rec.next_output(info.t) {
-            stepper.dense(to, &mut buf);
-            rec.output(mech, to, &buf[..n2])?;
-        }
-        if rec.every_step() {
-            rec.output(mech, info.t, &stepper.y()[..n2])?;
-        }
+}
+
+impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for ExactStabilization<'m, M> {
+    type Problem = WithJacobian<EcsResidual<'m, M>>;
+
+    fn name(&self) -> &'static str {
+        "exact_stabilization"
     }
-    let st = *stepper.stats();
-    let s = &mut rec.traj.stats;
-    s.rejected_steps = st.rejected_steps;
-    s.integrator_f_calls = st.f_evals;
-    s.f_evals = prob.0.inner.evals;
-    s.jacobian_evals = st.jacobian_evals;
-    s.factorizations = st.factorizations;
-    s.newton_iterations = st.newton_iterations;
-    s.jacobian_f_evals = prob.0.jac_f_evals;
-    let x_final = stepper.y()[..n2].to_vec();
-    Ok(rec.finish(&x_final))
+
+    fn problem(&mut self) -> &mut Self::Problem {
+        &mut self.prob
+    }
+
+    fn integrator_error(&mut self, e: OdeError) -> ProjectionError {
+        ode_error(e, &mut self.prob.0.inner.last_error)
+    }
+
+    fn add_stats(&self, s: &mut SimulationStats) {
+        s.f_evals = self.prob.0.inner.evals;
+        s.jacobian_f_evals = self.prob.0.jac_f_evals;
+    }
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@
 //!   integrator the configuration correction (35) or (36) and the velocity filtering (33);
 //!   [`ProjectorConfig::default`] is the paper's one filtering + two corrections (36).
 //! * [`explicit`] — explicit constraints `q = γ(y)` (Featherstone's `gamma_q`, FDgq) with the
-//!   same integrators, through [`ExplicitSimulation`] (it needs the constraint object, which a
+//!   same integrators, through [`Simulation::explicit`] (it needs the constraint object, which a
 //!   [`Method`] value cannot carry).
 //! * [`bdf_ode`] — [`BdfOde`], the variable-order BDF of `contour-ode` on the ODE
 //!   `ẋ − f(x) = 0` ([`Integrator::Bdf`] for every method besides ECS): finite-difference
@@ -61,27 +61,31 @@ mod error;
 pub mod exact_stabilization;
 pub mod explicit;
 pub mod huang_models;
+mod integrator;
 pub mod kovecses;
+pub mod method;
 pub mod parametrization;
 pub mod perturbation;
+mod recorder;
 pub mod rhs;
 mod simulation;
-mod small_lu;
 pub mod tolerance;
 pub mod trajectory;
 
 pub use baumgarte::BaumgarteGains;
 pub use bdf_ode::BdfOde;
-pub use error::{ProjectionError, TrajectoryIoError};
+pub use error::{ProjectionError, SimulationFailure};
 pub use exact_stabilization::{EcsConfig, EcsForm};
-pub use explicit::ExplicitSimulation;
 pub use kovecses::{
     AccelerationSolver, ConfigurationCorrection, ConstraintFilter, CorrectionCount,
     CorrectionOutcome, ProjectionDynamics, ProjectorConfig, VelocityFiltering,
 };
+pub use method::{Accepted, AfterStep, ConstraintMethod, Multipliers};
 pub use parametrization::ParametrizationConfig;
-pub use perturbation::{PerturbationConfig, ProjectionOutcome, Projector, VelocityJacobian};
+pub use perturbation::{
+    ManifoldProjection, PerturbationConfig, ProjectionOutcome, VelocityJacobian,
+};
 pub use rhs::{ConstrainedRhs, ConstraintMonitor};
 pub use simulation::{InitialState, Integrator, Method, Simulation};
 pub use tolerance::{ErrorControl, NormKind};
-pub use trajectory::{Event, EventKind, SimulationStats, Trajectory};
+pub use trajectory::{Event, EventKind, SimulationStats, Trajectory, TrajectoryIoError};

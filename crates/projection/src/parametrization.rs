@@ -25,16 +25,16 @@
 //! also a new iteration matrix) — the "integration
 //! restarts with associated inefficiencies" of Keerthi section 4.
 
+use contour_linalg::{LinalgError, Lu};
 use contour_model::{DynamicsOptions, Mechanism};
-use contour_ode::{Advance, OdeRhs, RhsError};
+use contour_ode::{OdeError, OdeRhs, RhsError};
 use faer::Mat;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ProjectionError;
+use crate::method::{check_parameters, Accepted, AfterStep, ConstraintMethod, RunContext, Start};
 use crate::rhs::{ode_error, ConstrainedRhs};
-use crate::simulation::{with_stepper, RunContext};
-use crate::small_lu::SmallLu;
-use crate::trajectory::{EventKind, Recorder, Trajectory};
+use crate::trajectory::{EventKind, SimulationStats};
 
 /// Options of the parametrization approach.
 ///
@@ -69,7 +69,7 @@ impl Default for ParametrizationConfig {
 
 impl ParametrizationConfig {
     fn validate(&self) -> Result<(), ProjectionError> {
-        for (name, v, ok) in [
+        check_parameters(&[
             ("max_slope", self.max_slope, self.max_slope > 0.0),
             ("newton_tol", self.newton_tol, self.newton_tol > 0.0),
             (
@@ -77,18 +77,13 @@ impl ParametrizationConfig {
                 self.max_newton_iterations as f64,
                 self.max_newton_iterations > 0,
             ),
-        ] {
-            if !(ok && v.is_finite()) {
-                return Err(ProjectionError::InvalidParameter { name, value: v });
-            }
-        }
-        Ok(())
+        ])
     }
 }
 
 /// A local chart `x = ψ(y)` around `xₚ` and the reduced field `ẏ = f̃(y)` (4.2).
 #[derive(Debug)]
-struct ParamRhs<'m, M: ?Sized> {
+pub(crate) struct ParamRhs<'m, M: ?Sized> {
     inner: ConstrainedRhs<'m, M>,
     n: usize,
     l: usize,
@@ -100,7 +95,9 @@ struct ParamRhs<'m, M: ?Sized> {
     qscale: f64,
     z: Vec<f64>,
     j: Mat<f64>,
-    lu: SmallLu,
+    /// `J(q) V₁` (L × L) and its LU.
+    jv1: Mat<f64>,
+    lu: Lu,
     phi: Vec<f64>,
     b: Vec<f64>,
     r: Vec<f64>,
@@ -136,7 +133,8 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
             qscale: 1.0,
             z: vec![0.0; l],
             j: Mat::zeros(l, n),
-            lu: SmallLu::new(l),
+            jv1: Mat::zeros(l, l),
+            lu: Lu::new(l),
             phi: vec![0.0; l],
             b: vec![0.0; l],
             r: vec![0.0; n],
@@ -234,14 +232,21 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
                 for k in 0..n {
                     s += self.j[(i, k)] * self.basis[(k, c)];
                 }
-                self.lu.a[i * l + c] = s;
+                self.jv1[(i, c)] = s;
             }
         }
+        let what = "J V1 of the parametrization";
         self.lu
-            .factor(1e-12)
-            .map_err(|pivot| ProjectionError::SingularMatrix {
-                what: "J V1 of the parametrization",
-                pivot,
+            .factor_with_rtol(self.jv1.as_ref(), 1e-12)
+            .map_err(|e| match e {
+                LinalgError::Singular { pivot, .. } => {
+                    ProjectionError::SingularMatrix { what, pivot }
+                }
+                LinalgError::NonFinite { .. } => ProjectionError::SingularMatrix {
+                    what,
+                    pivot: f64::NAN,
+                },
+                other => ProjectionError::Linalg(other),
             })
     }
 
@@ -287,7 +292,7 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
             for i in 0..l {
                 self.phi[i] = -self.phi[i];
             }
-            self.lu.solve(&mut self.phi);
+            self.lu.solve_in_place(&mut self.phi);
             last_step = 0.0;
             for c in 0..l {
                 self.z[c] += self.phi[c];
@@ -320,7 +325,7 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
             }
             self.phi[i] = -s;
         }
-        self.lu.solve(&mut self.phi);
+        self.lu.solve_in_place(&mut self.phi);
         for k in 0..n {
             let mut s = self.r[k];
             for c in 0..l {
@@ -346,7 +351,7 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
                 }
                 self.phi[i] = s;
             }
-            self.lu.solve(&mut self.phi);
+            self.lu.solve_in_place(&mut self.phi);
             acc += self.phi.iter().map(|v| v * v).sum::<f64>();
         }
         acc.sqrt()
@@ -380,129 +385,132 @@ impl<M: Mechanism + ?Sized> OdeRhs for ParamRhs<'_, M> {
     }
 }
 
-/// Runs the parametrization approach.
-pub(crate) fn run<M: Mechanism + ?Sized>(
-    ctx: &RunContext<'_, '_, M>,
-    cfg: &ParametrizationConfig,
-) -> Result<Trajectory, ProjectionError> {
-    cfg.validate()?;
-    let mut rhs = ParamRhs::new(ctx.mech, *cfg)?;
-    let mut y0 = vec![0.0; 2 * rhs.d];
-    rhs.reparametrize(ctx.t0, &ctx.x0, &mut y0)?;
-    let tol = ctx.error_control.to_ode(y0.len());
-    with_stepper!(ctx.integrator, ctx.t0, &y0, tol, |s| integrate(
-        ctx, &mut s, &mut rhs, cfg
-    ))
+/// The parametrization approach as a method of the driver: integrates the chart
+/// coordinates `y`, maps them by `ψ`, and restarts in a new chart when the chart degrades.
+#[derive(Debug)]
+pub(crate) struct Parametrization<'m, M: ?Sized> {
+    rhs: ParamRhs<'m, M>,
+    cfg: ParametrizationConfig,
+    reparams: usize,
+    restarts: usize,
+    /// Consecutive chart failures without an accepted step.
+    failures: usize,
 }
 
-fn integrate<'m, M, S>(
-    ctx: &RunContext<'_, 'm, M>,
-    stepper: &mut S,
-    rhs: &mut ParamRhs<'m, M>,
-    cfg: &ParametrizationConfig,
-) -> Result<Trajectory, ProjectionError>
-where
-    M: Mechanism + ?Sized,
-    S: Advance<ParamRhs<'m, M>>,
-{
-    let mech = ctx.mech;
-    let mut rec = Recorder::new(
-        mech,
-        "parametrization",
-        ctx.integrator.name(),
-        ctx.output_times,
-        DynamicsOptions::default(),
-    )?;
-    rec.start(mech, ctx.t0, &ctx.x0)?;
-    let mut ybuf = vec![0.0; 2 * rhs.d];
-    let mut x_prev = ctx.x0.clone();
-    let mut t_prev = ctx.t0;
-    stepper.set_t_stop(Some(ctx.t_end));
-    let mut steps = 0usize;
-    let (mut reparams, mut restarts, mut failures) = (0usize, 0usize, 0usize);
-    while stepper.t() < ctx.t_end {
-        if steps >= ctx.max_steps {
-            return Err(ProjectionError::TooManySteps {
-                t: stepper.t(),
-                max_steps: ctx.max_steps,
-            });
-        }
-        rhs.max_iterations_seen = 0;
-        let info = match stepper.step(rhs) {
-            Ok(info) => info,
-            Err(e) => {
-                // The chart failed inside the step: new chart at the last accepted point.
-                let err = match rhs.error.take() {
-                    Some(pe) => pe,
-                    None => ode_error(e, &mut rhs.inner.last_error),
-                };
-                failures += 1;
-                if failures > cfg.max_chart_failures
-                    || !matches!(
-                        err,
-                        ProjectionError::NoConvergence { .. }
-                            | ProjectionError::SingularMatrix { .. }
-                    )
-                {
-                    return Err(err);
-                }
-                rhs.reparametrize(t_prev, &x_prev, &mut ybuf)?;
-                stepper
-                    .restart(rhs, t_prev, &ybuf)
-                    .map_err(|e| ode_error(e, &mut rhs.inner.last_error))?;
-                reparams += 1;
-                rec.event(t_prev, EventKind::Reparametrization, &x_prev);
-                restarts += 1;
-                continue;
-            }
+impl<'m, M: Mechanism + ?Sized> Parametrization<'m, M> {
+    /// The first chart at the initial point, `y₀ = (0, V₂ᵀ v₀)`.
+    pub(crate) fn new(
+        ctx: &RunContext<'_, 'm, M>,
+        cfg: &ParametrizationConfig,
+    ) -> Result<Start<Self>, ProjectionError> {
+        cfg.validate()?;
+        let mut rhs = ParamRhs::new(ctx.mech, *cfg)?;
+        let mut y0 = vec![0.0; 2 * rhs.d];
+        rhs.reparametrize(ctx.t0, &ctx.x0, &mut y0)?;
+        let tol = ctx.error_control.to_ode(y0.len());
+        let method = Self {
+            rhs,
+            cfg: *cfg,
+            reparams: 0,
+            restarts: 0,
+            failures: 0,
         };
-        failures = 0;
-        steps += 1;
-        let t = info.t;
-        ybuf.copy_from_slice(stepper.y());
-        rhs.psi(t, &ybuf)?;
-        x_prev.copy_from_slice(&rhs.x);
-        rec.step(mech, t, &x_prev);
-        // Outputs from the interpolant of y, mapped by ψ.
-        while let Some(to) = rec.next_output(t) {
-            stepper.dense(to, &mut ybuf);
-            rhs.psi(to, &ybuf)?;
-            let x = std::mem::take(&mut rhs.x);
-            let r = rec.output(mech, to, &x);
-            rhs.x = x;
-            r?;
-        }
-        if rec.every_step() {
-            rec.output(mech, t, &x_prev)?;
-        }
-        t_prev = t;
-        // Degradation test at the accepted point (ψ(y) is cached: J, LU at xₖ₊₁).
-        ybuf.copy_from_slice(stepper.y());
-        rhs.psi(t, &ybuf)?;
-        let slope = rhs.slope();
-        if t < ctx.t_end
-            && (slope > cfg.max_slope
-                || rhs.max_iterations_seen > cfg.reparametrize_after_iterations)
-        {
-            rhs.reparametrize(t, &x_prev, &mut ybuf)?;
-            stepper
-                .restart(rhs, t, &ybuf)
-                .map_err(|e| ode_error(e, &mut rhs.inner.last_error))?;
-            reparams += 1;
-            rec.event(t, EventKind::Reparametrization, &x_prev);
-            restarts += 1;
-        }
+        Ok(Start { method, y0, tol })
     }
-    let st = *stepper.stats();
-    crate::trajectory::implicit_stats(&mut rec.traj.stats, &st, 2 * rhs.d);
-    let s = &mut rec.traj.stats;
-    s.rejected_steps = st.rejected_steps;
-    s.integrator_f_calls = st.f_evals;
-    s.f_evals = rhs.inner.evals;
-    s.reparametrizations = reparams;
-    s.restarts = restarts;
-    s.parametrization_iterations = rhs.iterations;
-    Ok(rec.finish(&x_prev))
+}
+
+impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for Parametrization<'m, M> {
+    type Problem = ParamRhs<'m, M>;
+
+    fn name(&self) -> &'static str {
+        "parametrization"
+    }
+
+    fn problem(&mut self) -> &mut Self::Problem {
+        &mut self.rhs
+    }
+
+    fn integrator_error(&mut self, e: OdeError) -> ProjectionError {
+        ode_error(e, &mut self.rhs.inner.last_error)
+    }
+
+    fn before_step(&mut self) {
+        self.rhs.max_iterations_seen = 0;
+    }
+
+    /// The chart failed inside the step: new chart at the last accepted point.
+    fn step_failed(
+        &mut self,
+        e: OdeError,
+        last: Accepted<'_>,
+        y_restart: &mut [f64],
+    ) -> Result<EventKind, ProjectionError> {
+        let err = match self.rhs.error.take() {
+            Some(pe) => pe,
+            None => ode_error(e, &mut self.rhs.inner.last_error),
+        };
+        self.failures += 1;
+        if self.failures > self.cfg.max_chart_failures
+            || !matches!(
+                err,
+                ProjectionError::NoConvergence { .. } | ProjectionError::SingularMatrix { .. }
+            )
+        {
+            return Err(err);
+        }
+        self.rhs.reparametrize(last.t, last.x, y_restart)?;
+        self.reparams += 1;
+        self.restarts += 1;
+        Ok(EventKind::Reparametrization)
+    }
+
+    fn after_step(
+        &mut self,
+        _t: f64,
+        _h: f64,
+        _y: &[f64],
+        _y_new: &mut [f64],
+    ) -> Result<AfterStep, ProjectionError> {
+        self.failures = 0;
+        Ok(AfterStep::Keep)
+    }
+
+    /// Mani–Haug–Atkinson: `x = ψ(y)` of the current chart.
+    fn state(&mut self, t: f64, y: &[f64], x: &mut [f64]) -> Result<(), ProjectionError> {
+        self.rhs.psi(t, y)?;
+        x.copy_from_slice(&self.rhs.x);
+        Ok(())
+    }
+
+    /// Degradation test at the accepted point (`ψ(y)` is cached unless an output moved it):
+    /// a new chart when `‖S‖_F > max_slope` or a Newton solve was slow.
+    fn after_record(
+        &mut self,
+        t: f64,
+        at_end: bool,
+        y: &[f64],
+        x: &[f64],
+        y_restart: &mut [f64],
+    ) -> Result<Option<EventKind>, ProjectionError> {
+        self.rhs.psi(t, y)?;
+        let slope = self.rhs.slope();
+        if !at_end
+            && (slope > self.cfg.max_slope
+                || self.rhs.max_iterations_seen > self.cfg.reparametrize_after_iterations)
+        {
+            self.rhs.reparametrize(t, x, y_restart)?;
+            self.reparams += 1;
+            self.restarts += 1;
+            return Ok(Some(EventKind::Reparametrization));
+        }
+        Ok(None)
+    }
+    fn add_stats(&self, s: &mut SimulationStats) {
+        s.f_evals = self.rhs.inner.evals;
+        s.reparametrizations = self.reparams;
+        s.restarts = self.restarts;
+        s.parametrization_iterations = self.rhs.iterations;
+    }
 }
 
 #[cfg(test)]

@@ -47,15 +47,16 @@
 
 use contour_linalg::SkinnyQr;
 use contour_model::{DynamicsOptions, Mechanism};
-use contour_ode::{Advance, OdeRhs, RhsError};
+use contour_ode::{OdeError, OdeRhs, RhsError};
 use faer::Mat;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ProjectionError;
+use crate::integrator::Integrator;
+use crate::method::{check_parameters, Accepted, AfterStep, ConstraintMethod, RunContext, Start};
 use crate::rhs::{ode_error, ConstrainedRhs};
-use crate::simulation::{with_stepper, Integrator, RunContext};
 use crate::tolerance::{ErrorControl, NormKind};
-use crate::trajectory::{EventKind, Recorder, Trajectory};
+use crate::trajectory::SimulationStats;
 
 /// Which Jacobian the velocity correction uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -112,7 +113,7 @@ impl Default for PerturbationConfig {
 
 impl PerturbationConfig {
     fn validate(&self) -> Result<(), ProjectionError> {
-        for (name, v, ok) in [
+        check_parameters(&[
             (
                 "step_tolerance_factor",
                 self.step_tolerance_factor,
@@ -129,12 +130,7 @@ impl PerturbationConfig {
                 self.max_newton_iterations as f64,
                 self.max_newton_iterations > 0,
             ),
-        ] {
-            if !(ok && v.is_finite()) {
-                return Err(ProjectionError::InvalidParameter { name, value: v });
-            }
-        }
-        Ok(())
+        ])
     }
 }
 
@@ -151,7 +147,7 @@ pub struct ProjectionOutcome {
 
 /// The manifold correction of Procedure P1 step 2, (3.1)–(3.7), in preallocated storage.
 #[derive(Debug)]
-pub struct Projector {
+pub struct ManifoldProjection {
     n: usize,
     l: usize,
     ec: ErrorControl,
@@ -179,7 +175,7 @@ pub struct Projector {
     pub qr_factorizations: usize,
 }
 
-impl Projector {
+impl ManifoldProjection {
     /// Workspace for `mech` with tolerance `ec` (the τ of (2.1), not τ/2).
     pub fn new<M: Mechanism + ?Sized>(
         mech: &M,
@@ -368,9 +364,9 @@ enum Pending {
 /// Right-hand side of P1: counts `N_f`, and with `before_final` projects at the corrector's
 /// evaluation (see the module documentation).
 #[derive(Debug)]
-struct PertRhs<'m, M: ?Sized> {
+pub(crate) struct PertRhs<'m, M: ?Sized> {
     inner: ConstrainedRhs<'m, M>,
-    proj: Projector,
+    proj: ManifoldProjection,
     before_final: bool,
     accept: f64,
     last_t: f64,
@@ -418,177 +414,150 @@ impl<M: Mechanism + ?Sized> OdeRhs for PertRhs<'_, M> {
     }
 }
 
-impl Integrator {
-    /// The configured largest step (restored after a redone step).
-    pub(crate) fn h_max(&self) -> f64 {
-        match self {
-            Integrator::Abm(c) => c.h_max,
-            Integrator::RungeKuttaGill(c) => c.h_max,
-            Integrator::DormandPrince(c) => c.h_max,
-            Integrator::Bdf(c) => c.h_max,
-        }
+/// Procedure P1 (Keerthi section 2) as a method of the driver.
+#[derive(Debug)]
+pub(crate) struct Perturbation<'m, M: ?Sized> {
+    rhs: PertRhs<'m, M>,
+    /// The correction of interpolated outputs (Remark 2.2).
+    out_proj: ManifoldProjection,
+    mech: &'m M,
+    cfg: PerturbationConfig,
+    /// Step halvings of the current step.
+    redos: usize,
+    redone: usize,
+}
+
+impl<'m, M: Mechanism + ?Sized> Perturbation<'m, M> {
+    /// Validates `cfg`; the integrator runs at τ/2 (2.2).
+    pub(crate) fn new(
+        ctx: &RunContext<'_, 'm, M>,
+        cfg: &PerturbationConfig,
+    ) -> Result<Start<Self>, ProjectionError> {
+        cfg.validate()?;
+        let mech = ctx.mech;
+        let n2 = ctx.x0.len();
+        let before_final =
+            cfg.project_before_final_evaluation && matches!(ctx.integrator, Integrator::Abm(_));
+        let rhs = PertRhs {
+            inner: ConstrainedRhs::new(mech, DynamicsOptions::default())?,
+            proj: ManifoldProjection::new(mech, ctx.error_control, cfg)?,
+            before_final,
+            accept: cfg.accept_factor,
+            last_t: f64::NAN,
+            cache_valid: false,
+            cache_t: f64::NAN,
+            cache_x: vec![0.0; n2],
+            cache_f: vec![0.0; n2],
+            pending: Pending::None,
+            error: None,
+        };
+        let method = Self {
+            rhs,
+            out_proj: ManifoldProjection::new(mech, ctx.error_control, cfg)?,
+            mech,
+            cfg: *cfg,
+            redos: 0,
+            redone: 0,
+        };
+        // Keerthi (2.2): step 1 with tolerance τ/2.
+        let ec = ctx.error_control.scaled(cfg.step_tolerance_factor);
+        Ok(Start::on_x(method, &ctx.x0, ec))
     }
 }
 
-/// Runs Procedure P1.
-pub(crate) fn run<M: Mechanism + ?Sized>(
-    ctx: &RunContext<'_, '_, M>,
-    cfg: &PerturbationConfig,
-) -> Result<Trajectory, ProjectionError> {
-    cfg.validate()?;
-    let n2 = ctx.x0.len();
-    // Keerthi (2.2): step 1 with tolerance τ/2.
-    let tol = ctx
-        .error_control
-        .scaled(cfg.step_tolerance_factor)
-        .to_ode(n2);
-    let before_final =
-        cfg.project_before_final_evaluation && matches!(ctx.integrator, Integrator::Abm(_));
-    with_stepper!(ctx.integrator, ctx.t0, &ctx.x0, tol, |s| integrate(
-        ctx,
-        &mut s,
-        cfg,
-        before_final
-    ))
-}
+impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for Perturbation<'m, M> {
+    type Problem = PertRhs<'m, M>;
 
-fn integrate<'m, M, S>(
-    ctx: &RunContext<'_, 'm, M>,
-    stepper: &mut S,
-    cfg: &PerturbationConfig,
-    before_final: bool,
-) -> Result<Trajectory, ProjectionError>
-where
-    M: Mechanism + ?Sized,
-    S: Advance<PertRhs<'m, M>>,
-{
-    let mech = ctx.mech;
-    let n2 = ctx.x0.len();
-    let opts = DynamicsOptions::default();
-    let mut rhs = PertRhs {
-        inner: ConstrainedRhs::new(mech, opts)?,
-        proj: Projector::new(mech, ctx.error_control, cfg)?,
-        before_final,
-        accept: cfg.accept_factor,
-        last_t: f64::NAN,
-        cache_valid: false,
-        cache_t: f64::NAN,
-        cache_x: vec![0.0; n2],
-        cache_f: vec![0.0; n2],
-        pending: Pending::None,
-        error: None,
-    };
-    let mut out_proj = Projector::new(mech, ctx.error_control, cfg)?;
-    let mut rec = Recorder::new(
-        mech,
-        "perturbation",
-        ctx.integrator.name(),
-        ctx.output_times,
-        opts,
-    )?;
-    rec.start(mech, ctx.t0, &ctx.x0)?;
-    let mut buf = vec![0.0; n2];
-    let mut buf2 = vec![0.0; n2];
-    let mut xnew = vec![0.0; n2];
-    let mut x_prev = ctx.x0.clone();
-    let mut t_prev = ctx.t0;
-    let h_max = ctx.integrator.h_max();
-    stepper.set_t_stop(Some(ctx.t_end));
-    let mut steps = 0usize;
-    let (mut redone, mut restarts) = (0usize, 0usize);
-    while stepper.t() < ctx.t_end {
-        if steps >= ctx.max_steps {
-            return Err(ProjectionError::TooManySteps {
-                t: stepper.t(),
-                max_steps: ctx.max_steps,
-            });
-        }
-        let mut redos = 0usize;
-        loop {
-            rhs.pending = Pending::None;
-            let info = stepper
-                .step(&mut rhs)
-                .map_err(|e| ode_error(e, &mut rhs.inner.last_error))?;
-            let outcome = match rhs.pending {
+    fn name(&self) -> &'static str {
+        "perturbation"
+    }
+
+    fn problem(&mut self) -> &mut Self::Problem {
+        &mut self.rhs
+    }
+
+    fn integrator_error(&mut self, e: OdeError) -> ProjectionError {
+        ode_error(e, &mut self.rhs.inner.last_error)
+    }
+
+    fn before_step(&mut self) {
+        self.rhs.pending = Pending::None;
+        // No detection on the evaluations of replace_y and restarts.
+        self.rhs.last_t = f64::NAN;
+    }
+
+    /// Step 2 of P1: the correction (2.3) (already done before the final evaluation with
+    /// ABM), accepted when `‖X*‖ ≤ τ/2` (Remark 2.5), else the step is redone at half size.
+    fn after_step(
+        &mut self,
+        t: f64,
+        h: f64,
+        y: &[f64],
+        y_new: &mut [f64],
+    ) -> Result<AfterStep, ProjectionError> {
+        let outcome =
+            match self.rhs.pending {
                 Pending::Projected(o) => {
-                    xnew.copy_from_slice(&rhs.cache_x);
+                    y_new.copy_from_slice(&self.rhs.cache_x);
                     o
                 }
                 Pending::Refused(o) => o,
                 Pending::Failed => {
-                    return Err(rhs
-                        .error
-                        .take()
-                        .unwrap_or(ProjectionError::ProjectionFailed {
-                            t: info.t,
-                            redos,
+                    return Err(self.rhs.error.take().unwrap_or(
+                        ProjectionError::ProjectionFailed {
+                            t,
+                            redos: self.redos,
                             norm: f64::NAN,
-                        }))
+                        },
+                    ))
                 }
                 Pending::None => {
                     // No detection on replace_y's evaluation of the already corrected point.
-                    rhs.last_t = f64::NAN;
-                    rhs.proj.project(mech, info.t, stepper.y(), &mut xnew)?
+                    self.rhs.last_t = f64::NAN;
+                    self.rhs.proj.project(self.mech, t, y, y_new)?
                 }
             };
-            // Remark 2.5: accept when ‖X*‖ ≤ τ/2.
-            if outcome.converged && outcome.norm <= cfg.accept_factor {
-                stepper
-                    .replace_y(&mut rhs, &xnew)
-                    .map_err(|e| ode_error(e, &mut rhs.inner.last_error))?;
-                break;
-            }
-            redos += 1;
-            if redos > cfg.max_redos {
-                return Err(ProjectionError::ProjectionFailed {
-                    t: info.t,
-                    redos: redos - 1,
-                    norm: outcome.norm,
-                });
-            }
-            redone += 1;
-            restarts += 1;
-            rec.event(t_prev, EventKind::StepRedone, &x_prev);
-            stepper
-                .restart(&mut rhs, t_prev, &x_prev)
-                .map_err(|e| ode_error(e, &mut rhs.inner.last_error))?;
-            rhs.last_t = f64::NAN;
-            stepper.set_max_step(0.5 * info.h);
+        // Remark 2.5: accept when ‖X*‖ ≤ τ/2.
+        if outcome.converged && outcome.norm <= self.cfg.accept_factor {
+            self.redos = 0;
+            return Ok(AfterStep::Replace);
         }
-        if redos > 0 {
-            stepper.set_max_step(h_max);
+        self.redos += 1;
+        if self.redos > self.cfg.max_redos {
+            return Err(ProjectionError::ProjectionFailed {
+                t,
+                redos: self.redos - 1,
+                norm: outcome.norm,
+            });
         }
-        steps += 1;
-        let t = stepper.t();
-        rec.step(mech, t, stepper.y());
-        while let Some(to) = rec.next_output(t) {
-            stepper.dense(to, &mut buf);
-            if cfg.projected_output {
-                // Remark 2.2: the projected interpolant.
-                out_proj.project(mech, to, &buf, &mut buf2)?;
-                rec.output(mech, to, &buf2)?;
-            } else {
-                rec.output(mech, to, &buf)?;
-            }
-        }
-        if rec.every_step() {
-            rec.output(mech, t, stepper.y())?;
-        }
-        x_prev.copy_from_slice(stepper.y());
-        t_prev = t;
+        self.redone += 1;
+        Ok(AfterStep::Redo { max_step: 0.5 * h })
     }
-    let st = *stepper.stats();
-    crate::trajectory::implicit_stats(&mut rec.traj.stats, &st, n2);
-    let s = &mut rec.traj.stats;
-    s.rejected_steps = st.rejected_steps;
-    s.integrator_f_calls = st.f_evals;
-    s.f_evals = rhs.inner.evals;
-    s.projections = rhs.proj.projections;
-    s.projection_iterations = rhs.proj.iterations;
-    s.qr_factorizations = rhs.proj.qr_factorizations;
-    s.redone_steps = redone;
-    s.restarts = restarts;
-    Ok(rec.finish(stepper.y()))
+
+    fn output_state(
+        &mut self,
+        _last: Accepted<'_>,
+        t: f64,
+        y: &[f64],
+        x: &mut [f64],
+    ) -> Result<(), ProjectionError> {
+        if self.cfg.projected_output {
+            // Remark 2.2: the projected interpolant.
+            self.out_proj.project(self.mech, t, y, x)?;
+        } else {
+            x.copy_from_slice(y);
+        }
+        Ok(())
+    }
+
+    fn add_stats(&self, s: &mut SimulationStats) {
+        s.f_evals = self.rhs.inner.evals;
+        s.projections = self.rhs.proj.projections;
+        s.projection_iterations = self.rhs.proj.iterations;
+        s.qr_factorizations = self.rhs.proj.qr_factorizations;
+        s.redone_steps = self.redone;
+        s.restarts = self.redone;
+    }
 }
 
 #[cfg(test)]
@@ -610,7 +579,7 @@ mod tests {
         let eps = 1e-5;
         let xbar = [q[0] * (1.0 + eps), q[1] * (1.0 + eps), qd[0] + 3e-6, qd[1]];
         let ec = ErrorControl::absolute(1e-4);
-        let mut pr = Projector::new(&p, ec, &PerturbationConfig::default()).unwrap();
+        let mut pr = ManifoldProjection::new(&p, ec, &PerturbationConfig::default()).unwrap();
         let mut out = [0.0; 4];
         let o = pr.project(&p, 0.0, &xbar, &mut out).unwrap();
         assert!(o.converged);
@@ -642,7 +611,7 @@ mod tests {
         let q = [0.4363, 0.30, 0.2];
         let mut q0 = q;
         let mut pr0 =
-            Projector::new(&r, ErrorControl::absolute(1e-3), &Default::default()).unwrap();
+            ManifoldProjection::new(&r, ErrorControl::absolute(1e-3), &Default::default()).unwrap();
         // first move q0 onto the manifold
         let mut x = [q0[0], q0[1], q0[2], 0.1, -0.2, 0.05];
         let mut xc = [0.0; 6];
@@ -660,7 +629,7 @@ mod tests {
             (ErrorControl::absolute(1e-4), 1),
             (ErrorControl::mixed(1e-4), 2),
         ] {
-            let mut pr = Projector::new(&r, ec, &Default::default()).unwrap();
+            let mut pr = ManifoldProjection::new(&r, ec, &Default::default()).unwrap();
             let o = pr.project(&r, 0.0, &x, &mut xc).unwrap();
             assert!(o.converged);
             assert_eq!(pr.qr_factorizations, qrs);
@@ -674,7 +643,7 @@ mod tests {
             velocity_jacobian: VelocityJacobian::Projected,
             ..Default::default()
         };
-        let mut pr = Projector::new(&r, ErrorControl::absolute(1e-4), &cfg).unwrap();
+        let mut pr = ManifoldProjection::new(&r, ErrorControl::absolute(1e-4), &cfg).unwrap();
         pr.project(&r, 0.0, &x, &mut xc).unwrap();
         let (_, pd) = phi_norm(&r, &xc);
         assert!(pd < 1e-15, "{pd:e}");
@@ -688,14 +657,14 @@ mod tests {
             ..Default::default()
         };
         assert!(matches!(
-            Projector::new(&p, ErrorControl::absolute(1e-4), &bad),
+            ManifoldProjection::new(&p, ErrorControl::absolute(1e-4), &bad),
             Err(ProjectionError::InvalidParameter {
                 name: "accept_factor",
                 ..
             })
         ));
         assert!(matches!(
-            Projector::new(
+            ManifoldProjection::new(
                 &p,
                 ErrorControl::absolute(1e-4).with_norm(NormKind::Max),
                 &Default::default()
@@ -703,7 +672,8 @@ mod tests {
             Err(ProjectionError::UnsupportedNorm { .. })
         ));
         // J = 2(x, y) vanishes at the pivot: the QR of (J T)ᵀ is rank deficient.
-        let mut pr = Projector::new(&p, ErrorControl::absolute(1e-4), &Default::default()).unwrap();
+        let mut pr =
+            ManifoldProjection::new(&p, ErrorControl::absolute(1e-4), &Default::default()).unwrap();
         let mut out = [0.0; 4];
         assert!(matches!(
             pr.project(&p, 0.0, &[0.0; 4], &mut out),

@@ -10,61 +10,34 @@
 //!     .make_consistent(ConsistentStateOptions::default())
 //!     .run()?
 //! ```
+//!
+//! Explicit constraints `q = γ(y)` are one more method: `.explicit(&gamma)` instead of
+//! `.method(…)` ([`crate::explicit`]).
+//!
+//! **The one loop.** [`Simulation::run`] validates the input, builds the method (a
+//! [`ConstraintMethod`], one per file) and its stepper, and hands both to the private
+//! `drive`, which owns the step budget, the stepping through `contour_ode`'s `Advance`,
+//! the method's after-step action, recording, dense output, events and statistics. A
+//! failure after the start is [`ProjectionError::Failed`] with the partial trajectory.
 
-use contour_model::{consistent_state, ConsistentStateOptions, Mechanism};
-use contour_ode::{AbmConfig, BdfConfig, DormandPrinceConfig, RungeKuttaGillConfig};
+use contour_model::explicit::ExplicitConstraint;
+use contour_model::{consistent_state, ConsistentStateOptions, Mechanism, ModelError};
+use contour_ode::{Advance, OdeRhs};
 
 use crate::baumgarte::BaumgarteGains;
-use crate::error::ProjectionError;
-use crate::exact_stabilization::EcsConfig;
-use crate::kovecses::ProjectorConfig;
-use crate::parametrization::ParametrizationConfig;
-use crate::perturbation::PerturbationConfig;
+use crate::direct::Direct;
+use crate::error::{ProjectionError, SimulationFailure};
+use crate::exact_stabilization::{EcsConfig, ExactStabilization};
+use crate::explicit::ExplicitGamma;
+use crate::kovecses::{ProjectorConfig, ProjectorMethod};
+use crate::method::{Accepted, AfterStep, ConstraintMethod, Multipliers, RunContext, Start};
+use crate::parametrization::{Parametrization, ParametrizationConfig};
+use crate::perturbation::{Perturbation, PerturbationConfig};
+use crate::recorder::{implicit_stats, Recorder};
 use crate::tolerance::ErrorControl;
-use crate::trajectory::Trajectory;
+use crate::trajectory::{EventKind, Trajectory};
 
-/// The integrator of the (index-1 or parametrized) ODE.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Integrator {
-    /// Shampine–Gordon variable-order Adams PECE (Keerthi's integrator).
-    Abm(AbmConfig),
-    /// Runge–Kutta–Gill with step doubling (Huang (5.3.3)).
-    RungeKuttaGill(RungeKuttaGillConfig),
-    /// Dormand–Prince 5(4).
-    DormandPrince(DormandPrinceConfig),
-    /// Variable-order BDF (DASSL style): the DAE of exact stabilization (ECS), and for every
-    /// other method the ODE `ẋ = f(x)` as `ẋ − f(x) = 0` through [`crate::BdfOde`]
-    /// (finite-difference iteration matrix, its evaluations counted in `N_f`).
-    Bdf(BdfConfig),
-}
-
-impl Integrator {
-    /// ABM with its default configuration.
-    pub fn abm() -> Self {
-        Self::Abm(AbmConfig::default())
-    }
-    /// DOPRI5 with its default configuration.
-    pub fn dopri5() -> Self {
-        Self::DormandPrince(DormandPrinceConfig::default())
-    }
-    /// RKG with its default configuration.
-    pub fn rkg() -> Self {
-        Self::RungeKuttaGill(RungeKuttaGillConfig::default())
-    }
-    /// BDF with its default configuration (orders 1–5).
-    pub fn bdf() -> Self {
-        Self::Bdf(BdfConfig::default())
-    }
-    /// Short name: `"abm"`, `"rkg"`, `"dopri5"`, `"bdf"`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Self::Abm(_) => "abm",
-            Self::RungeKuttaGill(_) => "rkg",
-            Self::DormandPrince(_) => "dopri5",
-            Self::Bdf(_) => "bdf",
-        }
-    }
-}
+pub use crate::integrator::Integrator;
 
 /// The constraint-handling method.
 #[derive(Debug, Clone, PartialEq)]
@@ -111,33 +84,35 @@ pub enum InitialState {
     MakeConsistent(ConsistentStateOptions),
 }
 
+/// The explicit constraint `q = γ(y)` of [`Simulation::explicit`] (a borrow of user code,
+/// which a [`Method`] value cannot carry).
+#[derive(Clone, Copy)]
+struct ExplicitRef<'m>(&'m dyn ExplicitConstraint);
+
+impl std::fmt::Debug for ExplicitRef<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExplicitConstraint")
+            .field("n_coordinates", &self.0.n_coordinates())
+            .field("n_independent", &self.0.n_independent())
+            .finish()
+    }
+}
+
 /// A constrained simulation (see the module documentation for the builder and its defaults).
 #[derive(Debug, Clone)]
 pub struct Simulation<'m, M: ?Sized> {
-    pub(crate) mech: &'m M,
-    pub(crate) q0: Vec<f64>,
-    pub(crate) qd0: Vec<f64>,
-    pub(crate) t0: f64,
-    pub(crate) t_end: f64,
-    pub(crate) method: Method,
-    pub(crate) integrator: Integrator,
-    pub(crate) error_control: ErrorControl,
-    pub(crate) output_times: Vec<f64>,
-    pub(crate) initial: InitialState,
-    pub(crate) max_steps: usize,
-}
-
-/// Everything a method's loop needs, validated.
-#[derive(Debug)]
-pub(crate) struct RunContext<'a, 'm, M: ?Sized> {
-    pub mech: &'m M,
-    pub t0: f64,
-    pub t_end: f64,
-    pub x0: Vec<f64>,
-    pub error_control: ErrorControl,
-    pub output_times: &'a [f64],
-    pub max_steps: usize,
-    pub integrator: &'a Integrator,
+    mech: &'m M,
+    q0: Vec<f64>,
+    qd0: Vec<f64>,
+    t0: f64,
+    t_end: f64,
+    method: Method,
+    explicit: Option<ExplicitRef<'m>>,
+    integrator: Integrator,
+    error_control: ErrorControl,
+    output_times: Vec<f64>,
+    initial: InitialState,
+    max_steps: usize,
 }
 
 impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
@@ -151,6 +126,7 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             t0,
             t_end,
             method: Method::Perturbation(PerturbationConfig::default()),
+            explicit: None,
             integrator: Integrator::abm(),
             error_control: ErrorControl::absolute(1e-4),
             output_times: Vec::new(),
@@ -159,10 +135,23 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
         }
     }
 
-    /// Sets the method.
+    /// Sets the method (and drops an explicit constraint set before).
     #[must_use]
     pub fn method(mut self, method: Method) -> Self {
         self.method = method;
+        self.explicit = None;
+        self
+    }
+
+    /// Uses the explicit constraint `q = γ(y)` with FDgq ([`crate::explicit`]) as the method
+    /// (until [`Simulation::method`] is called). The mechanism's implicit rows are ignored,
+    /// the initial state is used as given (only checked finite: FDgq's stabilization pulls
+    /// an inconsistent one onto the constraint with time constant `T_stab`), the violation
+    /// history holds `‖q − γ(y(q))‖₂`, `‖q̇ − G ẏ‖₂`, and λ is not computed (empty rows).
+    /// Every integrator but the BDF.
+    #[must_use]
+    pub fn explicit<G: ExplicitConstraint>(mut self, gamma: &'m G) -> Self {
+        self.explicit = Some(ExplicitRef(gamma));
         self
     }
 
@@ -209,7 +198,7 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
     }
 
     /// Validates the input and builds the initial state `x0 = (q0, q̇0)`.
-    pub(crate) fn context(&self) -> Result<RunContext<'_, 'm, M>, ProjectionError> {
+    fn context(&self) -> Result<RunContext<'_, 'm, M>, ProjectionError> {
         let n = self.mech.dof();
         for (what, v) in [("q0", &self.q0), ("qd0", &self.qd0)] {
             if v.len() != n {
@@ -219,6 +208,11 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
                     found: v.len(),
                 });
             }
+            if self.explicit.is_some() {
+                if let Some(index) = v.iter().position(|x| !x.is_finite()) {
+                    return Err(ModelError::NonFinite { what, index }.into());
+                }
+            }
         }
         if !(self.t0.is_finite() && self.t_end.is_finite() && self.t_end > self.t0) {
             return Err(ProjectionError::InvalidTimeSpan {
@@ -226,14 +220,27 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
                 t: self.t_end,
             });
         }
-        for (i, &t) in self.output_times.iter().enumerate() {
-            if !(t >= self.t0 && t <= self.t_end) || (i > 0 && t < self.output_times[i - 1]) {
-                return Err(ProjectionError::InvalidTimeSpan { t0: self.t0, t });
+        for (index, &t) in self.output_times.iter().enumerate() {
+            if !(t >= self.t0 && t <= self.t_end) {
+                return Err(ProjectionError::OutputTimeOutsideSpan {
+                    index,
+                    t,
+                    t0: self.t0,
+                    t_end: self.t_end,
+                });
+            }
+            if index > 0 && t < self.output_times[index - 1] {
+                return Err(ProjectionError::UnsortedOutputTimes {
+                    index,
+                    t,
+                    previous: self.output_times[index - 1],
+                });
             }
         }
         self.error_control.validate()?;
-        let (q, qd) = match self.initial {
-            InitialState::Require { tol } => {
+        let (q, qd) = match (self.explicit, self.initial) {
+            (Some(_), _) => (self.q0.clone(), self.qd0.clone()),
+            (None, InitialState::Require { tol }) => {
                 if !(tol.is_finite() && tol >= 0.0) {
                     return Err(ProjectionError::InvalidParameter {
                         name: "consistency tol",
@@ -251,7 +258,7 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
                 }
                 (self.q0.clone(), self.qd0.clone())
             }
-            InitialState::MakeConsistent(opts) => {
+            (None, InitialState::MakeConsistent(opts)) => {
                 let cs = consistent_state(self.mech, self.t0, &self.q0, &self.qd0, &opts)?;
                 (cs.q, cs.qd)
             }
@@ -272,18 +279,29 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
 
     /// Runs the simulation.
     ///
-    /// Errors: [`ProjectionError::InconsistentInitialState`] (unless asked to make it
-    /// consistent), invalid tolerances, time span, gains or configuration; the model's and the
-    /// integrator's failures; [`ProjectionError::ProjectionFailed`] for P1.
+    /// Errors before the start: [`ProjectionError::InconsistentInitialState`] (unless asked to
+    /// make it consistent), invalid tolerances, time span, output times, gains or
+    /// configuration, unsupported integrator or norm. A failure after the start (the model's,
+    /// the integrator's, [`ProjectionError::ProjectionFailed`] of P1,
+    /// [`ProjectionError::TooManySteps`]) is [`ProjectionError::Failed`], which keeps the last
+    /// accepted state and the trajectory so far ([`ProjectionError::cause`] is the error
+    /// behind it).
     pub fn run(&self) -> Result<Trajectory, ProjectionError> {
         let ctx = self.context()?;
+        if let Some(ExplicitRef(gamma)) = self.explicit {
+            return run_ode(&ctx, ExplicitGamma::new(&ctx, gamma)?);
+        }
         match &self.method {
-            Method::Direct => crate::direct::run(&ctx, None),
-            Method::Baumgarte(g) => crate::direct::run(&ctx, Some(g.to_model()?)),
-            Method::Perturbation(cfg) => crate::perturbation::run(&ctx, cfg),
-            Method::Parametrization(cfg) => crate::parametrization::run(&ctx, cfg),
-            Method::ExactStabilization(cfg) => crate::exact_stabilization::run(&ctx, cfg),
-            Method::Projector(cfg) => crate::kovecses::run(&ctx, cfg),
+            Method::Direct => run_ode(&ctx, Direct::new(&ctx, None)?),
+            Method::Baumgarte(g) => run_ode(&ctx, Direct::new(&ctx, Some(g.to_model()?))?),
+            Method::Perturbation(cfg) => run_ode(&ctx, Perturbation::new(&ctx, cfg)?),
+            Method::Parametrization(cfg) => run_ode(&ctx, Parametrization::new(&ctx, cfg)?),
+            Method::Projector(cfg) => run_ode(&ctx, ProjectorMethod::new(&ctx, cfg)?),
+            // GGL is a DAE in (x, μ): its stepper is the BDF on the residual, the loop the same.
+            Method::ExactStabilization(cfg) => {
+                let (mut method, mut stepper) = ExactStabilization::new(&ctx, cfg)?;
+                drive(&ctx, &mut method, &mut stepper)
+            }
         }
     }
 }
@@ -292,27 +310,225 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
 macro_rules! with_stepper {
     ($integ:expr, $t0:expr, $y0:expr, $tol:expr, |$s:ident| $body:expr) => {
         match $integ {
-            $crate::simulation::Integrator::Abm(cfg) => {
-                #[allow(unused_mut)]
+            Integrator::Abm(cfg) => {
                 let mut $s = contour_ode::AdamsBashforthMoulton::new($t0, $y0, $tol, cfg.clone())?;
                 $body
             }
-            $crate::simulation::Integrator::RungeKuttaGill(cfg) => {
-                #[allow(unused_mut)]
+            Integrator::RungeKuttaGill(cfg) => {
                 let mut $s = contour_ode::RungeKuttaGill::new($t0, $y0, $tol, cfg.clone())?;
                 $body
             }
-            $crate::simulation::Integrator::DormandPrince(cfg) => {
-                #[allow(unused_mut)]
+            Integrator::DormandPrince(cfg) => {
                 let mut $s = contour_ode::DormandPrince54::new($t0, $y0, $tol, cfg.clone())?;
                 $body
             }
-            $crate::simulation::Integrator::Bdf(cfg) => {
-                #[allow(unused_mut)]
-                let mut $s = $crate::bdf_ode::BdfOde::new($t0, $y0, $tol, cfg.clone())?;
+            Integrator::Bdf(cfg) => {
+                let mut $s = crate::bdf_ode::BdfOde::new($t0, $y0, $tol, cfg.clone())?;
                 $body
             }
         }
     };
 }
-pub(crate) use with_stepper;
+
+/// Runs an ODE method on the explicit-interface stepper of the context.
+fn run_ode<M, C>(
+    ctx: &RunContext<'_, '_, M>,
+    start: Start<C>,
+) -> Result<Trajectory, ProjectionError>
+where
+    M: Mechanism + ?Sized,
+    C: ConstraintMethod<M>,
+    C::Problem: OdeRhs,
+{
+    let Start {
+        mut method,
+        y0,
+        tol,
+    } = start;
+    with_stepper!(ctx.integrator, ctx.t0, &y0, tol, |s| drive(
+        ctx,
+        &mut method,
+        &mut s
+    ))
+}
+
+/// Appends an output at `(t, x)` with the method's multipliers.
+fn emit<M, C>(
+    rec: &mut Recorder<'_>,
+    mech: &M,
+    method: &mut C,
+    t: f64,
+    x: &[f64],
+) -> Result<(), ProjectionError>
+where
+    M: Mechanism + ?Sized,
+    C: ConstraintMethod<M>,
+{
+    match method.multipliers(t, x)? {
+        Multipliers::Kkt => rec.output(mech, t, x)?,
+        Multipliers::Given(lambda) => rec.output_with_lambda(t, x, lambda),
+        Multipliers::NotComputed => rec.output_without_lambda(t, x),
+    }
+    Ok(())
+}
+
+/// The violations of `(t, x)`: the method's own measure, or (1.6).
+fn violations<M, C>(
+    rec: &mut Recorder<'_>,
+    mech: &M,
+    method: &mut C,
+    t: f64,
+    x: &[f64],
+) -> (f64, f64)
+where
+    M: Mechanism + ?Sized,
+    C: ConstraintMethod<M>,
+{
+    match method.violations(t, x) {
+        Some(v) => v,
+        None => rec.violations(mech, t, x),
+    }
+}
+
+/// The one loop of every method: budget, one accepted step, the method's after-step action,
+/// recording, dense output at the output times, events, statistics. A failure after the
+/// start returns [`ProjectionError::Failed`] with the trajectory so far.
+fn drive<'m, M, C, S>(
+    ctx: &RunContext<'_, 'm, M>,
+    method: &mut C,
+    stepper: &mut S,
+) -> Result<Trajectory, ProjectionError>
+where
+    M: Mechanism + ?Sized,
+    C: ConstraintMethod<M>,
+    S: Advance<C::Problem>,
+{
+    let mech = ctx.mech;
+    let (n2, dim) = (ctx.x0.len(), stepper.y().len());
+    let mut rec = Recorder::new(
+        mech,
+        method.name(),
+        ctx.integrator.name(),
+        ctx.output_times,
+        method.output_dynamics(),
+    )?;
+    let v0 = violations(&mut rec, mech, method, ctx.t0, &ctx.x0);
+    rec.start(&ctx.x0, v0);
+    // Every buffer of the loop, allocated once.
+    let mut x = ctx.x0.clone();
+    let mut x_prev = ctx.x0.clone();
+    let mut xbuf = vec![0.0; n2];
+    let mut y_prev = stepper.y().to_vec();
+    let mut y_new = vec![0.0; dim];
+    let mut ybuf = vec![0.0; dim];
+    let mut t_prev = ctx.t0;
+    let h_max = ctx.integrator.h_max();
+    let result = (|| -> Result<(), ProjectionError> {
+        if rec.every_step() {
+            emit(&mut rec, mech, method, ctx.t0, &ctx.x0)?;
+        } else {
+            while rec.next_output(ctx.t0).is_some() {
+                emit(&mut rec, mech, method, ctx.t0, &ctx.x0)?;
+            }
+        }
+        stepper.set_t_stop(Some(ctx.t_end));
+        let mut steps = 0usize;
+        while stepper.t() < ctx.t_end {
+            if steps >= ctx.max_steps {
+                return Err(ProjectionError::TooManySteps {
+                    t: stepper.t(),
+                    max_steps: ctx.max_steps,
+                });
+            }
+            let mut redone = false;
+            loop {
+                method.before_step();
+                let last = Accepted {
+                    t: t_prev,
+                    x: &x_prev,
+                };
+                let info = match stepper.step(method.problem()) {
+                    Ok(info) => info,
+                    Err(e) => {
+                        let kind = method.step_failed(e, last, &mut y_new)?;
+                        stepper
+                            .restart(method.problem(), t_prev, &y_new)
+                            .map_err(|e| method.integrator_error(e))?;
+                        rec.event(t_prev, kind, &x_prev);
+                        continue;
+                    }
+                };
+                match method.after_step(info.t, info.h, stepper.y(), &mut y_new)? {
+                    AfterStep::Keep => break,
+                    AfterStep::Replace => {
+                        stepper
+                            .replace_y(method.problem(), &y_new)
+                            .map_err(|e| method.integrator_error(e))?;
+                        break;
+                    }
+                    AfterStep::Redo { max_step } => {
+                        rec.event(t_prev, EventKind::StepRedone, &x_prev);
+                        stepper
+                            .restart(method.problem(), t_prev, &y_prev)
+                            .map_err(|e| method.integrator_error(e))?;
+                        stepper.set_max_step(max_step);
+                        redone = true;
+                    }
+                }
+            }
+            if redone {
+                stepper.set_max_step(h_max);
+            }
+            steps += 1;
+            let t = stepper.t();
+            method.state(t, stepper.y(), &mut x)?;
+            let v = violations(&mut rec, mech, method, t, &x);
+            rec.step(t, v);
+            while let Some(to) = rec.next_output(t) {
+                stepper.dense(to, &mut ybuf);
+                let last = Accepted {
+                    t: t_prev,
+                    x: &x_prev,
+                };
+                method.output_state(last, to, &ybuf, &mut xbuf)?;
+                emit(&mut rec, mech, method, to, &xbuf)?;
+            }
+            if rec.every_step() {
+                emit(&mut rec, mech, method, t, &x)?;
+            }
+            let at_end = t >= ctx.t_end;
+            if let Some(kind) = method.after_record(t, at_end, stepper.y(), &x, &mut y_new)? {
+                if !at_end {
+                    stepper
+                        .restart(method.problem(), t, &y_new)
+                        .map_err(|e| method.integrator_error(e))?;
+                    rec.event(t, kind, &x);
+                }
+            }
+            t_prev = t;
+            x_prev.copy_from_slice(&x);
+            y_prev.copy_from_slice(stepper.y());
+        }
+        Ok(())
+    })();
+    let st = *stepper.stats();
+    let s = &mut rec.traj.stats;
+    implicit_stats(s, &st, dim);
+    s.rejected_steps = st.rejected_steps;
+    s.integrator_f_calls = st.f_evals;
+    method.add_stats(s);
+    match result {
+        Ok(()) => Ok(rec.finish(&x)),
+        Err(source) => {
+            let (q, qd) = x_prev.split_at(n2 / 2);
+            let (q, qd) = (q.to_vec(), qd.to_vec());
+            Err(ProjectionError::Failed(Box::new(SimulationFailure {
+                t: t_prev,
+                q,
+                qd,
+                partial: Box::new(rec.finish(&x_prev)),
+                source,
+            })))
+        }
+    }
+}

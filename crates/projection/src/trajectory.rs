@@ -6,11 +6,41 @@
 
 use std::io::{Read, Write};
 
-use contour_model::{ConstrainedDynamics, DynamicsOptions, Mechanism};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{ProjectionError, TrajectoryIoError};
-use crate::rhs::ConstraintMonitor;
+/// Failure to write or read a [`crate::Trajectory`] (JSON or CSV).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TrajectoryIoError {
+    /// The writer or reader failed.
+    #[error("trajectory I/O failed: {0}")]
+    Io(#[from] std::io::Error),
+    /// JSON (de)serialization failed.
+    #[error("trajectory JSON failed: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A per-output field has another number of rows than `times`.
+    #[error("trajectory field {field} has {found} rows, times has {expected}")]
+    LengthMismatch {
+        /// Field name (`"q"`, `"qd"`, `"lambda"`).
+        field: &'static str,
+        /// `times.len()`.
+        expected: usize,
+        /// Rows of the field.
+        found: usize,
+    },
+    /// Row `index` of `field` has another length than the first row.
+    #[error("trajectory field {field}[{index}] has {found} entries, expected {expected}")]
+    RaggedRows {
+        /// Field name (`"q"`, `"qd"`, `"lambda"`, `"event q"`, `"event qd"`).
+        field: &'static str,
+        /// Row (output or event) index.
+        index: usize,
+        /// Length of the first row.
+        expected: usize,
+        /// Length of this row.
+        found: usize,
+    },
+}
 
 /// Work counters of one simulation.
 ///
@@ -51,10 +81,9 @@ pub struct SimulationStats {
     pub factorizations: usize,
     /// Newton iterations of an implicit integrator.
     pub newton_iterations: usize,
-    /// Acceleration solves spent on finite-difference iteration matrices. ECS: not in
-    /// `N_f` (its analytic matrix differentiates the accelerations on the side); the other
-    /// methods with the BDF ([`crate::BdfOde`]): **included** in `N_f` (`dim` columns per
-    /// matrix).
+    /// Acceleration solves spent on finite-difference iteration matrices, **included** in
+    /// `N_f` for every method with the BDF: `dim` columns per matrix through
+    /// [`crate::BdfOde`], `2N + 1` per matrix for ECS (base point and columns of `∂q̈/∂x`).
     pub jacobian_f_evals: usize,
     /// Velocity filterings, Kövecses (33) (projector method, one per step by default).
     #[serde(default)]
@@ -186,7 +215,7 @@ impl Event {
 /// The result of every simulation: outputs, events, constraint-violation history and
 /// statistics.
 ///
-/// Returned by [`crate::Simulation`], [`crate::ExplicitSimulation`] and (inside its
+/// Returned by [`crate::Simulation`] (every constraint method, explicit γ(q) included) and (inside its
 /// `ContactTrajectory`) by `contour-contact`'s simulator. Serialize it with serde, or write it
 /// with [`Trajectory::write_json`] / [`Trajectory::write_csv`] /
 /// [`Trajectory::write_events_csv`].
@@ -374,180 +403,5 @@ impl Trajectory {
         }
         w.flush()?;
         Ok(())
-    }
-}
-
-/// Copies the implicit integrator's counters (zero for the explicit methods) into `s`; the
-/// finite-difference columns are `dim` right-hand-side evaluations per iteration matrix
-/// ([`crate::BdfOde`]: the BDF is only ever started with a given derivative, so every
-/// Jacobian evaluation is one finite-difference matrix).
-pub(crate) fn implicit_stats(s: &mut SimulationStats, st: &contour_ode::Stats, dim: usize) {
-    s.jacobian_evals = st.jacobian_evals;
-    s.factorizations = st.factorizations;
-    s.newton_iterations = st.newton_iterations;
-    s.jacobian_f_evals = st.jacobian_evals * dim;
-}
-
-/// Collects outputs and violations while a method runs.
-#[derive(Debug)]
-pub(crate) struct Recorder<'a> {
-    pub traj: Trajectory,
-    out: &'a [f64],
-    next: usize,
-    every_step: bool,
-    monitor: ConstraintMonitor,
-    dynamics: ConstrainedDynamics,
-    n: usize,
-    qdd: Vec<f64>,
-    lam: Vec<f64>,
-}
-
-impl<'a> Recorder<'a> {
-    pub fn new<M: Mechanism + ?Sized>(
-        mech: &M,
-        method: &str,
-        integrator: &str,
-        out: &'a [f64],
-        options: DynamicsOptions,
-    ) -> Result<Self, ProjectionError> {
-        let (n, l) = (mech.dof(), mech.n_constraints());
-        Ok(Self {
-            traj: Trajectory {
-                method: method.to_string(),
-                integrator: integrator.to_string(),
-                times: Vec::with_capacity(out.len()),
-                q: Vec::with_capacity(out.len()),
-                qd: Vec::with_capacity(out.len()),
-                lambda: Vec::with_capacity(out.len()),
-                step_times: Vec::with_capacity(1024),
-                step_phi: Vec::with_capacity(1024),
-                step_phidot: Vec::with_capacity(1024),
-                x_initial: Vec::new(),
-                x_final: Vec::new(),
-                events: Vec::new(),
-                stats: SimulationStats::default(),
-            },
-            out,
-            next: 0,
-            every_step: out.is_empty(),
-            monitor: ConstraintMonitor::new(mech),
-            dynamics: ConstrainedDynamics::with_options(mech, options)?,
-            n,
-            qdd: vec![0.0; n],
-            lam: vec![0.0; l],
-        })
-    }
-
-    /// Records the initial state (and the outputs at `t0`).
-    pub fn start<M: Mechanism + ?Sized>(
-        &mut self,
-        mech: &M,
-        t0: f64,
-        x0: &[f64],
-    ) -> Result<(), ProjectionError> {
-        let (p, v) = self.monitor.violations(mech, t0, x0);
-        self.traj.stats.initial_phi = p;
-        self.traj.stats.initial_phidot = v;
-        self.traj.x_initial = x0.to_vec();
-        if self.every_step {
-            self.output(mech, t0, x0)?;
-        } else {
-            while self.next < self.out.len() && self.out[self.next] <= t0 {
-                self.output(mech, t0, x0)?;
-                self.next += 1;
-            }
-        }
-        Ok(())
-    }
-
-    /// Records the violations after an accepted step ending at `t` with state `x`.
-    pub fn step<M: Mechanism + ?Sized>(&mut self, mech: &M, t: f64, x: &[f64]) {
-        let (p, v) = self.monitor.violations(mech, t, x);
-        let s = &mut self.traj.stats;
-        s.steps += 1;
-        s.max_phi = s.max_phi.max(p);
-        s.max_phidot = s.max_phidot.max(v);
-        self.traj.step_times.push(t);
-        self.traj.step_phi.push(p);
-        self.traj.step_phidot.push(v);
-    }
-
-    /// Whether every accepted step is an output.
-    pub fn every_step(&self) -> bool {
-        self.every_step
-    }
-
-    /// The next requested output time `≤ t`, if any (advances the cursor).
-    pub fn next_output(&mut self, t: f64) -> Option<f64> {
-        if self.every_step || self.next >= self.out.len() || self.out[self.next] > t {
-            return None;
-        }
-        self.next += 1;
-        Some(self.out[self.next - 1])
-    }
-
-    /// Appends an output `(t, x)` with λ from (1.1)+(1.4).
-    pub fn output<M: Mechanism + ?Sized>(
-        &mut self,
-        mech: &M,
-        t: f64,
-        x: &[f64],
-    ) -> Result<(), ProjectionError> {
-        let n = self.n;
-        let (q, qd) = x.split_at(n);
-        self.dynamics
-            .accelerations(mech, t, q, qd, &mut self.qdd, &mut self.lam)?;
-        self.traj.stats.output_evals += 1;
-        self.traj.times.push(t);
-        self.traj.q.push(q.to_vec());
-        self.traj.qd.push(qd.to_vec());
-        self.traj.lambda.push(self.lam.clone());
-        Ok(())
-    }
-
-    /// Records the initial state with the multipliers `lambda` given by the caller (methods
-    /// whose multipliers do not come from (1.1)+(1.4), e.g. the minimum-norm λ of the projector
-    /// method for redundant constraints).
-    pub fn start_with_lambda<M: Mechanism + ?Sized>(
-        &mut self,
-        mech: &M,
-        t0: f64,
-        x0: &[f64],
-        lambda: &[f64],
-    ) {
-        let (p, v) = self.monitor.violations(mech, t0, x0);
-        self.traj.stats.initial_phi = p;
-        self.traj.stats.initial_phidot = v;
-        self.traj.x_initial = x0.to_vec();
-        if self.every_step {
-            self.output_with_lambda(t0, x0, lambda);
-        } else {
-            while self.next < self.out.len() && self.out[self.next] <= t0 {
-                self.output_with_lambda(t0, x0, lambda);
-                self.next += 1;
-            }
-        }
-    }
-
-    /// Appends an output `(t, x)` with the given multipliers.
-    pub fn output_with_lambda(&mut self, t: f64, x: &[f64], lambda: &[f64]) {
-        let (q, qd) = x.split_at(self.n);
-        self.traj.stats.output_evals += 1;
-        self.traj.times.push(t);
-        self.traj.q.push(q.to_vec());
-        self.traj.qd.push(qd.to_vec());
-        self.traj.lambda.push(lambda.to_vec());
-    }
-
-    /// Records an event of `kind` at `t` with the state `x = (q, q̇)` (rare: re-parametrizations,
-    /// redone steps; allocates).
-    pub fn event(&mut self, t: f64, kind: EventKind, x: &[f64]) {
-        self.traj.events.push(Event::new(t, kind).with_state(x));
-    }
-
-    /// Finishes with the final state.
-    pub fn finish(mut self, x_final: &[f64]) -> Trajectory {
-        self.traj.x_final = x_final.to_vec();
-        self.traj
     }
 }

@@ -13,7 +13,9 @@ use contour_model::models::{KeerthiControlLaw, KeerthiRobot};
 use contour_model::WithController;
 use contour_model::{consistent_state, DynamicsOptions};
 use contour_ode::{Advance, BdfConfig, Stepper};
-use contour_projection::{BdfOde, ConstrainedRhs, ConstraintMonitor, ErrorControl, Projector};
+use contour_projection::{
+    BdfOde, ConstrainedRhs, ConstraintMonitor, ErrorControl, ManifoldProjection,
+};
 /// The counter is live (so a zero below cannot pass vacuously): one box is one allocation.
 fn assert_counter_live() {
     let info = allocation_counter::measure(|| {
@@ -40,7 +42,7 @@ fn bdf_steps_do_not_allocate() {
     x0.extend_from_slice(&cs.qd);
     let ec = ErrorControl::absolute(1e-6);
     let mut rhs = ConstrainedRhs::new(&sys, DynamicsOptions::default()).unwrap();
-    let mut proj = Projector::new(&sys, ec, &Default::default()).unwrap();
+    let mut proj = ManifoldProjection::new(&sys, ec, &Default::default()).unwrap();
     let mut mon = ConstraintMonitor::new(&sys);
     let mut xnew = vec![0.0; 6];
 

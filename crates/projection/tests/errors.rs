@@ -88,7 +88,8 @@ fn rank_deficient_jacobian() {
         Simulation::new(&fb, &q, &qd, 0.0, 1.0)
             .method(Method::Direct)
             .require_consistent(1e-8)
-            .run(),
+            .run()
+            .map_err(ProjectionError::into_cause),
         Err(ProjectionError::Model(
             contour_model::ModelError::RankDeficientJacobian { .. }
         ))
@@ -150,7 +151,12 @@ fn dimensions_and_time_span() {
     ));
     assert!(matches!(
         pendulum_sim(&p).output_times(vec![0.5, 0.2]).run(),
-        Err(ProjectionError::InvalidTimeSpan { .. })
+        Err(ProjectionError::UnsortedOutputTimes { index: 1, t, previous })
+            if t == 0.2 && previous == 0.5
+    ));
+    assert!(matches!(
+        pendulum_sim(&p).output_times(vec![0.5, 1.5]).run(),
+        Err(ProjectionError::OutputTimeOutsideSpan { index: 1, t, .. }) if t == 1.5
     ));
     let (q, qd) = p.state(0.5, 0.0);
     assert!(matches!(
@@ -161,8 +167,13 @@ fn dimensions_and_time_span() {
         Simulation::new(&p, &[f64::NAN, 0.0], &qd, 0.0, 1.0).run(),
         Err(ProjectionError::Model(_))
     ));
+    // a run that stops after it started keeps what it computed
+    let e = pendulum_sim(&p).max_steps(3).run().unwrap_err();
     assert!(matches!(
-        pendulum_sim(&p).max_steps(3).run(),
-        Err(ProjectionError::TooManySteps { max_steps: 3, .. })
+        e.cause(),
+        ProjectionError::TooManySteps { max_steps: 3, .. }
     ));
+    let part = e.partial().unwrap();
+    assert_eq!(part.stats.steps, 3);
+    assert_eq!(part.step_times.len(), 3);
 }

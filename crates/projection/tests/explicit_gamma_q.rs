@@ -5,13 +5,16 @@
 
 use contour_model::explicit::Planar2g;
 use contour_model::Mechanism;
-use contour_projection::{ErrorControl, ExplicitSimulation, Integrator, ProjectionError};
+use contour_projection::{ErrorControl, Integrator, ProjectionError, Simulation};
 
 #[test]
 fn planar2g_energy_balance_with_every_integrator() {
     let p = Planar2g::default();
     for integ in [Integrator::dopri5(), Integrator::abm(), Integrator::rkg()] {
-        let tr = ExplicitSimulation::new(&p, &p, &[0.0; 2], &[0.0; 2], 0.0, 5.0)
+        let tr = Simulation::new(&p, &[0.0; 2], &[0.0; 2], 0.0, 5.0)
+            .explicit(&p)
+            .integrator(Integrator::dopri5())
+            .error_control(ErrorControl::absolute(1e-8))
             .integrator(integ.clone())
             .error_control(ErrorControl::absolute(1e-10))
             .output_times(vec![2.5, 5.0])
@@ -37,7 +40,13 @@ fn planar2g_energy_balance_with_every_integrator() {
 #[test]
 fn explicit_errors() {
     let p = Planar2g::default();
-    let sim = |q: &[f64], qd: &[f64]| ExplicitSimulation::new(&p, &p, q, qd, 0.0, 1.0).run();
+    let sim = |q: &[f64], qd: &[f64]| {
+        Simulation::new(&p, q, qd, 0.0, 1.0)
+            .explicit(&p)
+            .integrator(Integrator::dopri5())
+            .error_control(ErrorControl::absolute(1e-8))
+            .run()
+    };
     assert!(matches!(
         sim(&[0.0], &[0.0, 0.0]),
         Err(ProjectionError::DimensionMismatch { what: "q0", .. })
@@ -52,29 +61,46 @@ fn explicit_errors() {
         ))
     ));
     assert!(matches!(
-        ExplicitSimulation::new(&p, &p, &[0.0; 2], &[0.0; 2], 1.0, 0.5).run(),
+        Simulation::new(&p, &[0.0; 2], &[0.0; 2], 1.0, 0.5)
+            .explicit(&p)
+            .integrator(Integrator::dopri5())
+            .error_control(ErrorControl::absolute(1e-8))
+            .run(),
         Err(ProjectionError::InvalidTimeSpan { .. })
     ));
     assert!(matches!(
-        ExplicitSimulation::new(&p, &p, &[0.0; 2], &[0.0; 2], 0.0, 1.0)
+        Simulation::new(&p, &[0.0; 2], &[0.0; 2], 0.0, 1.0)
+            .explicit(&p)
+            .integrator(Integrator::dopri5())
+            .error_control(ErrorControl::absolute(1e-8))
             .integrator(Integrator::Bdf(Default::default()))
             .run(),
         Err(ProjectionError::UnsupportedIntegrator { .. })
     ));
     assert!(matches!(
-        ExplicitSimulation::new(&p, &p, &[0.0; 2], &[0.0; 2], 0.0, 1.0)
+        Simulation::new(&p, &[0.0; 2], &[0.0; 2], 0.0, 1.0)
+            .explicit(&p)
+            .integrator(Integrator::dopri5())
+            .error_control(ErrorControl::absolute(1e-8))
             .error_control(ErrorControl::absolute(-1.0))
             .run(),
         Err(ProjectionError::InvalidTolerance { .. })
     ));
     assert!(matches!(
-        ExplicitSimulation::new(&p, &p, &[0.0; 2], &[0.0; 2], 0.0, 10.0)
+        Simulation::new(&p, &[0.0; 2], &[0.0; 2], 0.0, 10.0)
+            .explicit(&p)
+            .integrator(Integrator::dopri5())
+            .error_control(ErrorControl::absolute(1e-8))
             .max_steps(3)
-            .run(),
+            .run()
+            .map_err(ProjectionError::into_cause),
         Err(ProjectionError::TooManySteps { max_steps: 3, .. })
     ));
     // an inconsistent start is pulled onto the constraint by gstab (T_stab = 0.1 s)
-    let tr = ExplicitSimulation::new(&p, &p, &[0.0, 0.05], &[0.0; 2], 0.0, 2.0)
+    let tr = Simulation::new(&p, &[0.0, 0.05], &[0.0; 2], 0.0, 2.0)
+        .explicit(&p)
+        .integrator(Integrator::dopri5())
+        .error_control(ErrorControl::absolute(1e-8))
         .run()
         .unwrap();
     assert!(tr.stats.initial_phi > 0.04);

@@ -257,7 +257,8 @@ fn typed_errors() {
     let r = Simulation::new(&bad, &[0.0, 0.0], &[0.0, 0.0], 0.0, 1.0)
         .method(Method::Projector(ProjectorConfig::default()))
         .integrator(Integrator::dopri5())
-        .run();
+        .run()
+        .map_err(ProjectionError::into_cause);
     assert!(
         matches!(
             r,
@@ -361,7 +362,8 @@ fn typed_errors() {
         .method(Method::Projector(cfg))
         .integrator(Integrator::dopri5())
         .error_control(ErrorControl::absolute(1e-3))
-        .run();
+        .run()
+        .map_err(ProjectionError::into_cause);
     assert!(
         matches!(r, Err(ProjectionError::NoConvergence { iterations: 2, .. })),
         "{r:?}"

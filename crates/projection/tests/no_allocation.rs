@@ -9,7 +9,7 @@ use contour_model::models::{KeerthiControlLaw, KeerthiRobot};
 use contour_model::WithController;
 use contour_model::{consistent_state, DynamicsOptions};
 use contour_ode::{AbmConfig, AdamsBashforthMoulton, Advance, Stepper};
-use contour_projection::{ConstrainedRhs, ConstraintMonitor, ErrorControl, Projector};
+use contour_projection::{ConstrainedRhs, ConstraintMonitor, ErrorControl, ManifoldProjection};
 /// The counter is live (so a zero below cannot pass vacuously): one box is one allocation.
 fn assert_counter_live() {
     let info = allocation_counter::measure(|| {
@@ -36,7 +36,7 @@ fn a_perturbation_step_does_not_allocate() {
     x0.extend_from_slice(&cs.qd);
     let ec = ErrorControl::absolute(1e-6);
     let mut rhs = ConstrainedRhs::new(&sys, DynamicsOptions::default()).unwrap();
-    let mut proj = Projector::new(&sys, ec, &Default::default()).unwrap();
+    let mut proj = ManifoldProjection::new(&sys, ec, &Default::default()).unwrap();
     let mut mon = ConstraintMonitor::new(&sys);
     let mut s =
         AdamsBashforthMoulton::new(0.0, &x0, ec.scaled(0.5).to_ode(6), AbmConfig::default())
@@ -60,4 +60,32 @@ fn a_perturbation_step_does_not_allocate() {
         }
     });
     assert_eq!(st.count_total, 0, "allocations inside P1 steps: {st:?}");
+}
+
+/// The LU of `contour-linalg` (the `J V₁` solves of the parametrization) factors and solves
+/// in the storage allocated by `Lu::new`.
+#[test]
+fn lu_factor_and_solve_do_not_allocate() {
+    let n = 4;
+    let a = faer::Mat::from_fn(n, n, |i, j| {
+        if i == j {
+            4.0
+        } else {
+            1.0 / (1.0 + (i + 2 * j) as f64)
+        }
+    });
+    let mut lu = contour_linalg::Lu::new(n);
+    let mut b = vec![1.0; n];
+    lu.factor(a.as_ref()).unwrap();
+    lu.solve_in_place(&mut b);
+    assert_counter_live();
+    let st = allocation_counter::measure(|| {
+        for _ in 0..20 {
+            lu.factor(a.as_ref()).unwrap();
+            b.fill(1.0);
+            lu.solve_in_place(&mut b);
+        }
+    });
+    assert_eq!(st.count_total, 0, "allocations inside Lu: {st:?}");
+    assert!(b.iter().all(|v| v.is_finite()));
 }

@@ -216,7 +216,8 @@ fn refused_corrections_redo_the_step() {
         .method(Method::Perturbation(cfg))
         .integrator(Integrator::dopri5())
         .error_control(ErrorControl::absolute(1e-6))
-        .run();
+        .run()
+        .map_err(contour_projection::ProjectionError::into_cause);
     assert!(
         matches!(
             r,

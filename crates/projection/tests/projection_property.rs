@@ -9,7 +9,7 @@
 use contour_model::consistent_state;
 use contour_model::models::{KeerthiControlLaw, KeerthiRobot};
 use contour_model::WithController;
-use contour_projection::{ConstraintMonitor, ErrorControl, Projector};
+use contour_projection::{ConstraintMonitor, ErrorControl, ManifoldProjection};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
@@ -17,7 +17,8 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 fn correction_is_feasible_and_near_optimal() {
     let sys = WithController::new(KeerthiRobot::default(), KeerthiControlLaw::default());
     let ec = ErrorControl::absolute(1e-4);
-    let proj = std::cell::RefCell::new(Projector::new(&sys, ec, &Default::default()).unwrap());
+    let proj =
+        std::cell::RefCell::new(ManifoldProjection::new(&sys, ec, &Default::default()).unwrap());
     let mon = std::cell::RefCell::new(ConstraintMonitor::new(&sys));
     let cfg = Config {
         cases: 64,

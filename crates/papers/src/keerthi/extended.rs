@@ -97,7 +97,10 @@ pub fn keerthi_extended_rows() -> Result<Vec<Row>, ProjectionError> {
             let tr = run_case(2, method, integ.clone(), tau, t_end, vec![])?;
             let base = format!("keerthi/extended/work_precision/{name}/tau{:.0e}", tau);
             let note = format!("initial condition 2, {} at tau = {tau:.0e}", integ.name());
-            rows.push(Row::count(format!("{base}/N_f"), tr.stats.f_evals as f64).note(&note));
+            rows.push(
+                Row::count(format!("{base}/N_f"), tr.stats.f_evals as f64)
+                    .note(ecs_aware_note(name, &note, &tr.stats)),
+            );
             rows.push(
                 Row::value_or_roundoff(
                     format!("{base}/final_error"),
@@ -135,7 +138,10 @@ pub fn keerthi_extended_rows() -> Result<Vec<Row>, ProjectionError> {
                     "as the table row, with the {norm_name} norm weights instead of the plain l2 norm with rtol = 0"
                 );
                 rows.push(Row::count(format!("{base}/N_i"), tr.stats.steps as f64).note(&note));
-                rows.push(Row::count(format!("{base}/N_f"), tr.stats.f_evals as f64).note(&note));
+                rows.push(
+                    Row::count(format!("{base}/N_f"), tr.stats.f_evals as f64)
+                        .note(ecs_aware_note(name, &note, &tr.stats)),
+                );
             }
         }
     }
@@ -220,4 +226,17 @@ pub fn work_precision_figure(rows: &[Row]) -> LinePlot {
         fig.series.push(Series::line(m, pts));
     }
     fig
+}
+
+/// `note`, with the counting note of ECS's `N_f` appended for the ECS rows.
+pub(crate) fn ecs_aware_note(
+    name: &str,
+    note: &str,
+    s: &contour::projection::SimulationStats,
+) -> String {
+    if name == "ECS" {
+        format!("{note}{}", super::tables::ecs_count_note(s))
+    } else {
+        note.to_string()
+    }
 }

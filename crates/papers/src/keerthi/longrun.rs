@@ -49,7 +49,10 @@ pub fn longrun_rows() -> Result<Vec<Row>, ProjectionError> {
             )
             .note(note),
         );
-        rows.push(Row::count(format!("{base}/N_f"), tr.stats.f_evals as f64).note(note));
+        rows.push(
+            Row::count(format!("{base}/N_f"), tr.stats.f_evals as f64)
+                .note(super::extended::ecs_aware_note(name, note, &tr.stats)),
+        );
     }
     Ok(rows)
 }

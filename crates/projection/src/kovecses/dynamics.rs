@@ -1,0 +1,347 @@
+//! Kövecses' forward dynamics by projection (29)–(31) and the constraint-force-free inverse
+//! dynamics (26)–(27), with the mass-weighted projectors `W`, `P_c`, `P_a` of (17).
+
+use contour_linalg::{Cholesky, LinalgError, WeightedProjectors};
+use contour_model::{Mechanism, ModelError};
+use faer::{Mat, MatRef};
+
+use crate::error::ProjectionError;
+
+/// Maps a linear-algebra failure on `M` or `A` to the model error naming the culprit
+/// (non-finite entries by their column-major index).
+pub(super) fn model_error(e: LinalgError, what: &'static str, nrows: usize) -> ModelError {
+    match e {
+        LinalgError::NotPositiveDefinite { index, pivot } => {
+            ModelError::MassMatrixNotPositiveDefinite { index, pivot }
+        }
+        LinalgError::NonFinite { row, col, .. } => ModelError::NonFinite {
+            what,
+            index: row + col * nrows,
+        },
+        other => ModelError::Linalg(other),
+    }
+}
+
+pub(super) fn check_finite(what: &'static str, x: &[f64]) -> Result<(), ModelError> {
+    match x.iter().position(|v| !v.is_finite()) {
+        Some(index) => Err(ModelError::NonFinite { what, index }),
+        None => Ok(()),
+    }
+}
+
+/// Evaluates `M(q)`, factors it, evaluates `A(t, q)` and computes `W`, `P_c`, `P_a` (17).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn projectors_at<M: Mechanism + ?Sized>(
+    mech: &M,
+    t: f64,
+    q: &[f64],
+    m: &mut Mat<f64>,
+    a: &mut Mat<f64>,
+    chol: &mut Cholesky,
+    proj: &mut WeightedProjectors,
+    rank_rtol: f64,
+) -> Result<(), ModelError> {
+    m.fill(0.0);
+    mech.mass_matrix(q, m.as_mut());
+    chol.factor(m.as_ref())
+        .map_err(|e| model_error(e, "mass matrix", q.len()))?;
+    a.fill(0.0);
+    mech.constraint_jacobian(t, q, a.as_mut());
+    proj.compute(chol, a.as_ref(), 0.0, rank_rtol)
+        .map_err(|e| model_error(e, "constraint jacobian", a.nrows()))
+}
+
+/// Kövecses' forward and inverse dynamics (26)–(31) in a workspace allocated once.
+#[derive(Debug)]
+pub struct ProjectionDynamics {
+    n: usize,
+    l: usize,
+    rank_rtol: f64,
+    m: Mat<f64>,
+    a: Mat<f64>,
+    chol: Cholesky,
+    proj: WeightedProjectors,
+    h: Vec<f64>,
+    u: Vec<f64>,
+    rho: Vec<f64>,
+    a0: Vec<f64>,
+    r: Vec<f64>,
+    z: Vec<f64>,
+    y: Vec<f64>,
+}
+
+impl ProjectionDynamics {
+    /// Workspace for `mech` with the rank cut-off `rank_rtol` (relative to `σ_max(A L⁻ᵀ)`).
+    pub fn new<M: Mechanism + ?Sized>(mech: &M, rank_rtol: f64) -> Result<Self, ProjectionError> {
+        if !(rank_rtol.is_finite() && (0.0..1.0).contains(&rank_rtol)) {
+            return Err(ProjectionError::InvalidParameter {
+                name: "rank_rtol",
+                value: rank_rtol,
+            });
+        }
+        let (n, l) = (mech.dof(), mech.n_constraints());
+        Ok(Self {
+            n,
+            l,
+            rank_rtol,
+            m: Mat::zeros(n, n),
+            a: Mat::zeros(l, n),
+            chol: Cholesky::new(n),
+            proj: WeightedProjectors::new(n, l),
+            h: vec![0.0; n],
+            u: vec![0.0; n],
+            rho: vec![0.0; l],
+            a0: vec![0.0; n],
+            r: vec![0.0; l],
+            z: vec![0.0; n],
+            y: vec![0.0; n],
+        })
+    }
+
+    fn check<M: Mechanism + ?Sized>(
+        &self,
+        mech: &M,
+        q: &[f64],
+        qd: &[f64],
+    ) -> Result<(), ModelError> {
+        for (what, expected, found) in [
+            ("mechanism dof", self.n, mech.dof()),
+            ("mechanism constraints", self.l, mech.n_constraints()),
+            ("q", self.n, q.len()),
+            ("qd", self.n, qd.len()),
+        ] {
+            if expected != found {
+                return Err(ModelError::DimensionMismatch {
+                    what,
+                    expected,
+                    found,
+                });
+            }
+        }
+        check_finite("q", q)?;
+        check_finite("qd", qd)
+    }
+
+    /// Evaluates `M, h, u, A, ρ` and the projectors at `(t, q, q̇)`; `a0 = M⁻¹(u − h)`.
+    fn evaluate<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+    ) -> Result<(), ModelError> {
+        self.check(mech, q, qd)?;
+        if !t.is_finite() {
+            return Err(ModelError::NonFinite {
+                what: "t",
+                index: 0,
+            });
+        }
+        projectors_at(
+            mech,
+            t,
+            q,
+            &mut self.m,
+            &mut self.a,
+            &mut self.chol,
+            &mut self.proj,
+            self.rank_rtol,
+        )?;
+        mech.bias_forces(q, qd, &mut self.h);
+        check_finite("bias forces", &self.h)?;
+        self.u.fill(0.0);
+        mech.applied_forces(t, q, qd, &mut self.u);
+        check_finite("applied forces", &self.u)?;
+        mech.constraint_accel_bias(t, q, qd, &mut self.rho);
+        check_finite("accel bias", &self.rho)?;
+        for i in 0..self.n {
+            self.a0[i] = self.u[i] - self.h[i];
+        }
+        // Kövecses (29) without constraint forces: M⁻¹(Q − C).
+        self.chol.solve_in_place(&mut self.a0);
+        Ok(())
+    }
+
+    /// Kövecses (29)–(31): `q̈ = P_a M⁻¹(Q − C) − W(Ȧq̇ + ḃ)` and the minimum-norm multipliers
+    /// `λ = −Wᵀ M W (A M⁻¹(Q − C) + ρ)`. Valid for rank-deficient `A`. Does not allocate.
+    ///
+    /// Errors: dimensions, non-finite state or model outputs ([`ModelError::NonFinite`]),
+    /// [`ModelError::MassMatrixNotPositiveDefinite`].
+    pub fn accelerations<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        qdd: &mut [f64],
+        lambda: &mut [f64],
+    ) -> Result<(), ModelError> {
+        self.evaluate(mech, t, q, qd)?;
+        for (what, expected, found) in
+            [("qdd", self.n, qdd.len()), ("lambda", self.l, lambda.len())]
+        {
+            if expected != found {
+                return Err(ModelError::DimensionMismatch {
+                    what,
+                    expected,
+                    found,
+                });
+            }
+        }
+        let (n, l) = (self.n, self.l);
+        let (pa, w) = (self.proj.p_a(), self.proj.w());
+        // Kövecses (30)–(31): q̈ = P_a a0 − W ρ.
+        for i in 0..n {
+            let mut s = 0.0;
+            for k in 0..n {
+                s += pa[(i, k)] * self.a0[k];
+            }
+            for k in 0..l {
+                s -= w[(i, k)] * self.rho[k];
+            }
+            qdd[i] = s;
+        }
+        // Minimum-norm λ: Aᵀλ = −M W r, r = A a0 + ρ  ⇒  λ = −Wᵀ M W r.
+        for k in 0..l {
+            let mut s = self.rho[k];
+            for j in 0..n {
+                s += self.a[(k, j)] * self.a0[j];
+            }
+            self.r[k] = s;
+        }
+        for i in 0..n {
+            self.z[i] = (0..l).map(|k| w[(i, k)] * self.r[k]).sum();
+        }
+        for i in 0..n {
+            self.y[i] = (0..n).map(|k| self.m[(i, k)] * self.z[k]).sum();
+        }
+        for k in 0..l {
+            lambda[k] = -(0..n).map(|i| w[(i, k)] * self.y[i]).sum::<f64>();
+        }
+        Ok(())
+    }
+
+    /// Kövecses (26)–(27), inverse dynamics without constraint forces: for an admissible
+    /// `q̈` (`A q̈ + ρ = 0`) the generalized applied force in the admissible directions,
+    /// `out = P_aᵀ (M q̈ + C)` (`C = h`). Any `Q` with `P_aᵀ Q = out` produces `q̈`.
+    pub fn admissible_applied_force<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        qdd: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), ModelError> {
+        self.evaluate(mech, t, q, qd)?;
+        for (what, found) in [("qdd", qdd.len()), ("out", out.len())] {
+            if found != self.n {
+                return Err(ModelError::DimensionMismatch {
+                    what,
+                    expected: self.n,
+                    found,
+                });
+            }
+        }
+        check_finite("qdd", qdd)?;
+        let n = self.n;
+        for i in 0..n {
+            self.z[i] = self.h[i] + (0..n).map(|k| self.m[(i, k)] * qdd[k]).sum::<f64>();
+        }
+        let pa = self.proj.p_a();
+        for i in 0..n {
+            out[i] = (0..n).map(|k| pa[(k, i)] * self.z[k]).sum();
+        }
+        Ok(())
+    }
+
+    /// The projectors of the last evaluation.
+    pub fn projectors(&self) -> &WeightedProjectors {
+        &self.proj
+    }
+
+    /// `M(q)` of the last evaluation.
+    pub fn mass_matrix(&self) -> MatRef<'_, f64> {
+        self.m.as_ref()
+    }
+
+    /// `A(t, q)` of the last evaluation.
+    pub fn jacobian(&self) -> MatRef<'_, f64> {
+        self.a.as_ref()
+    }
+
+    /// `u(t, q, q̇)` of the last evaluation.
+    pub fn applied_forces(&self) -> &[f64] {
+        &self.u
+    }
+
+    /// `h(q, q̇)` of the last evaluation.
+    pub fn bias_forces(&self) -> &[f64] {
+        &self.h
+    }
+
+    /// `ρ = Ȧq̇ + ḃ` of the last evaluation.
+    pub fn accel_bias(&self) -> &[f64] {
+        &self.rho
+    }
+
+    /// Numerical rank of `A` at the last evaluation.
+    pub fn rank(&self) -> usize {
+        self.proj.rank()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use contour_linalg::DEFAULT_RANK_RTOL;
+    use contour_model::models::{Pendulum, RedundantFourBar};
+    use contour_model::ConstrainedDynamics;
+
+    /// (29)–(31) equal the KKT solution on the pendulum (full rank), and on the redundant
+    /// four-bar the accelerations are admissible (`A q̈ + ρ = 0`) with `Aᵀλ = M q̈ + h − u`.
+    #[test]
+    fn projected_accelerations() {
+        let p = Pendulum::default();
+        let (q, qd) = p.state(0.8, -1.1);
+        let mut pd = ProjectionDynamics::new(&p, DEFAULT_RANK_RTOL).unwrap();
+        let (mut a, mut l) = ([0.0; 2], [0.0; 1]);
+        pd.accelerations(&p, 0.0, &q, &qd, &mut a, &mut l).unwrap();
+        let mut kkt = ConstrainedDynamics::new(&p);
+        let (mut ak, mut lk) = ([0.0; 2], [0.0; 1]);
+        kkt.accelerations(&p, 0.0, &q, &qd, &mut ak, &mut lk)
+            .unwrap();
+        for i in 0..2 {
+            assert!(
+                (a[i] - ak[i]).abs() <= 1e-13 * (1.0 + ak[i].abs()),
+                "{a:?} {ak:?}"
+            );
+        }
+        assert!((l[0] - lk[0]).abs() <= 1e-13 * (1.0 + lk[0].abs()));
+
+        let fb = RedundantFourBar::default();
+        let (q, qd) = fb.state(0.3, 2.0).unwrap();
+        let mut pd = ProjectionDynamics::new(&fb, DEFAULT_RANK_RTOL).unwrap();
+        let (mut a, mut l) = ([0.0; 3], [0.0; 3]);
+        pd.accelerations(&fb, 0.0, &q, &qd, &mut a, &mut l).unwrap();
+        assert_eq!(pd.rank(), 2);
+        let (m, j) = (pd.mass_matrix().to_owned(), pd.jacobian().to_owned());
+        let (h, u, rho) = (pd.bias_forces(), pd.applied_forces(), pd.accel_bias());
+        for i in 0..3 {
+            let acc: f64 = (0..3).map(|k| j[(i, k)] * a[k]).sum::<f64>() + rho[i];
+            assert!(acc.abs() <= 1e-12, "A qdd + rho = {acc:e}");
+            let lhs: f64 = (0..3).map(|k| j[(k, i)] * l[k]).sum();
+            let rhs: f64 = (0..3).map(|k| m[(i, k)] * a[k]).sum::<f64>() + h[i] - u[i];
+            assert!(
+                (lhs - rhs).abs() <= 1e-12 * (1.0 + rhs.abs()),
+                "{lhs} {rhs}"
+            );
+        }
+        // KKT refuses the same state
+        let mut kkt = ConstrainedDynamics::new(&fb);
+        assert!(matches!(
+            kkt.accelerations(&fb, 0.0, &q, &qd, &mut a, &mut l),
+            Err(ModelError::RankDeficientJacobian { .. })
+        ));
+    }
+}

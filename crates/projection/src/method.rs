@@ -1,0 +1,222 @@
+//! [`ConstraintMethod`]: what a constraint-handling method is to the one driver of
+//! [`crate::Simulation`].
+//!
+//! The driver (private, `simulation.rs`) owns the step budget, the stepping through
+//! `contour_ode`'s [`Advance`](contour_ode::Advance) / [`Stepper`](contour_ode::Stepper), the
+//! recording of violations and outputs ([`Trajectory`](crate::Trajectory)), dense output at the
+//! output times, events and statistics; on a failure it returns what it computed so far
+//! ([`crate::SimulationFailure`]). A method supplies
+//!
+//! * the problem it integrates ([`ConstraintMethod::Problem`]: the field `ẋ = f(x)` of
+//!   `x = (q, q̇)`, the reduced field of chart coordinates `y`, or a DAE residual),
+//! * what happens after an accepted step ([`AfterStep`]: keep, replace `y` by a projection,
+//!   redo with a smaller step) and after it has been recorded (restart in a new chart),
+//! * the map from its state `y` back to `x = (q, q̇)` and the multipliers λ at outputs,
+//! * its counters ([`ConstraintMethod::add_stats`]).
+//!
+//! A new method is one file with one `impl ConstraintMethod` (and one line choosing it in
+//! `simulation.rs`).
+//!
+//! ```text
+//! loop (driver)                                   hooks (method)
+//!   budget                                        before_step
+//!   stepper.step(problem)        ── Err ──▶       step_failed → restart at the last point
+//!                                                 after_step  → Keep | Replace | Redo
+//!   record violations at x                        state(y) → x, violations(x)
+//!   dense outputs                                 output_state(y(t_out)) → x, multipliers
+//!                                                 after_record → restart (new chart)
+//! stats                                           add_stats
+//! ```
+
+use contour_model::{DynamicsOptions, Mechanism};
+use contour_ode::{OdeError, Tolerances};
+
+use crate::error::ProjectionError;
+use crate::integrator::Integrator;
+use crate::tolerance::ErrorControl;
+use crate::trajectory::{EventKind, SimulationStats};
+
+/// What the driver does with an accepted step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum AfterStep {
+    /// Keep the integrator's state.
+    Keep,
+    /// Move the accepted point to the state the method wrote (`Advance::replace_y`): a
+    /// projection onto the manifold (Keerthi (2.3), Kövecses (33)–(36)).
+    Replace,
+    /// Refuse the step: restart from the last accepted point with steps of at most
+    /// `max_step` (Keerthi Remark 2.5); the step size limit is lifted once a step is kept.
+    Redo {
+        /// Step-size cap of the retried step.
+        max_step: f64,
+    },
+}
+
+/// The multipliers written with an output.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Multipliers<'a> {
+    /// λ of (1.1)+(1.4) (or (4.3)) at the output state, solved by the driver.
+    Kkt,
+    /// λ given by the method (e.g. the minimum-norm λ of the projector method).
+    Given(&'a [f64]),
+    /// Not computed (an empty row, no output evaluation counted).
+    NotComputed,
+}
+
+/// The last accepted point `(t, x = (q, q̇))`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Accepted<'a> {
+    /// Time.
+    pub t: f64,
+    /// State `x = (q, q̇)`.
+    pub x: &'a [f64],
+}
+
+/// A constraint-handling method driven by the one loop of [`crate::Simulation`] (see the
+/// module documentation for the order of the hooks).
+pub trait ConstraintMethod<M: Mechanism + ?Sized> {
+    /// What the integrator advances (an `OdeRhs` for the explicit-interface steppers, a DAE
+    /// residual with its iteration matrix for the BDF of exact stabilization).
+    type Problem;
+
+    /// Method name written in the trajectory (`"perturbation"`, ...).
+    fn name(&self) -> &'static str;
+
+    /// The integrated problem.
+    fn problem(&mut self) -> &mut Self::Problem;
+
+    /// The error of the run for an integrator failure (the model error behind a failed
+    /// right-hand side, when there is one).
+    fn integrator_error(&mut self, e: OdeError) -> ProjectionError;
+
+    /// Dynamics options of the multipliers of [`Multipliers::Kkt`] outputs.
+    fn output_dynamics(&self) -> DynamicsOptions {
+        DynamicsOptions::default()
+    }
+
+    /// Called before every attempt at a step.
+    fn before_step(&mut self) {}
+
+    /// The integrator failed: either the run's error, or a restart from the last accepted
+    /// point with the state written to `y_restart` (the returned event is recorded).
+    fn step_failed(
+        &mut self,
+        e: OdeError,
+        last: Accepted<'_>,
+        y_restart: &mut [f64],
+    ) -> Result<EventKind, ProjectionError> {
+        let _ = (last, y_restart);
+        Err(self.integrator_error(e))
+    }
+
+    /// An accepted step of size `h` ending at `(t, y)`; for [`AfterStep::Replace`] the new
+    /// state is written to `y_new`.
+    fn after_step(
+        &mut self,
+        t: f64,
+        h: f64,
+        y: &[f64],
+        y_new: &mut [f64],
+    ) -> Result<AfterStep, ProjectionError> {
+        let _ = (t, h, y, y_new);
+        Ok(AfterStep::Keep)
+    }
+
+    /// `x = (q, q̇)` of the integrated state `y` at the accepted point `t` (default: the first
+    /// `2N` entries of `y`).
+    fn state(&mut self, t: f64, y: &[f64], x: &mut [f64]) -> Result<(), ProjectionError> {
+        let _ = t;
+        x.copy_from_slice(&y[..x.len()]);
+        Ok(())
+    }
+
+    /// `x` at an output time `t` from the interpolant's value `y` (default: [`Self::state`]);
+    /// `last` is the previous accepted point.
+    fn output_state(
+        &mut self,
+        last: Accepted<'_>,
+        t: f64,
+        y: &[f64],
+        x: &mut [f64],
+    ) -> Result<(), ProjectionError> {
+        let _ = last;
+        self.state(t, y, x)
+    }
+
+    /// The method's own violation measure `(‖·‖₂ position, ‖·‖₂ velocity)` at `x`, or `None`
+    /// for `(‖φ‖₂, ‖J q̇ + b‖₂)` of (1.6).
+    fn violations(&mut self, t: f64, x: &[f64]) -> Option<(f64, f64)> {
+        let _ = (t, x);
+        None
+    }
+
+    /// The multipliers of an output at `(t, x)`.
+    fn multipliers(&mut self, t: f64, x: &[f64]) -> Result<Multipliers<'_>, ProjectionError> {
+        let _ = (t, x);
+        Ok(Multipliers::Kkt)
+    }
+
+    /// After the step ending at `(t, y)` (state `x`) has been recorded (`at_end`: `t` is
+    /// the final time): `Some(event)` restarts the integrator at `t` from the state written
+    /// to `y_restart` (ignored at the end).
+    fn after_record(
+        &mut self,
+        t: f64,
+        at_end: bool,
+        y: &[f64],
+        x: &[f64],
+        y_restart: &mut [f64],
+    ) -> Result<Option<EventKind>, ProjectionError> {
+        let _ = (t, at_end, y, x, y_restart);
+        Ok(None)
+    }
+
+    /// Adds the method's counters (at least `f_evals`, Keerthi's `N_f`) to `s`.
+    fn add_stats(&self, s: &mut SimulationStats);
+}
+
+/// Everything a method needs to set itself up, validated by the builder.
+#[derive(Debug)]
+pub(crate) struct RunContext<'a, 'm, M: ?Sized> {
+    pub mech: &'m M,
+    pub t0: f64,
+    pub t_end: f64,
+    pub x0: Vec<f64>,
+    pub error_control: ErrorControl,
+    pub output_times: &'a [f64],
+    pub max_steps: usize,
+    pub integrator: &'a Integrator,
+}
+
+/// An ODE method ready to run: the method, its initial integrated state `y0` and the
+/// integrator's tolerances for `y`.
+#[derive(Debug)]
+pub(crate) struct Start<C> {
+    pub method: C,
+    pub y0: Vec<f64>,
+    pub tol: Tolerances,
+}
+
+impl<C> Start<C> {
+    /// `y0 = x0` with the tolerances of `ec` on it.
+    pub fn on_x(method: C, x0: &[f64], ec: ErrorControl) -> Self {
+        Self {
+            method,
+            y0: x0.to_vec(),
+            tol: ec.to_ode(x0.len()),
+        }
+    }
+}
+
+/// Checks `(name, value, in_range)` triples of a method configuration: each value must be
+/// finite and in range, else [`ProjectionError::InvalidParameter`] names the first that is not.
+pub(crate) fn check_parameters(
+    params: &[(&'static str, f64, bool)],
+) -> Result<(), ProjectionError> {
+    for &(name, value, ok) in params {
+        if !(ok && value.is_finite()) {
+            return Err(ProjectionError::InvalidParameter { name, value });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,157 @@
+//! The [`Recorder`] of the driver: outputs, the violation history, events and the
+//! implicit integrator's counters of a running simulation, collected into a [`Trajectory`].
+
+use contour_model::{ConstrainedDynamics, DynamicsOptions, Mechanism};
+
+use crate::error::ProjectionError;
+use crate::rhs::ConstraintMonitor;
+use crate::trajectory::{Event, EventKind, SimulationStats, Trajectory};
+
+/// Copies the implicit integrator's counters (zero for the explicit methods) into `s`; the
+/// finite-difference columns are `dim` right-hand-side evaluations per iteration matrix
+/// ([`crate::BdfOde`]: the BDF is only ever started with a given derivative, so every
+/// Jacobian evaluation is one finite-difference matrix).
+pub(crate) fn implicit_stats(s: &mut SimulationStats, st: &contour_ode::Stats, dim: usize) {
+    s.jacobian_evals = st.jacobian_evals;
+    s.factorizations = st.factorizations;
+    s.newton_iterations = st.newton_iterations;
+    s.jacobian_f_evals = st.jacobian_evals * dim;
+}
+
+/// Collects outputs and violations while a method runs.
+#[derive(Debug)]
+pub(crate) struct Recorder<'a> {
+    pub traj: Trajectory,
+    out: &'a [f64],
+    next: usize,
+    every_step: bool,
+    monitor: ConstraintMonitor,
+    dynamics: ConstrainedDynamics,
+    n: usize,
+    qdd: Vec<f64>,
+    lam: Vec<f64>,
+}
+
+impl<'a> Recorder<'a> {
+    pub fn new<M: Mechanism + ?Sized>(
+        mech: &M,
+        method: &str,
+        integrator: &str,
+        out: &'a [f64],
+        options: DynamicsOptions,
+    ) -> Result<Self, ProjectionError> {
+        let (n, l) = (mech.dof(), mech.n_constraints());
+        Ok(Self {
+            traj: Trajectory {
+                method: method.to_string(),
+                integrator: integrator.to_string(),
+                times: Vec::with_capacity(out.len()),
+                q: Vec::with_capacity(out.len()),
+                qd: Vec::with_capacity(out.len()),
+                lambda: Vec::with_capacity(out.len()),
+                step_times: Vec::with_capacity(1024),
+                step_phi: Vec::with_capacity(1024),
+                step_phidot: Vec::with_capacity(1024),
+                x_initial: Vec::new(),
+                x_final: Vec::new(),
+                events: Vec::new(),
+                stats: SimulationStats::default(),
+            },
+            out,
+            next: 0,
+            every_step: out.is_empty(),
+            monitor: ConstraintMonitor::new(mech),
+            dynamics: ConstrainedDynamics::with_options(mech, options)?,
+            n,
+            qdd: vec![0.0; n],
+            lam: vec![0.0; l],
+        })
+    }
+
+    /// `(‖φ‖₂, ‖J q̇ + b‖₂)` of (1.6) at `(t, x)`.
+    pub fn violations<M: Mechanism + ?Sized>(&mut self, mech: &M, t: f64, x: &[f64]) -> (f64, f64) {
+        self.monitor.violations(mech, t, x)
+    }
+
+    /// Records the initial state and its violations `(p, v)` (the outputs at `t0` are the
+    /// driver's: [`Recorder::next_output`] at `t0`).
+    pub fn start(&mut self, x0: &[f64], (p, v): (f64, f64)) {
+        self.traj.stats.initial_phi = p;
+        self.traj.stats.initial_phidot = v;
+        self.traj.x_initial = x0.to_vec();
+    }
+
+    /// Records the violations `(p, v)` after an accepted step ending at `t`.
+    pub fn step(&mut self, t: f64, (p, v): (f64, f64)) {
+        let s = &mut self.traj.stats;
+        s.steps += 1;
+        s.max_phi = s.max_phi.max(p);
+        s.max_phidot = s.max_phidot.max(v);
+        self.traj.step_times.push(t);
+        self.traj.step_phi.push(p);
+        self.traj.step_phidot.push(v);
+    }
+
+    /// Whether every accepted step is an output.
+    pub fn every_step(&self) -> bool {
+        self.every_step
+    }
+
+    /// The next requested output time `≤ t`, if any (advances the cursor).
+    pub fn next_output(&mut self, t: f64) -> Option<f64> {
+        if self.every_step || self.next >= self.out.len() || self.out[self.next] > t {
+            return None;
+        }
+        self.next += 1;
+        Some(self.out[self.next - 1])
+    }
+
+    /// Appends an output `(t, x)` with λ from (1.1)+(1.4) (or the options' (4.3)).
+    pub fn output<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        x: &[f64],
+    ) -> Result<(), ProjectionError> {
+        let n = self.n;
+        let (q, qd) = x.split_at(n);
+        self.dynamics
+            .accelerations(mech, t, q, qd, &mut self.qdd, &mut self.lam)?;
+        self.traj.stats.output_evals += 1;
+        self.push(t, x);
+        self.traj.lambda.push(self.lam.clone());
+        Ok(())
+    }
+
+    /// Appends an output `(t, x)` with the given multipliers.
+    pub fn output_with_lambda(&mut self, t: f64, x: &[f64], lambda: &[f64]) {
+        self.traj.stats.output_evals += 1;
+        self.push(t, x);
+        self.traj.lambda.push(lambda.to_vec());
+    }
+
+    /// Appends an output `(t, x)` without multipliers (an empty row).
+    pub fn output_without_lambda(&mut self, t: f64, x: &[f64]) {
+        self.push(t, x);
+        self.traj.lambda.push(Vec::new());
+    }
+
+    fn push(&mut self, t: f64, x: &[f64]) {
+        let (q, qd) = x.split_at(self.n);
+        self.traj.times.push(t);
+        self.traj.q.push(q.to_vec());
+        self.traj.qd.push(qd.to_vec());
+    }
+
+    /// Records an event of `kind` at `t` with the state `x = (q, q̇)` (rare: re-parametrizations,
+    /// redone steps; allocates).
+    pub fn event(&mut self, t: f64, kind: EventKind, x: &[f64]) {
+        self.traj.events.push(Event::new(t, kind).with_state(x));
+    }
+
+    /// Finishes with the final state.
+    pub fn finish(mut self, x_final: &[f64]) -> Trajectory {
+        self.traj.x_final = x_final.to_vec();
+        self.traj
+    }
+}
