@@ -14,7 +14,7 @@
 
 use crate::error::ContactError;
 use crate::lcp::Lcp;
-use contour_linalg::Cholesky;
+use contour_linalg::{Cholesky, LinalgError, Lu};
 use contour_model::Mechanism;
 use faer::{Mat, MatRef};
 
@@ -49,6 +49,8 @@ pub struct ContactDynamics {
     chol_m: Cholesky,
     /// `S = J_A M⁻¹ J_Aᵀ = L_S L_Sᵀ` of `k` active rows, one workspace per size `k = 1..=L`.
     chol_s: Vec<Cholesky>,
+    /// LU of `J_A M⁻¹ G_A` (unsymmetric with friction), one workspace per size `k = 1..=L`.
+    lu_s: Vec<Lu>,
     f: Vec<f64>,
     minv_f: Vec<f64>,
     /// `C = M⁻¹ G` column-major (`n` per active row).
@@ -79,6 +81,7 @@ impl ContactDynamics {
             phi: vec![0.0; l],
             chol_m: Cholesky::new(n),
             chol_s: (1..=l).map(Cholesky::new).collect(),
+            lu_s: (1..=l).map(Lu::new).collect(),
             f: vec![0.0; n],
             minv_f: vec![0.0; n],
             c: vec![0.0; n * l.max(1)],
@@ -234,16 +237,23 @@ impl ContactDynamics {
     }
 
     fn solve_s(&mut self, k: usize) -> Result<(), ContactError> {
-        // S is J M⁻¹ Jᵀ (SPD) without friction; with friction it may be unsymmetric: use Gauss.
-        let ok = crate::dense::gauss_solve(&mut self.s[..k * k], k, &mut self.rhs[..k], 1e-14);
-        if ok {
-            Ok(())
-        } else {
-            Err(ContactError::NotPositiveDefinite {
+        // S is J M⁻¹ Jᵀ (SPD) without friction; with friction it may be unsymmetric: LU.
+        let lu = &mut self.lu_s[k - 1];
+        let s = MatRef::from_row_major_slice(&self.s[..k * k], k, k);
+        match lu.factor_with_rtol(s, 1e-14) {
+            Ok(()) => {
+                lu.solve_in_place(&mut self.rhs[..k]);
+                Ok(())
+            }
+            Err(LinalgError::Singular { index, pivot }) => Err(ContactError::NotPositiveDefinite {
                 what: "J M⁻¹ Jᵀ of the active rows",
-                index: 0,
-                pivot: 0.0,
-            })
+                index,
+                pivot,
+            }),
+            Err(e) => Err(ContactError::factorization(
+                "J M⁻¹ Jᵀ of the active rows",
+                e,
+            )),
         }
     }
 

@@ -12,8 +12,9 @@
 //! [`LCP_MAX_SIZE`]) and returns the first complementary feasible one; for a symmetric positive
 //! definite `A` the solution is unique. No solution → [`ContactError::LcpNoSolution`].
 
-use crate::dense::gauss_solve;
 use crate::error::ContactError;
+use contour_linalg::Lu;
+use faer::MatRef;
 
 /// Largest LCP handled by enumeration.
 pub const LCP_MAX_SIZE: usize = 12;
@@ -25,6 +26,8 @@ pub struct Lcp {
     a_ss: Vec<f64>,
     x: Vec<f64>,
     idx: Vec<usize>,
+    /// LU workspaces for the principal submatrices, one per size `m = 1..=capacity`.
+    lu: Vec<Lu>,
     /// Relative feasibility tolerance (default `1e-12`).
     pub tol: f64,
 }
@@ -37,6 +40,7 @@ impl Lcp {
             a_ss: vec![0.0; capacity * capacity],
             x: vec![0.0; capacity],
             idx: vec![0; capacity],
+            lu: (1..=capacity.min(LCP_MAX_SIZE)).map(Lu::new).collect(),
             tol: 1e-12,
         }
     }
@@ -98,8 +102,13 @@ impl Lcp {
                     }
                     self.x[r] = -b[self.idx[r]];
                 }
-                if !gauss_solve(&mut self.a_ss[..m * m], m, &mut self.x[..m], 1e-13) {
-                    continue;
+                if m > 0 {
+                    let a_ss = MatRef::from_row_major_slice(&self.a_ss[..m * m], m, m);
+                    let lu = &mut self.lu[m - 1];
+                    if lu.factor_with_rtol(a_ss, 1e-13).is_err() {
+                        continue; // singular principal submatrix: not this active set
+                    }
+                    lu.solve_in_place(&mut self.x[..m]);
                 }
                 z.fill(0.0);
                 for r in 0..m {

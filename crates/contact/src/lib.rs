@@ -33,7 +33,6 @@
 //! # Ok::<(), contour_contact::ContactError>(())
 //! ```
 
-pub(crate) mod dense;
 pub mod dynamics;
 pub mod error;
 pub mod lcp;
