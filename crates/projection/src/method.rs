@@ -186,6 +186,8 @@ pub(crate) struct RunContext<'a, 'm, M: ?Sized> {
     pub output_times: &'a [f64],
     pub max_steps: usize,
     pub integrator: &'a Integrator,
+    /// Record λ after every accepted step too.
+    pub lambda_at_steps: bool,
 }
 
 /// An ODE method ready to run: the method, its initial integrated state `y0` and the

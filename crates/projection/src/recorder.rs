@@ -52,6 +52,7 @@ impl<'a> Recorder<'a> {
                 step_times: Vec::with_capacity(1024),
                 step_phi: Vec::with_capacity(1024),
                 step_phidot: Vec::with_capacity(1024),
+                step_lambda: Vec::new(),
                 x_initial: Vec::new(),
                 x_final: Vec::new(),
                 events: Vec::new(),
@@ -121,6 +122,26 @@ impl<'a> Recorder<'a> {
         self.push(t, x);
         self.traj.lambda.push(self.lam.clone());
         Ok(())
+    }
+
+    /// Appends λ after an accepted step `(t, x)`, from (1.1)+(1.4) (or the options' (4.3)).
+    pub fn step_lambda<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        x: &[f64],
+    ) -> Result<(), ProjectionError> {
+        let (q, qd) = x.split_at(self.n);
+        self.dynamics
+            .accelerations(mech, t, q, qd, &mut self.qdd, &mut self.lam)?;
+        self.traj.stats.output_evals += 1;
+        self.traj.step_lambda.push(self.lam.clone());
+        Ok(())
+    }
+
+    /// Appends the given λ (or an empty row) after an accepted step.
+    pub fn step_lambda_given(&mut self, lambda: &[f64]) {
+        self.traj.step_lambda.push(lambda.to_vec());
     }
 
     /// Appends an output `(t, x)` with the given multipliers.

@@ -113,6 +113,7 @@ pub struct Simulation<'m, M: ?Sized> {
     output_times: Vec<f64>,
     initial: InitialState,
     max_steps: usize,
+    lambda_at_steps: bool,
 }
 
 impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
@@ -132,7 +133,17 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             output_times: Vec::new(),
             initial: InitialState::Require { tol: 1e-10 },
             max_steps: 1_000_000,
+            lambda_at_steps: false,
         }
+    }
+
+    /// Also records λ after every accepted step ([`Trajectory::step_lambda`]), not only at the
+    /// output times: one more solve of (1.1)+(1.4) per step (counted in `output_evals`) and a
+    /// row stored per step. Default `false`.
+    #[must_use]
+    pub fn lambda_at_steps(mut self, yes: bool) -> Self {
+        self.lambda_at_steps = yes;
+        self
     }
 
     /// Sets the method (and drops an explicit constraint set before).
@@ -274,6 +285,7 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             output_times: &self.output_times,
             max_steps: self.max_steps,
             integrator: &self.integrator,
+            lambda_at_steps: self.lambda_at_steps,
         })
     }
 
@@ -484,6 +496,13 @@ where
             method.state(t, stepper.y(), &mut x)?;
             let v = violations(&mut rec, mech, method, t, &x);
             rec.step(t, v);
+            if ctx.lambda_at_steps {
+                match method.multipliers(t, &x)? {
+                    Multipliers::Kkt => rec.step_lambda(mech, t, &x)?,
+                    Multipliers::Given(lambda) => rec.step_lambda_given(lambda),
+                    Multipliers::NotComputed => rec.step_lambda_given(&[]),
+                }
+            }
             while let Some(to) = rec.next_output(t) {
                 stepper.dense(to, &mut ybuf);
                 let last = Accepted {

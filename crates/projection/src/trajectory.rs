@@ -239,6 +239,11 @@ pub struct Trajectory {
     pub step_phi: Vec<f64>,
     /// `‖J q̇ + b‖₂` after each accepted step.
     pub step_phidot: Vec<f64>,
+    /// λ after each accepted step (aligned with `step_times`), when asked for with
+    /// `Simulation::lambda_at_steps(true)`; empty otherwise (and for methods that compute no
+    /// multipliers, an empty row per step).
+    #[serde(default)]
+    pub step_lambda: Vec<Vec<f64>>,
     /// The initial state used (after `consistent_state` when asked), `x = (q, q̇)`.
     pub x_initial: Vec<f64>,
     /// The state `x = (q, q̇)` at the final time.

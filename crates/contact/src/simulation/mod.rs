@@ -407,6 +407,7 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
                     step_times: Vec::new(),
                     step_phi: Vec::new(),
                     step_phidot: Vec::new(),
+                    step_lambda: Vec::new(),
                     x_initial,
                     x_final: Vec::new(),
                     events: Vec::new(),
