@@ -52,12 +52,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("finite-difference check: J {ej:.1e}, rho {er:.1e}");
     assert!(ej < 1e-6 && er < 1e-6, "a derivative is wrong");
 
-    let traj = Simulation::new(&dp, &q0, &qd0, 0.0, 10.0)
+    let dir = std::env::args()
+        .nth(1)
+        .map_or_else(|| std::env::temp_dir().join("contour-examples"), Into::into);
+    std::fs::create_dir_all(&dir)?;
+    let path = dir.join("double_pendulum.csv");
+    let run = Simulation::new(&dp, &q0, &qd0, 0.0, 10.0)
         .method(Method::Perturbation(PerturbationConfig::default()))
         .integrator(Integrator::dopri5())
         .error_control(ErrorControl::absolute(1e-8))
         .output_times((0..=200).map(|k| 0.05 * k as f64).collect())
-        .run()?;
+        .run();
+    let traj = match run {
+        Ok(traj) => traj,
+        Err(ProjectionError::Failed(failure)) => {
+            // A failed run keeps what it computed: save it before reporting the error.
+            failure.partial.write_csv(std::fs::File::create(&path)?)?;
+            eprintln!(
+                "failed at t = {}; the run so far is in {}",
+                failure.t,
+                path.display()
+            );
+            return Err(failure.source.into());
+        }
+        Err(e) => return Err(e.into()),
+    };
 
     let energy = |q: &[f64], qd: &[f64]| -> Option<f64> {
         Some(dp.kinetic_energy(q, qd)? + dp.potential_energy(q)?)
@@ -73,11 +92,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         traj.stats.steps, traj.stats.f_evals, traj.stats.max_phi
     );
 
-    let dir = std::env::args()
-        .nth(1)
-        .map_or_else(|| std::env::temp_dir().join("contour-examples"), Into::into);
-    std::fs::create_dir_all(&dir)?;
-    let path = dir.join("double_pendulum.csv");
     traj.write_csv(std::fs::File::create(&path)?)?;
     println!("wrote {}", path.display());
     Ok(())

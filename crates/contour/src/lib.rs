@@ -49,8 +49,8 @@ pub mod prelude {
     };
     pub use contour_projection::{
         BaumgarteGains, EcsConfig, ErrorControl, Event, EventKind, Integrator, Method, NormKind,
-        ParametrizationConfig, PerturbationConfig, ProjectorConfig, Simulation, SimulationStats,
-        Trajectory,
+        ParametrizationConfig, PerturbationConfig, ProjectionError, ProjectorConfig, Simulation,
+        SimulationFailure, SimulationStats, Trajectory,
     };
 
     pub use contour_contact::{simulate as simulate_contact, ContactConfig, Scheme};
