@@ -175,6 +175,7 @@ fn csv_numbers_round_trip_at_every_magnitude() {
         step_times: Vec::new(),
         step_phi: Vec::new(),
         step_phidot: Vec::new(),
+        step_lambda: Vec::new(),
         x_initial: Vec::new(),
         x_final: Vec::new(),
         events: Vec::new(),
