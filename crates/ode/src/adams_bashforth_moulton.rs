@@ -47,7 +47,9 @@ use crate::error::{OdeError, Quantity};
 use crate::norm::{norm_of, Tolerances};
 use crate::problem::{check_dim, check_finite, eval_rhs, OdeRhs};
 use crate::stats::Stats;
-use crate::stepper::{check_initial, stepper_bookkeeping, Advance, StepInfo, Stepper};
+use crate::stepper::{
+    check_initial, stepper_bookkeeping, stepper_state, Advance, StepInfo, Stepper,
+};
 
 /// Largest order of STEP.
 pub const MAX_ORDER: usize = 12;
@@ -375,18 +377,7 @@ impl AdamsBashforthMoulton {
 }
 
 impl Stepper for AdamsBashforthMoulton {
-    fn t(&self) -> f64 {
-        self.x
-    }
-    fn y(&self) -> &[f64] {
-        &self.y
-    }
-    fn t_prev(&self) -> f64 {
-        self.xold
-    }
-    fn h(&self) -> f64 {
-        self.h_last
-    }
+    stepper_state!(x, y, xold, h_last);
     fn order(&self) -> usize {
         self.kold.max(1)
     }

@@ -43,8 +43,8 @@ use crate::norm::Tolerances;
 use crate::problem::{check_finite, DaeJacobian, DaeResidual, WithJacobian};
 use crate::stats::Stats;
 use crate::stepper::{
-    check_initial, check_params, clamp_to_stop, initial_derivative, stepper_bookkeeping, Advance,
-    StepInfo, Stepper,
+    check_initial, check_params, clamp_to_stop, initial_derivative, stepper_bookkeeping,
+    stepper_state, Advance, StepInfo, Stepper,
 };
 
 /// Largest order of [`Bdf`].
@@ -982,18 +982,7 @@ impl Bdf {
 }
 
 impl Stepper for Bdf {
-    fn t(&self) -> f64 {
-        self.t
-    }
-    fn y(&self) -> &[f64] {
-        &self.y
-    }
-    fn t_prev(&self) -> f64 {
-        self.t_prev
-    }
-    fn h(&self) -> f64 {
-        self.h_last
-    }
+    stepper_state!(t, y, t_prev, h_last);
     fn order(&self) -> usize {
         self.kold
     }

@@ -17,7 +17,8 @@ use crate::norm::Tolerances;
 use crate::problem::{check_dim, check_finite, eval_rhs, OdeRhs};
 use crate::stats::Stats;
 use crate::stepper::{
-    check_initial, check_params, clamp_to_stop, stepper_bookkeeping, Advance, StepInfo, Stepper,
+    check_initial, check_params, clamp_to_stop, stepper_bookkeeping, stepper_state, Advance,
+    StepInfo, Stepper,
 };
 
 /// An explicit 7-stage Runge–Kutta tableau with an embedded error estimate and a
@@ -385,18 +386,7 @@ impl DormandPrince54 {
 }
 
 impl Stepper for DormandPrince54 {
-    fn t(&self) -> f64 {
-        self.t
-    }
-    fn y(&self) -> &[f64] {
-        &self.y
-    }
-    fn t_prev(&self) -> f64 {
-        self.t_prev
-    }
-    fn h(&self) -> f64 {
-        self.h_last
-    }
+    stepper_state!(t, y, t_prev, h_last);
     fn order(&self) -> usize {
         5
     }

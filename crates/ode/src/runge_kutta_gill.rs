@@ -33,7 +33,8 @@ use crate::norm::Tolerances;
 use crate::problem::{check_dim, check_finite, eval_rhs, OdeRhs};
 use crate::stats::Stats;
 use crate::stepper::{
-    check_initial, check_params, clamp_to_stop, stepper_bookkeeping, Advance, StepInfo, Stepper,
+    check_initial, check_params, clamp_to_stop, stepper_bookkeeping, stepper_state, Advance,
+    StepInfo, Stepper,
 };
 
 /// `A = 1 − 1/√2`, Huang (5.3.3).
@@ -290,18 +291,7 @@ impl RungeKuttaGill {
 }
 
 impl Stepper for RungeKuttaGill {
-    fn t(&self) -> f64 {
-        self.t
-    }
-    fn y(&self) -> &[f64] {
-        &self.y
-    }
-    fn t_prev(&self) -> f64 {
-        self.t_prev
-    }
-    fn h(&self) -> f64 {
-        self.h_last
-    }
+    stepper_state!(t, y, t_prev, h_last);
     fn order(&self) -> usize {
         self.order
     }

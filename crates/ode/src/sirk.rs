@@ -47,8 +47,8 @@ use crate::norm::Tolerances;
 use crate::problem::check_finite;
 use crate::stats::Stats;
 use crate::stepper::{
-    check_initial, check_params, clamp_to_stop, initial_derivative, stepper_bookkeeping, StepInfo,
-    Stepper,
+    check_initial, check_params, clamp_to_stop, initial_derivative, stepper_bookkeeping,
+    stepper_state, StepInfo, Stepper,
 };
 
 /// Coefficients of a two-stage singly-implicit Runge–Kutta method (Butcher notation).
@@ -489,18 +489,7 @@ impl SinglyImplicitRk {
 }
 
 impl Stepper for SinglyImplicitRk {
-    fn t(&self) -> f64 {
-        self.t
-    }
-    fn y(&self) -> &[f64] {
-        &self.y
-    }
-    fn t_prev(&self) -> f64 {
-        self.t_prev
-    }
-    fn h(&self) -> f64 {
-        self.h_last
-    }
+    stepper_state!(t, y, t_prev, h_last);
     fn order(&self) -> usize {
         3
     }

@@ -132,6 +132,25 @@ macro_rules! stepper_bookkeeping {
 }
 pub(crate) use stepper_bookkeeping;
 
+/// The state accessors of [`Stepper`] (`t`, `y`, `t_prev`, `h`) over the named fields.
+macro_rules! stepper_state {
+    ($t:ident, $y:ident, $t_prev:ident, $h:ident) => {
+        fn t(&self) -> f64 {
+            self.$t
+        }
+        fn y(&self) -> &[f64] {
+            &self.$y
+        }
+        fn t_prev(&self) -> f64 {
+            self.$t_prev
+        }
+        fn h(&self) -> f64 {
+            self.$h
+        }
+    };
+}
+pub(crate) use stepper_state;
+
 /// Validation shared by every constructor: finite `t0` and `y0`, tolerances valid for
 /// `y0.len()` components.
 pub(crate) fn check_initial(
