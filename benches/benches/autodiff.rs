@@ -1,13 +1,13 @@
 //! Cost of the automatic derivatives (`contour_model::autodiff`) against the hand-written ones,
-//! on the slider-crank and the redundant four-bar: `J + ρ` (what a constraint method asks per
+//! on the slider-crank, the redundant four-bar and Andrews' squeezer (N = 7, L = 6): `J + ρ` (what a constraint method asks per
 //! f-evaluation besides φ) and `M + h`, per call. The target is J + ρ within 3× of the
 //! hand-written code. `cargo bench -p contour-benches --bench autodiff`.
 
 use std::hint::black_box;
 
-use contour::model::autodiff::witnesses::{AdFourBar, AdSliderCrank};
+use contour::model::autodiff::witnesses::{AdAndrews, AdFourBar, AdSliderCrank};
 use contour::model::autodiff::AutoDiff;
-use contour::model::models::{RedundantFourBar, SliderCrank};
+use contour::model::models::{AndrewsSqueezer, RedundantFourBar, SliderCrank, ANDREWS_Q0};
 use contour::model::Mechanism;
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -68,6 +68,10 @@ fn autodiff(c: &mut Criterion) {
             &qd,
         );
     }
+    let an = AndrewsSqueezer::default();
+    let qd: Vec<f64> = (0..7).map(|i| 10.0 * (i as f64 + 1.0).sin()).collect();
+    let ad = AutoDiff::new(AdAndrews(an));
+    pair(c, "autodiff_andrews", &ad, &an, &ANDREWS_Q0, &qd);
 }
 
 criterion_group!(benches, autodiff);

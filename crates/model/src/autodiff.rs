@@ -270,7 +270,7 @@ impl<G: AutoDiffModel> Mechanism for AutoDiff<G> {
 /// and the subjects of the cost bench (`benches/benches/autodiff.rs`).
 pub mod witnesses {
     use super::{AutoDiffModel, Scalar};
-    use crate::models::{Pendulum, RedundantFourBar, SliderCrank};
+    use crate::models::{AndrewsSqueezer, Pendulum, RedundantFourBar, SliderCrank};
     use crate::Mechanism;
 
     /// [`Pendulum`] as energies and constraints.
@@ -381,6 +381,33 @@ pub mod witnesses {
             phi[1] = q[0].sin() * a + q[1].sin() * b - q[2].sin() * c;
             let (sg, cg) = p.redundant_direction.sin_cos();
             phi[2] = phi[0] * cg + phi[1] * sg;
+        }
+    }
+
+    /// [`AndrewsSqueezer`] as its kinetic energy (from the test set's mass matrix (7.8)) and
+    /// constraints (7.9); the driving torque and the spring stay applied forces. Its `h` from
+    /// Lagrange's equations is an independent check of the test set's velocity terms.
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct AdAndrews(pub AndrewsSqueezer);
+
+    impl AutoDiffModel for AdAndrews {
+        fn name(&self) -> &str {
+            "ad-andrews"
+        }
+        fn dof(&self) -> usize {
+            7
+        }
+        fn n_constraints(&self) -> usize {
+            6
+        }
+        fn kinetic_energy<S: Scalar>(&self, q: &[S], qd: &[S]) -> S {
+            self.0.kinetic_energy_generic(q, qd)
+        }
+        fn applied_forces(&self, t: f64, q: &[f64], qd: &[f64], u: &mut [f64]) {
+            self.0.applied_forces(t, q, qd, u)
+        }
+        fn constraints<S: Scalar>(&self, _t: S, q: &[S], phi: &mut [S]) {
+            self.0.constraints_generic(q, phi)
         }
     }
 }

@@ -5,9 +5,9 @@
 //! equal to their closed forms; the adapter allocates nothing per call; NaN from a user's φ
 //! reaches the dynamics as the same typed error as from a hand-written model.
 
-use contour_model::autodiff::witnesses::{AdFourBar, AdPendulum, AdSliderCrank};
+use contour_model::autodiff::witnesses::{AdAndrews, AdFourBar, AdPendulum, AdSliderCrank};
 use contour_model::autodiff::{AutoDiff, AutoDiffModel, Scalar};
-use contour_model::models::{Pendulum, RedundantFourBar, SliderCrank};
+use contour_model::models::{AndrewsSqueezer, Pendulum, RedundantFourBar, SliderCrank};
 use contour_model::testing::SplitMix64;
 use contour_model::{ConstrainedDynamics, Mechanism, ModelError};
 use faer::Mat;
@@ -119,6 +119,10 @@ fn automatic_derivatives_equal_the_hand_written_ones() {
     let fb = RedundantFourBar::default();
     let e = worst(&AutoDiff::new(AdFourBar(fb)), &fb, 3);
     assert!(e <= 1e-13, "four-bar {e:e}");
+    // Andrews' squeezer: h from Lagrange's equations checks the test set's velocity terms
+    let an = AndrewsSqueezer::default();
+    let e = worst(&AutoDiff::new(AdAndrews(an)), &an, 5);
+    assert!(e <= 1e-13, "andrews {e:e}");
 }
 
 #[test]

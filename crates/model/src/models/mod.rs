@@ -11,8 +11,10 @@
 //! | [`RedundantParallelogram`] | 6 | 6 (rank 5) | parallelogram with a redundant middle crank |
 //! | [`ssrms_arm`] / [`ssrms_arm_tip_held`] (+ [`Arm7LoadCase`]) | 7 | 0 / 3 | Kövecses & Piedbœuf, SSRMS-like (`data/arm7.urdf`) |
 //! | [`panda_arm`] | 7 | 0 | Franka Emika Panda (`data/panda.urdf`) |
+//! | [`AndrewsSqueezer`] | 7 | 6 | Andrews' squeezing mechanism (Hairer & Wanner; IVP test set) |
 //! | [`crate::explicit::Planar2g`] | 2 | 1 | Featherstone's `planar2g` (`q₂ = 2 sin q₁`) |
 
+mod andrews;
 mod arms;
 mod four_bar;
 mod huang;
@@ -21,6 +23,7 @@ mod parallelogram;
 mod pendulum;
 mod slider_crank;
 
+pub use andrews::{AndrewsSqueezer, ANDREWS_Q0};
 pub use arms::{
     arm7_initial_q, arm7_initial_tip, panda_arm, ssrms_arm, ssrms_arm_tip_held, Arm7LoadCase,
     ARM7_INITIAL_ANGLES_DEG, ARM7_TIP_BODY, ARM7_URDF, PANDA_URDF,
