@@ -326,8 +326,8 @@ impl ConstrainedDynamics {
                 scale += jik.abs() * (qdd[k].abs() + force / m);
             }
             let bound = RESIDUAL_FACTOR * f64::EPSILON * scale;
-            // `!(… <= …)`: a NaN residual fails too
-            if !(r.abs() <= bound) {
+            // a NaN residual fails too
+            if r.is_nan() || r.abs() > bound {
                 return Err(ModelError::IllConditioned {
                     what: "constrained accelerations (J qdd + rho)",
                     residual: r.abs(),

@@ -83,7 +83,7 @@ fn mutate(rng: &mut SplitMix64, text: &str) -> String {
             4 => {
                 // garble one ASCII character
                 let i = pick(rng, s.len());
-                if s.is_char_boundary(i) && s.is_char_boundary(i + 1) && i + 1 <= s.len() {
+                if i < s.len() && s.is_char_boundary(i) && s.is_char_boundary(i + 1) {
                     let c = (b'!' + pick(rng, 90) as u8) as char;
                     s.replace_range(i..i + 1, &c.to_string());
                 }

@@ -342,7 +342,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             .check_dof(self.lim.dynamics().dof())?;
         let path = self.lim.dynamics().joint_path().path();
         let work = self.cfg.intervals as f64 * (path.s_end() - path.s_start());
-        if !(work <= validation::MAX_TOPPRA_GRID) {
+        if work.is_nan() || work > validation::MAX_TOPPRA_GRID {
             return Err(PlanningError::WorkCap {
                 name: "intervals",
                 value: self.cfg.intervals as f64,

@@ -376,7 +376,12 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
         let span = cfg.t_end - t0;
         if let Some(dt) = cfg.output_dt {
             // at most MAX_OUTPUTS outputs, and dt must move the output clock at t0 and t_end
-            if !(span / dt <= MAX_OUTPUTS) || t0 + dt == t0 || cfg.t_end + dt == cfg.t_end {
+            let outputs = span / dt;
+            if outputs.is_nan()
+                || outputs > MAX_OUTPUTS
+                || t0 + dt == t0
+                || cfg.t_end + dt == cfg.t_end
+            {
                 return Err(ContactError::WorkCap {
                     name: "output_dt",
                     value: dt,
