@@ -86,6 +86,26 @@ pub enum ContactError {
         /// φ value.
         phi: f64,
     },
+    /// A parameter asks for more work than the documented cap ([`crate::MAX_OUTPUTS`]
+    /// outputs, [`crate::MAX_FORCED_STEPS`] steps forced by a step-size bound).
+    #[error("{name} = {value:e} exceeds the work cap ({cap})")]
+    WorkCap {
+        /// Parameter name.
+        name: &'static str,
+        /// Offending value.
+        value: f64,
+        /// The cap, in words.
+        cap: &'static str,
+    },
+    /// A unilateral row is violated at the initial state (`φ < −contact_tol` at `t0`): the
+    /// schemes would launch the body out (creating energy) or snap it silently.
+    #[error("initial state penetrates row {row} (phi = {phi:.3e} < -contact_tol)")]
+    InitialPenetration {
+        /// Row.
+        row: usize,
+        /// φ at the initial state.
+        phi: f64,
+    },
     /// From the model crate.
     #[error(transparent)]
     Model(#[from] ModelError),

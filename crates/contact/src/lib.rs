@@ -44,5 +44,6 @@ pub use error::ContactError;
 pub use lcp::{Lcp, LCP_MAX_SIZE};
 pub use simulation::{
     simulate, ContactConfig, ContactEvent, ContactStats, ContactTrajectory, EntryLocation, Event,
-    EventKind, ExitCriterion, HuangSchemeConfig, ModernConfig, Scheme, Simulator,
+    EventKind, ExitCriterion, HuangSchemeConfig, ModernConfig, Scheme, Simulator, MAX_FORCED_STEPS,
+    MAX_OUTPUTS,
 };

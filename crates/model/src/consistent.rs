@@ -143,6 +143,7 @@ pub fn consistent_state<M: Mechanism + ?Sized>(
     qd_guess: &[f64],
     options: &ConsistentStateOptions,
 ) -> Result<ConsistentState, ModelError> {
+    mech.validate()?;
     check_timed_state(mech, t, q_guess, qd_guess)?;
     for (what, v) in [("tol", options.tol), ("rank_rtol", options.rank_rtol)] {
         if !(v.is_finite() && v >= 0.0) {

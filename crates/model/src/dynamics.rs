@@ -17,6 +17,15 @@ use crate::{Mechanism, ModelError};
 use contour_linalg::{Cholesky, KktMethod, KktSolver};
 use faer::{Mat, MatRef};
 
+/// Factor `c` of the residual check after every constrained solve,
+/// `|(J q̈ + ρ)_i| ≤ c · ε · (|ρ_i| + Σ_k |J_ik| (|q̈_k| + (|f_k| + |Jᵀλ|_k) / max M_kk))`
+/// (see [`ModelError::IllConditioned`]): the constraint must hold to about 8 digits
+/// (c·ε ≈ 2.2e-8) relative to the size of its terms. Over every constrained solve of
+/// `cargo xtask reproduce-tables` the ratio residual / (ε · terms) stays below 57, so 1e8
+/// leaves six orders of margin; a pendulum with `M = diag(1, ε)` exceeds it from
+/// ε ≈ 1e-8 on (relative residual 7.5e-8 at ε = 1e-8 is still accepted).
+pub const RESIDUAL_FACTOR: f64 = 1e8;
+
 /// Baumgarte's stabilization terms, Keerthi (4.3):
 /// `J q̈ + ρ + α (J q̇ + b) + β φ = 0`, i.e. `φ̈ + α φ̇ + β φ = 0`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -100,11 +109,13 @@ impl ConstrainedDynamics {
     }
 
     /// Workspace for `mech` with explicit options; [`ModelError::InvalidParameter`]
-    /// for negative or non-finite gains or tolerance.
+    /// for negative or non-finite gains or tolerance, or bad model parameters
+    /// ([`Mechanism::validate`]).
     pub fn with_options<M: Mechanism + ?Sized>(
         mech: &M,
         options: DynamicsOptions,
     ) -> Result<Self, ModelError> {
+        mech.validate()?;
         let mut s = Self::new(mech);
         if let Some(bg) = options.baumgarte {
             for (what, v) in [("baumgarte.alpha", bg.alpha), ("baumgarte.beta", bg.beta)] {
@@ -198,6 +209,7 @@ impl ConstrainedDynamics {
         constraints: bool,
     ) -> Result<(), ModelError> {
         self.check_mechanism(mech)?;
+        mech.validate()?;
         check_timed_state(mech, t, q, qd)?;
         self.m.fill(0.0);
         mech.mass_matrix(q, self.m.as_mut());
@@ -281,7 +293,49 @@ impl ConstrainedDynamics {
                 qdd,
                 lambda,
             )
-            .map_err(|e| ModelError::from_solver(e, l))
+            .map_err(|e| ModelError::from_solver(e, l))?;
+        self.check_residual(qdd, lambda)
+    }
+
+    /// The acceleration constraint after the solve, row by row:
+    ///
+    /// ```text
+    /// |(J q̈)_i − c_i| ≤ RESIDUAL_FACTOR · ε · ( |c_i| + Σ_k |J_ik| (|q̈_k| + (|f_k| + |Jᵀλ|_k) / m) )
+    /// ```
+    ///
+    /// with `c = −ρ` (minus the Baumgarte terms), `f = u − h`, `m = max_k M_kk` and ε the
+    /// machine epsilon: the size of the terms whose round-off enters the row (the force terms
+    /// count even when `q̈` cancels to zero, e.g. a body pressed against its constraint). A
+    /// well-conditioned system meets it by orders of magnitude; an ill-conditioned `M` or
+    /// `J M⁻¹ Jᵀ` (e.g. `M = diag(1, 1e-12)`) does not, and is reported as
+    /// [`ModelError::IllConditioned`] instead of returning accelerations that violate the
+    /// constraint. No allocation.
+    fn check_residual(&self, qdd: &[f64], lambda: &[f64]) -> Result<(), ModelError> {
+        let n = self.n;
+        let m = (0..n).fold(0.0f64, |a, k| a.max(self.m[(k, k)]));
+        for i in 0..self.l {
+            let mut r = -self.c[i];
+            let mut scale = self.c[i].abs();
+            for k in 0..n {
+                let jik = self.j[(i, k)];
+                r += jik * qdd[k];
+                let mut force = self.f[k].abs();
+                for (jj, lj) in lambda.iter().enumerate() {
+                    force += (self.j[(jj, k)] * lj).abs();
+                }
+                scale += jik.abs() * (qdd[k].abs() + force / m);
+            }
+            let bound = RESIDUAL_FACTOR * f64::EPSILON * scale;
+            // a NaN residual fails too
+            if r.is_nan() || r.abs() > bound {
+                return Err(ModelError::IllConditioned {
+                    what: "constrained accelerations (J qdd + rho)",
+                    residual: r.abs(),
+                    bound,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The multipliers `λ` (length L) for the state `(t, q, q̇)` and the

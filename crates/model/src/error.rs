@@ -71,6 +71,19 @@ pub enum ModelError {
         /// The rejected value.
         value: f64,
     },
+    /// A solve returned a result that does not satisfy its own equations to the accuracy
+    /// the data allow: the residual exceeds `bound`
+    /// (`RESIDUAL_FACTOR · ε · (Σ|J_ik q̈_k| + |ρ_i|)` for the constrained accelerations,
+    /// [`crate::RESIDUAL_FACTOR`]), i.e. `M` or `J M⁻¹ Jᵀ` is too ill-conditioned.
+    #[error("{what}: residual {residual:e} exceeds {bound:e} (ill-conditioned system)")]
+    IllConditioned {
+        /// Which solve.
+        what: &'static str,
+        /// Residual found (largest row).
+        residual: f64,
+        /// The bound it exceeds.
+        bound: f64,
+    },
     /// A body index that the kinematic tree does not have.
     #[error("unknown body {body} (the tree has {n_bodies} bodies)")]
     UnknownBody {

@@ -124,6 +124,16 @@ pub trait Mechanism {
         let _ = q;
         None
     }
+
+    /// Checks the model's own parameters (lengths and masses positive and finite, other
+    /// parameters finite): [`crate::ModelError::InvalidParameter`] naming the field. Models
+    /// have public fields, so this runs where they are used: by
+    /// [`crate::ConstrainedDynamics`] at every evaluation (a few comparisons, no allocation),
+    /// by [`crate::ConstrainedDynamics::with_options`] and by [`crate::consistent_state`].
+    /// The default accepts everything.
+    fn validate(&self) -> Result<(), crate::ModelError> {
+        Ok(())
+    }
 }
 
 macro_rules! forward_mechanism {
@@ -166,6 +176,9 @@ macro_rules! forward_mechanism {
         }
         fn potential_energy(&self, q: &[f64]) -> Option<f64> {
             (**self).potential_energy(q)
+        }
+        fn validate(&self) -> Result<(), crate::ModelError> {
+            (**self).validate()
         }
     };
 }
@@ -269,5 +282,8 @@ impl<M: Mechanism, C: Controller> Mechanism for WithController<M, C> {
     }
     fn potential_energy(&self, q: &[f64]) -> Option<f64> {
         self.mechanism.potential_energy(q)
+    }
+    fn validate(&self) -> Result<(), crate::ModelError> {
+        self.mechanism.validate()
     }
 }

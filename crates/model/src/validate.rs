@@ -90,6 +90,26 @@ pub fn check_outputs<M: Mechanism + ?Sized>(
     check_len("lambda", lambda, mech.n_constraints())
 }
 
+/// A model parameter that must be positive and finite (a length, a mass, an inertia), else
+/// [`ModelError::InvalidParameter`].
+pub fn check_positive_parameter(what: &'static str, value: f64) -> Result<(), ModelError> {
+    if value > 0.0 && value.is_finite() {
+        Ok(())
+    } else {
+        Err(ModelError::InvalidParameter { what, value })
+    }
+}
+
+/// A model parameter that must be finite (gravity, a torque, a position), else
+/// [`ModelError::InvalidParameter`].
+pub fn check_finite_parameter(what: &'static str, value: f64) -> Result<(), ModelError> {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(ModelError::InvalidParameter { what, value })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

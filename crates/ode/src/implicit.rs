@@ -80,7 +80,9 @@ pub(crate) fn eval_res<S: Source + ?Sized>(
 ) -> Result<(), OdeError> {
     stats.f_evals += 1;
     f.residual(t, y, yp, r)
-        .map_err(|source| OdeError::RhsFailed { t, source })
+        .map_err(|source| OdeError::RhsFailed { t, source })?;
+    // a NaN residual at finite (t, y, y') is the model's, named as such (see `eval_rhs`)
+    crate::problem::check_nan_output(t, &[y, yp], r)
 }
 
 /// Iteration matrix `G` and its in-place LU factors `P G = L U` (faer, partial pivoting).

@@ -145,6 +145,13 @@ impl<G: FnMut(f64, &[f64], &mut [f64]) -> Result<(), RhsError>> OdeRhs for TryFn
 }
 
 /// Evaluates `f`, counts it in `stats.f_evals` and attaches `t` to a failure.
+///
+/// A NaN in `dy` at a finite `(t, y)` is the model's failure, not the step size's: it is
+/// reported as [`OdeError::NonFinite`] with [`Quantity::Derivative`] and the component, in
+/// every stepper (a step-size controller would otherwise shrink the step to round-off and
+/// report [`OdeError::StepSizeTooSmall`]). A NaN produced from a non-finite stage (after an
+/// overflow) and ±∞ (an overflow) still lead to a rejected step. A user's [`RhsError`] stays
+/// [`OdeError::RhsFailed`].
 #[inline]
 pub(crate) fn eval_rhs<F: OdeRhs + ?Sized>(
     f: &mut F,
@@ -155,7 +162,23 @@ pub(crate) fn eval_rhs<F: OdeRhs + ?Sized>(
 ) -> Result<(), OdeError> {
     stats.f_evals += 1;
     f.eval(t, y, dy)
-        .map_err(|source| OdeError::RhsFailed { t, source })
+        .map_err(|source| OdeError::RhsFailed { t, source })?;
+    check_nan_output(t, &[y], dy)
+}
+
+/// [`OdeError::NonFinite`] (`Derivative`) naming the first NaN of `out` when `t` and every
+/// input slice are finite (see [`eval_rhs`]).
+#[inline]
+pub(crate) fn check_nan_output(t: f64, inputs: &[&[f64]], out: &[f64]) -> Result<(), OdeError> {
+    if let Some(index) = out.iter().position(|v| v.is_nan()) {
+        if t.is_finite() && inputs.iter().all(|v| v.iter().all(|x| x.is_finite())) {
+            return Err(OdeError::NonFinite {
+                what: Quantity::Derivative,
+                index,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Returns an error naming the first non-finite component of `v`.

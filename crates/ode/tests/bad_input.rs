@@ -146,3 +146,150 @@ fn step_size_underflow_on_blow_up() {
         RungeKuttaGill::new(0.0, &[1.0], tol, RungeKuttaGillConfig::default()).unwrap(),
     );
 }
+
+// ---- issue 17: a right-hand side that returns NaN is named as such by every stepper ----
+
+/// `y' = −y` until `t = 0.3`, then NaN in component `1`.
+fn nan_after(t: f64, y: &[f64], dy: &mut [f64]) {
+    dy[0] = -y[0];
+    dy[1] = if t > 0.3 { f64::NAN } else { -y[1] };
+}
+
+fn run_nan<F, S: Advance<F>>(mut s: S, mut f: F) -> Result<f64, OdeError> {
+    integrate(&mut s, &mut f, 1.0, &[], &mut [], &DriverOptions::default()).map(|r| r.t[0])
+}
+
+fn nan_errors() -> Vec<(&'static str, Result<f64, OdeError>)> {
+    let tol = Tolerances::new(1e-8, 1e-8);
+    let y0 = [1.0, 1.0];
+    let rhs = || FnRhs::new(2, nan_after);
+    vec![
+        (
+            "abm",
+            run_nan(
+                AdamsBashforthMoulton::new(0.0, &y0, tol.clone(), AbmConfig::default()).unwrap(),
+                rhs(),
+            ),
+        ),
+        (
+            "dopri5",
+            run_nan(
+                DormandPrince54::new(0.0, &y0, tol.clone(), DormandPrinceConfig::default())
+                    .unwrap(),
+                rhs(),
+            ),
+        ),
+        (
+            "rkg",
+            run_nan(
+                RungeKuttaGill::new(0.0, &y0, tol.clone(), RungeKuttaGillConfig::default())
+                    .unwrap(),
+                rhs(),
+            ),
+        ),
+        (
+            "rkg fixed",
+            run_nan(
+                RungeKuttaGill::new(
+                    0.0,
+                    &y0,
+                    tol.clone(),
+                    RungeKuttaGillConfig {
+                        mode: GillMode::Fixed { h: 0.01 },
+                        ..RungeKuttaGillConfig::default()
+                    },
+                )
+                .unwrap(),
+                rhs(),
+            ),
+        ),
+        (
+            "bdf",
+            run_nan(
+                Bdf::new(0.0, &y0, tol.clone(), BdfConfig::default()).unwrap(),
+                OdeAsDae::new(rhs()),
+            ),
+        ),
+        (
+            "huang bdf2",
+            run_nan(
+                HuangBdf2::new(
+                    0.0,
+                    &y0,
+                    tol.clone(),
+                    HuangBdf2Config {
+                        h: 0.01,
+                        ..HuangBdf2Config::default()
+                    },
+                )
+                .unwrap(),
+                OdeAsDae::new(rhs()),
+            ),
+        ),
+        (
+            "sirk",
+            run_nan(
+                SinglyImplicitRk::new(
+                    0.0,
+                    &y0,
+                    tol,
+                    SirkConfig {
+                        h: 0.01,
+                        ..SirkConfig::default()
+                    },
+                )
+                .unwrap(),
+                OdeAsDae::new(rhs()),
+            ),
+        ),
+    ]
+}
+
+/// Used to end as `StepSizeTooSmall` at h ≈ 2e-16: now `NonFinite { what: Derivative, .. }`
+/// naming the component, for every stepper.
+#[test]
+fn nan_from_the_right_hand_side_is_named_by_every_stepper() {
+    let all = nan_errors();
+    for (name, e) in &all {
+        println!("{name}: {e:?}");
+    }
+    for (name, e) in all {
+        let e = e.unwrap_err();
+        assert!(
+            matches!(
+                e,
+                OdeError::NonFinite {
+                    what: Quantity::Derivative,
+                    index: 1
+                }
+            ),
+            "{name}: {e:?}"
+        );
+    }
+}
+
+/// A user's own `RhsError` (even `RhsError::NonFinite`) stays `RhsFailed`, distinguishable
+/// from a NaN the stepper found.
+#[test]
+fn user_rhs_error_stays_rhs_failed() {
+    let tol = Tolerances::new(1e-8, 1e-8);
+    let mut f = TryFnRhs::new(1, |t, y: &[f64], dy: &mut [f64]| {
+        if t > 0.3 {
+            return Err(RhsError::NonFinite { index: 0 });
+        }
+        dy[0] = -y[0];
+        Ok(())
+    });
+    let mut s = DormandPrince54::new(0.0, &[1.0], tol, DormandPrinceConfig::default()).unwrap();
+    let e = integrate(&mut s, &mut f, 1.0, &[], &mut [], &DriverOptions::default()).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            OdeError::RhsFailed {
+                source: RhsError::NonFinite { index: 0 },
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+}

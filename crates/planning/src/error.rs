@@ -148,4 +148,26 @@ pub enum PlanningError {
         /// Which system.
         what: &'static str,
     },
+    /// A configuration parameter or limit is NaN or outside its valid range (both sides are
+    /// checked where both make sense: tolerances are positive and at most 1, counts at least 1).
+    #[error("invalid parameter {name} = {value:e} (expected {expected})")]
+    InvalidParameter {
+        /// Name of the parameter (the config field).
+        name: &'static str,
+        /// Its value (as f64; counts are converted).
+        value: f64,
+        /// The valid range, in words.
+        expected: &'static str,
+    },
+    /// A parameter asks for more work than the documented cap (a step fraction so small, or a
+    /// grid so fine, that the solver would not finish in reasonable time).
+    #[error("{name} = {value:e} exceeds the work cap ({cap})")]
+    WorkCap {
+        /// Name of the parameter.
+        name: &'static str,
+        /// Its value.
+        value: f64,
+        /// The cap, in words (e.g. "max_step_fraction >= 1e-5").
+        cap: &'static str,
+    },
 }

@@ -43,6 +43,7 @@ pub mod limits;
 pub mod path;
 pub mod phase_plane;
 pub mod toppra;
+pub mod validation;
 
 pub use construction::{ConstructedPath, ContourTask, TransitionChecks};
 pub use dynamics::{HistorySample, PathDynamics};

@@ -22,8 +22,16 @@ use std::cell::RefCell;
 
 /// Joint torque limits `T^min(s, ṡ) ≤ T ≤ T^max(s, ṡ)`, Huang (4.3.23).
 pub trait TorqueLimits {
-    /// Writes the limits at `(s, ṡ)`.
+    /// Writes the limits at `(s, ṡ)` (`lower` and `upper` have one entry per joint).
     fn limits(&self, s: f64, sd: f64, lower: &mut [f64], upper: &mut [f64]);
+
+    /// Checks that the limits fit a mechanism with `n` joints (default: nothing to check).
+    ///
+    /// Errors: [`PlanningError::DimensionMismatch`].
+    fn check_dof(&self, n: usize) -> Result<(), PlanningError> {
+        let _ = n;
+        Ok(())
+    }
 }
 
 /// Constant box limits (Huang (6.2.16): −1 ≤ F_x, F_y ≤ 1).
@@ -47,8 +55,29 @@ impl BoxLimits {
 
 impl TorqueLimits for BoxLimits {
     fn limits(&self, _s: f64, _sd: f64, lower: &mut [f64], upper: &mut [f64]) {
-        lower.copy_from_slice(&self.lower);
-        upper.copy_from_slice(&self.upper);
+        // lengths are checked by `check_dof`; never panic on a mismatch here
+        for (d, v) in lower.iter_mut().zip(&self.lower) {
+            *d = *v;
+        }
+        for (d, v) in upper.iter_mut().zip(&self.upper) {
+            *d = *v;
+        }
+    }
+
+    fn check_dof(&self, n: usize) -> Result<(), PlanningError> {
+        for (what, v) in [
+            ("BoxLimits::lower", &self.lower),
+            ("BoxLimits::upper", &self.upper),
+        ] {
+            if v.len() != n {
+                return Err(PlanningError::DimensionMismatch {
+                    what,
+                    expected: n,
+                    found: v.len(),
+                });
+            }
+        }
+        Ok(())
     }
 }
 
@@ -142,7 +171,9 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
     ///
     /// Errors: [`PlanningError::InvertedTorqueLimits`] when `T^min > T^max` at ṡ = 0 (bad
     /// input; at ṡ > 0 crossing limits only make the state inadmissible),
-    /// [`PlanningError::DegenerateTangent`] when every joint has zero inertia (M B = 0).
+    /// [`PlanningError::InvalidParameter`] (`"torque limit"`) when a limit is NaN or ±∞,
+    /// [`PlanningError::DegenerateTangent`] when every joint has zero inertia (M B = 0),
+    /// [`PlanningError::DimensionMismatch`] when the limits do not fit the joint count.
     pub fn bounds(&self, seg: usize, s: f64, sd: f64) -> Result<AccelBounds, PlanningError> {
         let mut guard = self.scratch.borrow_mut();
         let w = &mut *guard;
@@ -153,6 +184,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
             }
         }
         w.last = None;
+        self.limits.check_dof(w.a.len())?;
         self.dynamics.coefficients(seg, s, sd, &mut w.a, &mut w.r)?;
         self.limits.limits(s, sd, &mut w.lo, &mut w.hi);
         let amax = w.a.iter().fold(0.0f64, |m, x| m.max(x.abs()));
@@ -164,9 +196,12 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
         let mut singular_ok = true;
         for i in 0..w.a.len() {
             let (lo, hi) = (w.lo[i], w.hi[i]);
-            if lo.is_nan() || hi.is_nan() {
-                return Err(PlanningError::NonFinite {
-                    what: "torque limits",
+            if !(lo.is_finite() && hi.is_finite()) {
+                // NaN, or ±∞ (an unbounded joint makes the minimum time zero: not a problem)
+                return Err(PlanningError::InvalidParameter {
+                    name: "torque limit",
+                    value: if lo.is_finite() { hi } else { lo },
+                    expected: "finite",
                 });
             }
             if !(w.a[i].is_finite() && w.r[i].is_finite()) {

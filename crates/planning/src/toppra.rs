@@ -20,6 +20,7 @@
 use crate::error::PlanningError;
 use crate::joint_path::JointPath;
 use crate::limits::{AccelerationLimits, TorqueLimits, ZERO_INERTIA_TOL};
+use crate::validation::{self, checked_speed_cap};
 use contour_model::Mechanism;
 use std::sync::Arc;
 
@@ -44,6 +45,31 @@ impl Default for ToppraConfig {
             speed_cap: None,
             feasibility_tol: Some(1e-9),
         }
+    }
+}
+
+impl ToppraConfig {
+    /// Checks the configuration before any work is done ([`Toppra::solve`] calls it):
+    /// `intervals ≥ 1`, `feasibility_tol` finite and ≥ 0, rest points finite. The grid size
+    /// (`intervals × path length`, at most [`validation::MAX_TOPPRA_GRID`]) is checked by
+    /// `solve`, which knows the path; the speed cap where it is evaluated.
+    ///
+    /// Errors: [`PlanningError::InvalidParameter`], [`PlanningError::NonFinite`].
+    pub fn validate(&self) -> Result<(), PlanningError> {
+        if self.intervals == 0 {
+            return Err(PlanningError::InvalidParameter {
+                name: "intervals",
+                value: 0.0,
+                expected: ">= 1",
+            });
+        }
+        validation::feasibility_tol(self.feasibility_tol)?;
+        if self.rest_points.iter().any(|v| !v.is_finite()) {
+            return Err(PlanningError::NonFinite {
+                what: "rest points",
+            });
+        }
+        Ok(())
     }
 }
 
@@ -133,6 +159,9 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
     }
 
     fn coeff(&self, seg: usize, s: f64) -> Result<Coeff, PlanningError> {
+        // the phase plane's checks, so that both solvers reject the same inputs with the same
+        // variants (limits' length, NaN/∞ limits, inverted limits, M B = 0)
+        self.lim.bounds(seg, s, 0.0)?;
         let d = self.lim.dynamics();
         let n = d.dof();
         let mut a = vec![0.0; n];
@@ -161,7 +190,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             }
         }
         let cap2 = match &self.cfg.speed_cap {
-            Some(f) => f(s).powi(2),
+            Some(f) => checked_speed_cap(f(s))?.powi(2),
             None => BIG,
         };
         Ok(Coeff {
@@ -299,11 +328,30 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
     }
 
     /// Solves on the whole path, split at the rest points.
+    ///
+    /// Errors: the configuration's ([`ToppraConfig::validate`]), a grid above
+    /// [`validation::MAX_TOPPRA_GRID`] ([`PlanningError::WorkCap`]), limits that do not fit
+    /// the joint count ([`PlanningError::DimensionMismatch`]); the same variants as the phase
+    /// plane for a degenerate path or bad limits, and
+    /// [`PlanningError::EmptyAdmissibleRegion`] where the only admissible motion stays at rest
+    /// (zero limits, a zero speed cap: an infinite time is not a solution).
     pub fn solve(&self) -> Result<ToppraSolution, PlanningError> {
+        self.cfg.validate()?;
+        self.lim
+            .torque_limits()
+            .check_dof(self.lim.dynamics().dof())?;
+        let path = self.lim.dynamics().joint_path().path();
+        let work = self.cfg.intervals as f64 * (path.s_end() - path.s_start());
+        if work.is_nan() || work > validation::MAX_TOPPRA_GRID {
+            return Err(PlanningError::WorkCap {
+                name: "intervals",
+                value: self.cfg.intervals as f64,
+                cap: "intervals * path length <= 1e6",
+            });
+        }
         if let Some(tol) = self.cfg.feasibility_tol {
             self.lim.dynamics().check_feasible(200, tol)?;
         }
-        let path = self.lim.dynamics().joint_path().path();
         let mut cuts = vec![path.s_start()];
         let mut rp = self.cfg.rest_points.clone();
         rp.sort_by(|a, b| a.total_cmp(b));
@@ -331,6 +379,10 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             for i in 0..u.len() {
                 let den = x[i].sqrt() + x[i + 1].sqrt();
                 t += 2.0 * (g[i + 1] - g[i]) / den;
+                if !t.is_finite() {
+                    // the profile stays at rest on [s_i, s_{i+1}]
+                    return Err(PlanningError::EmptyAdmissibleRegion { s: g[i] });
+                }
             }
             sol.piece_times.push(t);
             sol.total_time += t;

@@ -172,7 +172,10 @@ fn non_finite_limits_and_forces() {
     let acc = AccelerationLimits::new(&d, &lim);
     assert!(matches!(
         acc.bounds(0, 0.5, 0.1),
-        Err(PlanningError::NonFinite { .. })
+        Err(PlanningError::InvalidParameter {
+            name: "torque limit",
+            ..
+        })
     ));
     let mut task = ContourTask::huang();
     task.contact_force = f64::INFINITY;
@@ -219,5 +222,391 @@ fn solvers_reject_a_path_through_the_obstacle() {
     assert!(
         matches!(err, PlanningError::PathViolatesConstraint { row: 0, .. }),
         "{err:?}"
+    );
+}
+
+// ---- issue 17: bad input never panics, never hangs, never returns a wrong Ok ----
+
+use std::sync::Arc;
+
+/// Huang's Cartesian robot on a free straight line away from the obstacle.
+fn free_line() -> CartesianJointPath {
+    CartesianJointPath::new(Path::new(vec![line([2.0, 0.0], [3.0, 0.5], 0.0, 1.0)]).unwrap())
+}
+
+/// Runs both solvers on the same input and returns their errors.
+fn both<L: TorqueLimits>(
+    jp: &CartesianJointPath,
+    lim: &L,
+    pp: PhasePlaneConfig,
+    tr: ToppraConfig,
+) -> (Result<f64, PlanningError>, Result<f64, PlanningError>) {
+    let robot = HuangCartesianRobot::default();
+    let d = PathDynamics::new(&robot, jp).unwrap();
+    let acc = AccelerationLimits::new(&d, lim);
+    let a = PhasePlane::new(&acc, pp).solve().map(|s| s.total_time);
+    let b = Toppra::new(&acc, tr).solve().map(|s| s.total_time);
+    (a, b)
+}
+
+fn unwrap_both(
+    r: (Result<f64, PlanningError>, Result<f64, PlanningError>),
+) -> (PlanningError, PlanningError) {
+    (r.0.unwrap_err(), r.1.unwrap_err())
+}
+
+fn cap(v: f64) -> Option<Arc<dyn Fn(f64) -> f64 + Send + Sync>> {
+    Some(Arc::new(move |_s| v))
+}
+
+/// Used to panic in `copy_from_slice` (limits for 3 joints on a 2-joint robot).
+#[test]
+fn box_limits_of_the_wrong_length_are_a_dimension_mismatch() {
+    let jp = free_line();
+    for lim in [
+        BoxLimits::symmetric(3, 1.0),
+        BoxLimits::symmetric(1, 1.0),
+        BoxLimits {
+            lower: vec![-1.0, -1.0],
+            upper: vec![1.0],
+        },
+    ] {
+        let (a, b) = unwrap_both(both(
+            &jp,
+            &lim,
+            PhasePlaneConfig::default(),
+            ToppraConfig::default(),
+        ));
+        for e in [a, b] {
+            assert!(
+                matches!(e, PlanningError::DimensionMismatch { .. }),
+                "{e:?}"
+            );
+        }
+        let robot = HuangCartesianRobot::default();
+        let d = PathDynamics::new(&robot, &jp).unwrap();
+        let acc = AccelerationLimits::new(&d, &lim);
+        assert!(matches!(
+            acc.bounds(0, 0.5, 0.1),
+            Err(PlanningError::DimensionMismatch { .. })
+        ));
+    }
+}
+
+/// Used to hang: a step fraction of 0 or 1e-9, 1e8 TOPP-RA intervals.
+#[test]
+fn unbounded_work_is_refused_with_the_cap() {
+    let jp = free_line();
+    let lim = BoxLimits::symmetric(2, 1.0);
+    for (f, zero) in [(0.0, true), (1e-9, false), (-1.0, true), (f64::NAN, true)] {
+        let e = both(
+            &jp,
+            &lim,
+            PhasePlaneConfig {
+                max_step_fraction: f,
+                ..PhasePlaneConfig::default()
+            },
+            ToppraConfig::default(),
+        )
+        .0
+        .unwrap_err();
+        if zero {
+            assert!(
+                matches!(
+                    e,
+                    PlanningError::InvalidParameter {
+                        name: "max_step_fraction",
+                        ..
+                    }
+                ),
+                "{e:?}"
+            );
+        } else {
+            assert!(
+                matches!(
+                    e,
+                    PlanningError::WorkCap {
+                        name: "max_step_fraction",
+                        ..
+                    }
+                ),
+                "{e:?}"
+            );
+        }
+    }
+    let robot = HuangCartesianRobot::default();
+    let d = PathDynamics::new(&robot, &jp).unwrap();
+    let acc = AccelerationLimits::new(&d, &lim);
+    for (n, cap) in [(100_000_000, true), (0, false)] {
+        let e = Toppra::new(
+            &acc,
+            ToppraConfig {
+                intervals: n,
+                ..ToppraConfig::default()
+            },
+        )
+        .solve()
+        .unwrap_err();
+        if cap {
+            assert!(
+                matches!(
+                    e,
+                    PlanningError::WorkCap {
+                        name: "intervals",
+                        ..
+                    }
+                ),
+                "{e:?}"
+            );
+        } else {
+            assert!(
+                matches!(
+                    e,
+                    PlanningError::InvalidParameter {
+                        name: "intervals",
+                        ..
+                    }
+                ),
+                "{e:?}"
+            );
+        }
+    }
+    let e = PhasePlane::new(
+        &acc,
+        PhasePlaneConfig {
+            mvc_grid: 100_000_000,
+            ..PhasePlaneConfig::default()
+        },
+    )
+    .solve()
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            PlanningError::WorkCap {
+                name: "mvc_grid",
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+}
+
+/// `speed_cap = -1` used to give Ok (T = 1.1) and NaN was ignored by both solvers.
+#[test]
+fn negative_or_nan_speed_cap_is_an_invalid_parameter() {
+    let jp = free_line();
+    let lim = BoxLimits::symmetric(2, 1.0);
+    for v in [-1.0, f64::NAN, f64::NEG_INFINITY] {
+        let (a, b) = unwrap_both(both(
+            &jp,
+            &lim,
+            PhasePlaneConfig {
+                speed_cap: cap(v),
+                ..PhasePlaneConfig::default()
+            },
+            ToppraConfig {
+                speed_cap: cap(v),
+                ..ToppraConfig::default()
+            },
+        ));
+        for e in [a, b] {
+            assert!(
+                matches!(
+                    e,
+                    PlanningError::InvalidParameter {
+                        name: "speed_cap",
+                        ..
+                    }
+                ),
+                "cap {v}: {e:?}"
+            );
+        }
+    }
+}
+
+/// TOPP-RA used to return Ok with T = ∞ (zero limits, zero speed cap) or T = 1.5e-6 (a
+/// zero-length path) where the phase plane gives typed errors: both now agree.
+#[test]
+fn both_solvers_reject_the_same_inputs_with_the_same_variants() {
+    let jp = free_line();
+    let unit = BoxLimits::symmetric(2, 1.0);
+    // zero limits: no motion can start
+    let (a, b) = unwrap_both(both(
+        &jp,
+        &BoxLimits::symmetric(2, 0.0),
+        PhasePlaneConfig::default(),
+        ToppraConfig::default(),
+    ));
+    assert!(
+        matches!(a, PlanningError::EmptyAdmissibleRegion { .. }),
+        "{a:?}"
+    );
+    assert!(
+        matches!(b, PlanningError::EmptyAdmissibleRegion { .. }),
+        "{b:?}"
+    );
+    // a zero speed cap
+    let (a, b) = unwrap_both(both(
+        &jp,
+        &unit,
+        PhasePlaneConfig {
+            speed_cap: cap(0.0),
+            ..PhasePlaneConfig::default()
+        },
+        ToppraConfig {
+            speed_cap: cap(0.0),
+            ..ToppraConfig::default()
+        },
+    ));
+    assert!(
+        matches!(a, PlanningError::EmptyAdmissibleRegion { .. }),
+        "{a:?}"
+    );
+    assert!(
+        matches!(b, PlanningError::EmptyAdmissibleRegion { .. }),
+        "{b:?}"
+    );
+    // a zero-length path (start = end: B = 0)
+    let point =
+        CartesianJointPath::new(Path::new(vec![line([2.0, 0.0], [2.0, 0.0], 0.0, 1.0)]).unwrap());
+    let (a, b) = unwrap_both(both(
+        &point,
+        &unit,
+        PhasePlaneConfig::default(),
+        ToppraConfig::default(),
+    ));
+    assert!(
+        matches!(a, PlanningError::DegenerateTangent { .. }),
+        "{a:?}"
+    );
+    assert!(
+        matches!(b, PlanningError::DegenerateTangent { .. }),
+        "{b:?}"
+    );
+    // infinite torque limits used to report "degenerate path tangent"
+    let inf = BoxLimits::symmetric(2, f64::INFINITY);
+    let (a, b) = unwrap_both(both(
+        &jp,
+        &inf,
+        PhasePlaneConfig::default(),
+        ToppraConfig::default(),
+    ));
+    for e in [a, b] {
+        assert!(
+            matches!(
+                e,
+                PlanningError::InvalidParameter {
+                    name: "torque limit",
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+    }
+}
+
+/// Misleading errors: `rtol = NaN` or `rtol = atol = 0` reported a step-size underflow,
+/// `admissibility_tol = -1` was accepted then "blocked at s = 0", `mvc_grid = 0` accepted.
+#[test]
+fn every_config_field_is_validated_up_front() {
+    let jp = free_line();
+    let lim = BoxLimits::symmetric(2, 1.0);
+    let d0 = PhasePlaneConfig::default;
+    let cases: Vec<(&str, PhasePlaneConfig)> = vec![
+        (
+            "rtol",
+            PhasePlaneConfig {
+                rtol: f64::NAN,
+                ..d0()
+            },
+        ),
+        (
+            "rtol",
+            PhasePlaneConfig {
+                rtol: 0.0,
+                atol: 0.0,
+                ..d0()
+            },
+        ),
+        ("rtol", PhasePlaneConfig { rtol: 2.0, ..d0() }),
+        ("atol", PhasePlaneConfig { atol: -1.0, ..d0() }),
+        (
+            "atol",
+            PhasePlaneConfig {
+                atol: f64::INFINITY,
+                ..d0()
+            },
+        ),
+        (
+            "admissibility_tol",
+            PhasePlaneConfig {
+                admissibility_tol: -1.0,
+                ..d0()
+            },
+        ),
+        (
+            "admissibility_tol",
+            PhasePlaneConfig {
+                admissibility_tol: f64::NAN,
+                ..d0()
+            },
+        ),
+        (
+            "max_step_fraction",
+            PhasePlaneConfig {
+                max_step_fraction: 2.0,
+                ..d0()
+            },
+        ),
+        (
+            "mvc_grid",
+            PhasePlaneConfig {
+                mvc_grid: 0,
+                ..d0()
+            },
+        ),
+        (
+            "feasibility_tol",
+            PhasePlaneConfig {
+                feasibility_tol: Some(f64::NAN),
+                ..d0()
+            },
+        ),
+        (
+            "feasibility_tol",
+            PhasePlaneConfig {
+                feasibility_tol: Some(-1.0),
+                ..d0()
+            },
+        ),
+    ];
+    for (name, cfg) in cases {
+        let e = both(&jp, &lim, cfg, ToppraConfig::default()).0.unwrap_err();
+        assert!(
+            matches!(e, PlanningError::InvalidParameter { name: n, .. } if n == name),
+            "{name}: {e:?}"
+        );
+    }
+    let e = both(
+        &jp,
+        &lim,
+        d0(),
+        ToppraConfig {
+            feasibility_tol: Some(f64::NAN),
+            ..ToppraConfig::default()
+        },
+    )
+    .1
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            PlanningError::InvalidParameter {
+                name: "feasibility_tol",
+                ..
+            }
+        ),
+        "{e:?}"
     );
 }

@@ -269,6 +269,15 @@ impl From<ContactTrajectory> for Trajectory {
 /// Slots of the event vector: rows `0..L` (entry φ or exit λ), then one friction slot.
 const FRICTION_SLOT: usize = usize::MAX;
 
+/// Largest number of outputs a [`ContactConfig::output_dt`] may ask for
+/// (`(t_end − t0) / output_dt`); more is refused with [`ContactError::WorkCap`].
+pub const MAX_OUTPUTS: f64 = 1e6;
+
+/// Largest number of steps a step-size bound may force (`(t_end − t0) / h` for the modern
+/// `h_max` and Huang's `h_free`, `h_constrained`); more is refused with
+/// [`ContactError::WorkCap`].
+pub const MAX_FORCED_STEPS: f64 = 1e7;
+
 /// The simulator of a mechanism with unilateral rows.
 pub struct Simulator<'a, M: Mechanism + ?Sized> {
     rhs: SegmentRhs<'a, M>,
@@ -297,7 +306,11 @@ pub struct Simulator<'a, M: Mechanism + ?Sized> {
 impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
     /// Sets up a simulation of `mech` from `(t0, q0, q̇0)`.
     ///
-    /// Errors: wrong lengths, non-finite values, a bilateral row, bad parameters.
+    /// Errors: wrong lengths, non-finite values, a bilateral row, bad parameters
+    /// ([`ContactError::InvalidParameter`] naming the field: tolerances, steps, unsorted or
+    /// out-of-span `breakpoints`), work caps ([`ContactError::WorkCap`]: [`MAX_OUTPUTS`],
+    /// [`MAX_FORCED_STEPS`]), a row violated at the start by more than `contact_tol`
+    /// ([`ContactError::InitialPenetration`]: move the initial state onto the admissible set).
     pub fn new(
         mech: &'a M,
         t0: f64,
@@ -334,9 +347,21 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
                 cfg.friction,
                 cfg.friction >= 0.0 && cfg.friction.is_finite(),
             ),
-            ("contact_tol", cfg.contact_tol, cfg.contact_tol >= 0.0),
-            ("velocity_tol", cfg.velocity_tol, cfg.velocity_tol >= 0.0),
-            ("zeno_interval", cfg.zeno_interval, cfg.zeno_interval >= 0.0),
+            (
+                "contact_tol",
+                cfg.contact_tol,
+                cfg.contact_tol >= 0.0 && cfg.contact_tol.is_finite(),
+            ),
+            (
+                "velocity_tol",
+                cfg.velocity_tol,
+                cfg.velocity_tol >= 0.0 && cfg.velocity_tol.is_finite(),
+            ),
+            (
+                "zeno_interval",
+                cfg.zeno_interval,
+                cfg.zeno_interval >= 0.0 && cfg.zeno_interval.is_finite(),
+            ),
             (
                 "output_dt",
                 cfg.output_dt.unwrap_or(1.0),
@@ -348,14 +373,57 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
                 return Err(ContactError::InvalidParameter { name, value });
             }
         }
+        let span = cfg.t_end - t0;
+        if let Some(dt) = cfg.output_dt {
+            // at most MAX_OUTPUTS outputs, and dt must move the output clock at t0 and t_end
+            let outputs = span / dt;
+            if outputs.is_nan()
+                || outputs > MAX_OUTPUTS
+                || t0 + dt == t0
+                || cfg.t_end + dt == cfg.t_end
+            {
+                return Err(ContactError::WorkCap {
+                    name: "output_dt",
+                    value: dt,
+                    cap: "(t_end - t0) / output_dt <= 1e6",
+                });
+            }
+        }
+        let mut prev = t0;
+        for &b in &cfg.breakpoints {
+            // finite, inside [t0, t_end], strictly increasing
+            if !(b >= prev && b <= cfg.t_end) || (b == prev && b != t0) {
+                return Err(ContactError::InvalidParameter {
+                    name: "breakpoints",
+                    value: b,
+                });
+            }
+            prev = b;
+        }
+        // step-size bounds that force more than MAX_FORCED_STEPS steps
+        let forced = |name: &'static str, h: f64| {
+            if span / h <= MAX_FORCED_STEPS {
+                Ok(())
+            } else {
+                Err(ContactError::WorkCap {
+                    name,
+                    value: h,
+                    cap: "(t_end - t0) / step <= 1e7",
+                })
+            }
+        };
         match cfg.scheme {
             Scheme::Modern(m) => {
-                if !(m.rtol > 0.0 && m.atol > 0.0 && m.h_max > 0.0) {
-                    return Err(ContactError::InvalidParameter {
-                        name: "modern tolerances",
-                        value: m.rtol.min(m.atol).min(m.h_max),
-                    });
+                for (name, value, ok) in [
+                    ("rtol", m.rtol, m.rtol > 0.0 && m.rtol <= 1.0),
+                    ("atol", m.atol, m.atol > 0.0 && m.atol.is_finite()),
+                    ("h_max", m.h_max, m.h_max > 0.0 && !m.h_max.is_nan()),
+                ] {
+                    if !ok {
+                        return Err(ContactError::InvalidParameter { name, value });
+                    }
                 }
+                forced("h_max", m.h_max)?;
             }
             Scheme::Huang(h) => {
                 for (name, value) in [
@@ -368,6 +436,22 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
                         return Err(ContactError::InvalidParameter { name, value });
                     }
                 }
+                forced("h_free", h.h_free)?;
+                forced("h_constrained", h.h_constrained)?;
+            }
+        }
+        // initial penetration: an error, not a launch (Huang) nor a silent snap (modern)
+        let mut phi = vec![0.0; l];
+        mech.constraints(t0, q0, &mut phi);
+        for (row, &p) in phi.iter().enumerate() {
+            if !p.is_finite() {
+                return Err(ContactError::NonFinite {
+                    what: "phi(q0)",
+                    index: row,
+                });
+            }
+            if p < -cfg.contact_tol {
+                return Err(ContactError::InitialPenetration { row, phi: p });
             }
         }
         let mut y = q0.to_vec();

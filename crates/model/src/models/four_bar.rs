@@ -123,6 +123,22 @@ impl RedundantFourBar {
 }
 
 impl Mechanism for RedundantFourBar {
+    fn validate(&self) -> Result<(), crate::ModelError> {
+        crate::validate::check_positive_parameter("four_bar.crank_length", self.crank_length)?;
+        crate::validate::check_positive_parameter("four_bar.coupler_length", self.coupler_length)?;
+        crate::validate::check_positive_parameter("four_bar.rocker_length", self.rocker_length)?;
+        crate::validate::check_positive_parameter("four_bar.ground_length", self.ground_length)?;
+        crate::validate::check_positive_parameter("four_bar.crank_mass", self.crank_mass)?;
+        crate::validate::check_positive_parameter("four_bar.coupler_mass", self.coupler_mass)?;
+        crate::validate::check_positive_parameter("four_bar.rocker_mass", self.rocker_mass)?;
+        crate::validate::check_finite_parameter("four_bar.gravity", self.gravity)?;
+        crate::validate::check_finite_parameter("four_bar.torque", self.torque)?;
+        crate::validate::check_finite_parameter(
+            "four_bar.redundant_direction",
+            self.redundant_direction,
+        )?;
+        Ok(())
+    }
     fn name(&self) -> &str {
         "redundant-four-bar"
     }

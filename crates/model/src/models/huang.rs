@@ -117,6 +117,20 @@ impl<R: Fn(f64) -> DesiredMotion> Controller for HuangPdLaw<R> {
 }
 
 impl Mechanism for HuangCartesianRobot {
+    fn validate(&self) -> Result<(), crate::ModelError> {
+        crate::validate::check_positive_parameter("huang.radius", self.radius)?;
+        crate::validate::check_positive_parameter("huang.mass[0]", self.mass[0])?;
+        crate::validate::check_positive_parameter("huang.mass[1]", self.mass[1])?;
+        crate::validate::check_finite_parameter("huang.center[0]", self.center[0])?;
+        crate::validate::check_finite_parameter("huang.center[1]", self.center[1])?;
+        if !(self.friction >= 0.0 && self.friction.is_finite()) {
+            return Err(crate::ModelError::InvalidParameter {
+                what: "huang.friction",
+                value: self.friction,
+            });
+        }
+        Ok(())
+    }
     fn name(&self) -> &str {
         "huang-cartesian-robot"
     }

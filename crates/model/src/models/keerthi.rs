@@ -91,6 +91,18 @@ impl Default for KeerthiRobot {
 }
 
 impl Mechanism for KeerthiRobot {
+    fn validate(&self) -> Result<(), crate::ModelError> {
+        crate::validate::check_positive_parameter("keerthi.l3", self.l3)?;
+        crate::validate::check_positive_parameter("keerthi.m2", self.m2)?;
+        crate::validate::check_positive_parameter("keerthi.m3", self.m3)?;
+        crate::validate::check_positive_parameter("keerthi.j1", self.j1)?;
+        crate::validate::check_positive_parameter("keerthi.j2", self.j2)?;
+        crate::validate::check_positive_parameter("keerthi.j3", self.j3)?;
+        crate::validate::check_positive_parameter("keerthi.radius_squared", self.radius_squared)?;
+        crate::validate::check_finite_parameter("keerthi.gravity", self.gravity)?;
+        crate::validate::check_finite_parameter("keerthi.plane", self.plane)?;
+        Ok(())
+    }
     fn name(&self) -> &str {
         "keerthi-robot"
     }

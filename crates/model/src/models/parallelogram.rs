@@ -67,6 +67,17 @@ impl RedundantParallelogram {
 }
 
 impl Mechanism for RedundantParallelogram {
+    fn validate(&self) -> Result<(), crate::ModelError> {
+        crate::validate::check_positive_parameter("parallelogram.crank_length", self.crank_length)?;
+        crate::validate::check_positive_parameter(
+            "parallelogram.coupler_length",
+            self.coupler_length,
+        )?;
+        crate::validate::check_positive_parameter("parallelogram.crank_mass", self.crank_mass)?;
+        crate::validate::check_positive_parameter("parallelogram.coupler_mass", self.coupler_mass)?;
+        crate::validate::check_finite_parameter("parallelogram.gravity", self.gravity)?;
+        Ok(())
+    }
     fn name(&self) -> &str {
         "redundant-parallelogram"
     }

@@ -44,6 +44,12 @@ impl Pendulum {
 }
 
 impl Mechanism for Pendulum {
+    fn validate(&self) -> Result<(), crate::ModelError> {
+        crate::validate::check_positive_parameter("pendulum.length", self.length)?;
+        crate::validate::check_positive_parameter("pendulum.mass", self.mass)?;
+        crate::validate::check_finite_parameter("pendulum.gravity", self.gravity)?;
+        Ok(())
+    }
     fn name(&self) -> &str {
         "pendulum"
     }

@@ -75,6 +75,17 @@ impl SliderCrank {
 }
 
 impl Mechanism for SliderCrank {
+    fn validate(&self) -> Result<(), crate::ModelError> {
+        crate::validate::check_positive_parameter("slider_crank.crank_length", self.crank_length)?;
+        crate::validate::check_positive_parameter("slider_crank.rod_length", self.rod_length)?;
+        crate::validate::check_positive_parameter("slider_crank.crank_mass", self.crank_mass)?;
+        crate::validate::check_positive_parameter("slider_crank.rod_mass", self.rod_mass)?;
+        crate::validate::check_positive_parameter("slider_crank.slider_mass", self.slider_mass)?;
+        crate::validate::check_finite_parameter("slider_crank.gravity", self.gravity)?;
+        crate::validate::check_finite_parameter("slider_crank.torque", self.torque)?;
+        crate::validate::check_finite_parameter("slider_crank.slider_force", self.slider_force)?;
+        Ok(())
+    }
     fn name(&self) -> &str {
         "slider-crank"
     }

@@ -44,6 +44,7 @@ use crate::error::PlanningError;
 use crate::joint_path::JointPath;
 use crate::limits::{AccelBounds, AccelerationLimits, TorqueLimits};
 use crate::path::Path;
+use crate::validation::{self, checked_speed_cap};
 use contour_model::Mechanism;
 use contour_ode::{hermite_cubic_scalar as hermite, DORMAND_PRINCE_1980};
 use serde::Serialize;
@@ -91,6 +92,64 @@ impl Default for PhasePlaneConfig {
             admissibility_tol: 1e-9,
             feasibility_tol: Some(1e-9),
         }
+    }
+}
+
+impl PhasePlaneConfig {
+    /// Checks every field before any work is done ([`PhasePlane::solve`] calls it):
+    /// `rtol ∈ [1e-15, 1]`, `atol` finite and ≥ 0, `max_step_fraction ∈ (0, 1]` and at least
+    /// [`validation::MIN_STEP_FRACTION`], `mvc_grid ∈ [1, MAX_MVC_GRID]`,
+    /// `admissibility_tol ∈ [0, 1]`, `feasibility_tol` finite and ≥ 0, rest points finite.
+    /// The speed cap is checked where it is evaluated (NaN or negative values are errors).
+    ///
+    /// Errors: [`PlanningError::InvalidParameter`], [`PlanningError::WorkCap`],
+    /// [`PlanningError::NonFinite`] (rest points).
+    pub fn validate(&self) -> Result<(), PlanningError> {
+        validation::in_range(
+            "rtol",
+            self.rtol,
+            validation::MIN_RTOL,
+            1.0,
+            "in [1e-15, 1]",
+        )?;
+        validation::in_range("atol", self.atol, 0.0, f64::MAX, "finite and >= 0")?;
+        let f = self.max_step_fraction;
+        validation::in_range("max_step_fraction", f, f64::MIN_POSITIVE, 1.0, "in (0, 1]")?;
+        if f < validation::MIN_STEP_FRACTION {
+            return Err(PlanningError::WorkCap {
+                name: "max_step_fraction",
+                value: f,
+                cap: "max_step_fraction >= 1e-5",
+            });
+        }
+        if self.mvc_grid == 0 {
+            return Err(PlanningError::InvalidParameter {
+                name: "mvc_grid",
+                value: 0.0,
+                expected: ">= 1",
+            });
+        }
+        if self.mvc_grid > validation::MAX_MVC_GRID {
+            return Err(PlanningError::WorkCap {
+                name: "mvc_grid",
+                value: self.mvc_grid as f64,
+                cap: "mvc_grid <= 1e6",
+            });
+        }
+        validation::in_range(
+            "admissibility_tol",
+            self.admissibility_tol,
+            0.0,
+            1.0,
+            "in [0, 1]",
+        )?;
+        validation::feasibility_tol(self.feasibility_tol)?;
+        if self.rest_points.iter().any(|v| !v.is_finite()) {
+            return Err(PlanningError::NonFinite {
+                what: "rest points",
+            });
+        }
+        Ok(())
     }
 }
 

@@ -11,13 +11,15 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         self.lim.bounds(seg, s, x.max(0.0).sqrt())
     }
 
-    pub(super) fn cap2(&self, s: f64) -> f64 {
+    /// cap(s)² of the speed cap (∞ without one). Errors: [`PlanningError::InvalidParameter`]
+    /// (`"speed_cap"`) when the cap is NaN or negative at `s`.
+    pub(super) fn cap2(&self, s: f64) -> Result<f64, PlanningError> {
         match &self.cfg.speed_cap {
             Some(c) => {
-                let v = c(s);
-                v * v
+                let v = checked_speed_cap(c(s))?;
+                Ok(v * v)
             }
-            None => f64::INFINITY,
+            None => Ok(f64::INFINITY),
         }
     }
 
@@ -28,7 +30,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
     }
 
     pub(super) fn admissible(&self, seg: usize, s: f64, x: f64) -> Result<bool, PlanningError> {
-        let c = self.cap2(s);
+        let c = self.cap2(s)?;
         if x > c * (1.0 + 1e-12) + 1e-300 {
             return Ok(false);
         }
@@ -42,7 +44,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
     /// quadratic in ṡ the margin is piecewise linear and concave in x = ṡ².
     pub(super) fn probe(&self, seg: usize, s: f64, sd: f64) -> Result<(bool, f64), PlanningError> {
         let x = sd * sd;
-        let c = self.cap2(s) * (1.0 + 1e-12) + 1e-300;
+        let c = self.cap2(s)? * (1.0 + 1e-12) + 1e-300;
         if x > c {
             return Ok((false, c - x));
         }

@@ -119,7 +119,13 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 }
                 continue 'outer;
             }
-            return Err(PlanningError::NoSwitchingPoint { s: hit.s });
+            // a profile stuck at rest on the MVC (α = 0, e.g. a zero speed cap) cannot move:
+            // the region is blocked there, as TOPP-RA reports it
+            return Err(if hit.x <= 0.0 {
+                PlanningError::EmptyAdmissibleRegion { s: hit.s }
+            } else {
+                PlanningError::NoSwitchingPoint { s: hit.s }
+            });
         }
         // final maximum-deceleration curve from (s_b, 0), if C_f was not met on the way
         let (bn, bstop) = if joined {
@@ -156,9 +162,13 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 })
             }
             Stop::Mvc => {
-                return Err(PlanningError::NoSwitchingPoint {
-                    s: bn.last().map_or(s_b, |p| p.s),
-                })
+                let last = bn.last().map_or((s_b, 0.0), |p| (p.s, p.x));
+                // the curve meets the MVC at rest (α = 0 there): nothing can move
+                return Err(if last.1 <= 0.0 {
+                    PlanningError::EmptyAdmissibleRegion { s: last.0 }
+                } else {
+                    PlanningError::NoSwitchingPoint { s: last.0 }
+                });
             }
             Stop::End => return Err(PlanningError::EmptyAdmissibleRegion { s: s_a }),
         }
@@ -174,7 +184,12 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
 
     /// Solves the minimum-time problem on the whole path, split at the configured rest
     /// points (Theorem 4.3.4).
+    ///
+    /// Errors: the configuration's ([`PhasePlaneConfig::validate`]), limits that do not fit
+    /// the joint count ([`PlanningError::DimensionMismatch`]), then those of the search.
     pub fn solve(&self) -> Result<MinimumTimeSolution, PlanningError> {
+        self.cfg.validate()?;
+        self.lim.torque_limits().check_dof(self.dynamics().dof())?;
         if let Some(tol) = self.cfg.feasibility_tol {
             self.dynamics().check_feasible(200, tol)?;
         }
