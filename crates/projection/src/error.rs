@@ -42,13 +42,16 @@ pub enum ProjectionError {
         /// The rejected value.
         value: f64,
     },
-    /// `rtol`/`atol` negative, both zero, or not finite (`τ ≤ 0`).
-    #[error("invalid tolerance {which} = {value}")]
+    /// `rtol`/`atol` outside their range (see `ErrorControl::validate`): negative, not finite,
+    /// both zero, above 1, or below what `f64` can resolve.
+    #[error("invalid tolerance {which} = {value}: {reason}")]
     InvalidTolerance {
         /// `"rtol"` or `"atol"`.
         which: &'static str,
         /// The rejected value.
         value: f64,
+        /// Which bound it breaks.
+        reason: &'static str,
     },
     /// A vector has the wrong length.
     #[error("{what}: expected length {expected}, found {found}")]

@@ -81,17 +81,45 @@ impl ErrorControl {
         }
     }
 
-    /// Checks `rtol, atol ≥ 0`, finite, not both zero ([`ProjectionError::InvalidTolerance`]).
+    /// Largest accepted `rtol` and `atol`: a tolerance above 1 (in the units of `q` and `q̇`)
+    /// cannot keep a manifold it claims to keep (issue 17: `absolute(1e300)` never projected).
+    pub const MAX_TOLERANCE: f64 = 1.0;
+    /// Smallest accepted non-zero `rtol` (4 ε: no step can be accurate to less).
+    pub const MIN_RTOL: f64 = 4.0 * f64::EPSILON;
+    /// Smallest accepted non-zero `atol` (a state below 1e-100 is outside any physical scale;
+    /// smaller values only overflow the error weights).
+    pub const MIN_ATOL: f64 = 1e-100;
+
+    /// Checks the tolerances ([`ProjectionError::InvalidTolerance`] names the bound broken):
+    /// finite, `0 ≤ rtol, atol ≤` [`Self::MAX_TOLERANCE`], not both zero, and a non-zero
+    /// `rtol ≥` [`Self::MIN_RTOL`], a non-zero `atol ≥` [`Self::MIN_ATOL`].
     pub fn validate(&self) -> Result<(), ProjectionError> {
-        for (which, v) in [("rtol", self.rtol), ("atol", self.atol)] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(ProjectionError::InvalidTolerance { which, value: v });
+        for (which, v, min) in [
+            ("rtol", self.rtol, Self::MIN_RTOL),
+            ("atol", self.atol, Self::MIN_ATOL),
+        ] {
+            let reason = if !(v.is_finite() && v >= 0.0) {
+                Some("must be finite and non-negative")
+            } else if v > Self::MAX_TOLERANCE {
+                Some("must be at most 1: a larger tolerance cannot keep the constraints")
+            } else if v > 0.0 && v < min {
+                Some("below what f64 arithmetic can resolve (rtol >= 4 eps, atol >= 1e-100)")
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                return Err(ProjectionError::InvalidTolerance {
+                    which,
+                    value: v,
+                    reason,
+                });
             }
         }
         if self.rtol == 0.0 && self.atol == 0.0 {
             return Err(ProjectionError::InvalidTolerance {
                 which: "atol",
                 value: 0.0,
+                reason: "rtol and atol cannot both be zero",
             });
         }
         Ok(())
