@@ -72,7 +72,8 @@ mod geo {
 }
 use geo::*;
 
-/// The test set's consistent initial angles (at rest, `q̇₀ = 0`).
+/// The test set's consistent initial angles (at rest, `q̇₀ = 0`), with its printed digits.
+#[allow(clippy::excessive_precision)]
 pub const ANDREWS_Q0: [f64; 7] = [
     -0.0617138900142764496358948458001,
     0.0,
