@@ -26,7 +26,10 @@
 //! The error test uses the norm of [`Tolerances`] with `wᵢ = atolᵢ + rtol·|yₙ,ᵢ|` and
 //! the component weights; [`BdfConfig::exclude_algebraic_from_error_test`] also removes the
 //! components marked algebraic (index-2 systems: their error estimate does not go to zero
-//! with `h`). The Newton convergence test always involves every component.
+//! with `h`). The Newton convergence test always involves every component; when it stalls on
+//! an index-2 system, the iteration is accepted if it has converged with those algebraic
+//! components multiplied by `h` (Hairer & Wanner VII.8): their updates have an `O(u/h)`
+//! round-off floor.
 //!
 //! Consistent initialization ([`Bdf::initialize`]): unless `y'₀` is given, Newton's method
 //! on `F(t₀, y₀, y'₀) = 0` in the unknowns `y'ᵢ` (differential components) and `yᵢ`
@@ -171,6 +174,10 @@ pub struct Bdf {
     delta: Vec<f64>,
     e: Vec<f64>,
     sc_newton: Vec<f64>,
+    /// `sc_newton` with the index-2 algebraic components scaled by `h` (the Newton test).
+    sc_newton_h: Vec<f64>,
+    /// Some component is algebraic and out of the error test (an index-2 system).
+    index2: bool,
     sc_err: Vec<f64>,
     m_err: usize,
     /// `φ₁ … φ₇` (index 0 unused).
@@ -247,6 +254,7 @@ impl Bdf {
         for _ in 1..=BDF_MAX_ORDER + 2 {
             phi.push(z());
         }
+        let index2 = cfg.exclude_algebraic_from_error_test && cfg.algebraic.iter().any(|a| *a);
         let mut s = Self {
             cfg,
             tol,
@@ -262,6 +270,8 @@ impl Bdf {
             delta: z(),
             e: z(),
             sc_newton: z(),
+            sc_newton_h: z(),
+            index2,
             sc_err: z(),
             m_err: n,
             phi,
@@ -454,6 +464,26 @@ impl Bdf {
         self.tol.norm_scaled(v, &self.sc_newton, self.n)
     }
 
+    /// The Newton norm with the algebraic components of an index-2 system (those left out of
+    /// the error test) multiplied by `h`: Hairer & Wanner, *Solving ODEs II*, VII.8 (the
+    /// scaling RADAU5 applies to index-2 variables). `None` for other systems.
+    fn norm_newton_index2(&self, v: &[f64]) -> Option<f64> {
+        self.index2
+            .then(|| self.tol.norm_scaled(v, &self.sc_newton_h, self.n))
+    }
+
+    /// Weights of [`Bdf::norm_newton_index2`] for a step of size `h`.
+    fn set_newton_weights(&mut self, h: f64) {
+        for i in 0..self.n {
+            let alg = self.index2 && self.is_algebraic(i);
+            self.sc_newton_h[i] = if alg {
+                self.sc_newton[i] * h.abs()
+            } else {
+                self.sc_newton[i]
+            };
+        }
+    }
+
     fn reset_to(&mut self, t: f64, y: &[f64]) -> Result<(), OdeError> {
         if y.len() != self.n {
             return Err(OdeError::DimensionMismatch {
@@ -623,6 +653,7 @@ impl Bdf {
                     self.ypc[i] += g * self.phi[j][i];
                 }
             }
+            self.set_newton_weights(h);
             let pnorm = self.norm_newton(&self.yc);
             eval_res(
                 f,
@@ -661,6 +692,7 @@ impl Bdf {
             self.e.fill(0.0);
             let mut m = 0usize;
             let mut oldnrm = 0.0;
+            let (mut oldnrm_h, mut s_h) = (0.0, self.s);
             let mut delnrm;
             let converged = loop {
                 let damp = 2.0 / (1.0 + self.cj / self.cjold);
@@ -682,21 +714,52 @@ impl Bdf {
                 if delnrm <= 100.0 * f64::EPSILON * pnorm {
                     break true;
                 }
+                // Index 2: the algebraic updates have a round-off floor `O(u/h)` (in (4.4)
+                // `μ` enters as `h·Jᵀμ`), which the unscaled test cannot pass once `h` is
+                // small (issue 13: GGL on Andrews' squeezer failed at t = 0 for τ ≤ 1e-6,
+                // the update of `μ₁` growing as `1/h`). When the unscaled test stalls, the
+                // iteration is accepted if it has converged in the `h`-scaled norm.
+                let (index2_ok, index2_diverging) = match self.norm_newton_index2(&self.delta) {
+                    Some(dh) => {
+                        let mut diverging = false;
+                        if m == 0 {
+                            oldnrm_h = dh;
+                        } else {
+                            let r = (dh / oldnrm_h).powf(1.0 / m as f64);
+                            diverging = r > 0.9;
+                            s_h = if r < 1.0 {
+                                r / (1.0 - r)
+                            } else {
+                                f64::INFINITY
+                            };
+                        }
+                        (s_h * dh <= self.cfg.newton_tol, diverging)
+                    }
+                    None => (false, true),
+                };
                 if m == 0 {
                     oldnrm = delnrm;
                 } else {
                     let rate = (delnrm / oldnrm).powf(1.0 / m as f64);
                     if rate > 0.9 {
-                        break false;
+                        // stalled: on an index-2 system keep iterating while the scaled
+                        // iteration still converges
+                        if index2_ok {
+                            break true;
+                        }
+                        if index2_diverging {
+                            break false;
+                        }
+                    } else {
+                        self.s = rate / (1.0 - rate);
                     }
-                    self.s = rate / (1.0 - rate);
                 }
                 if self.s * delnrm <= self.cfg.newton_tol {
                     break true;
                 }
                 m += 1;
                 if m >= self.cfg.max_newton_iterations {
-                    break false;
+                    break index2_ok;
                 }
                 eval_res(
                     f,

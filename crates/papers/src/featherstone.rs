@@ -137,7 +137,7 @@ pub fn planar2g_implicit_vs_explicit_at(
         .collect();
     let ec = ErrorControl::absolute(tau);
     let imp = Simulation::new(&p, &[0.0; 2], &[0.0; 2], 0.0, PLANAR2G_FINAL_TIME)
-        .method(Method::Perturbation(PerturbationConfig::default()))
+        .method(Method::Perturbation(PerturbationConfig::keerthi()))
         .integrator(Integrator::dopri5())
         .error_control(ec)
         .output_times(grid.clone())

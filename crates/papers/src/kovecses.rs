@@ -245,7 +245,7 @@ pub fn kovecses_rows() -> Result<Vec<Row>, ProjectionError> {
         ARM_REFERENCE_TAU,
     )?;
     let cross = run_arm(
-        Method::Perturbation(PerturbationConfig::default()),
+        Method::Perturbation(PerturbationConfig::keerthi()),
         Integrator::dopri5(),
         ARM_REFERENCE_TAU,
     )?;

@@ -120,13 +120,21 @@ pub fn stiff_rows() -> Result<Vec<Row>, BoxError> {
     Ok(rows)
 }
 
+/// The note of the GGL pendulum rows.
+fn ggl_note(st: &contour::ode::Stats) -> String {
+    format!(
+        "GGL pendulum, theta0 = 1 rad, [0, 10], tol 1e-6; since issue 13 the Newton iteration is accepted when it stalls on the O(u/h) round-off floor of the index-2 multipliers but has converged with them scaled by h (Hairer-Wanner VII.8): {} steps, {} Newton failures (before issue 13: 975 steps, 85 failures)",
+        st.steps, st.newton_failures
+    )
+}
+
 /// `ode/dae/index1/bdf/error`, `ode/dae/pendulum_ggl/bdf/{steps,max_phi_drift}`.
 pub fn dae_rows() -> Result<Vec<Row>, BoxError> {
     let (drift, _, st) = pendulum_ggl_bdf(1e-6)?;
     Ok(vec![
         Row::value("ode/dae/index1/bdf/error", index1_bdf(1e-6)?.0, "").note(REFERENCE_NOTE),
-        Row::count("ode/dae/pendulum_ggl/bdf/steps", st.steps as f64),
-        Row::value("ode/dae/pendulum_ggl/bdf/max_phi_drift", drift, ""),
+        Row::count("ode/dae/pendulum_ggl/bdf/steps", st.steps as f64).note(ggl_note(&st)),
+        Row::value("ode/dae/pendulum_ggl/bdf/max_phi_drift", drift, "").note(ggl_note(&st)),
     ])
 }
 

@@ -11,7 +11,7 @@ use contour_papers::keerthi::{
 };
 
 fn pert() -> Method {
-    Method::Perturbation(PerturbationConfig::default())
+    Method::Perturbation(PerturbationConfig::keerthi())
 }
 
 /// PERT keeps `φ` at round-off while ICS δ = 0 drifts (REPRODUCTION.md, qualitative finding 3),
@@ -93,7 +93,7 @@ fn abm_project_before_final_evaluation_is_equivalent() {
     .unwrap();
     let cfg = PerturbationConfig {
         project_before_final_evaluation: false,
-        ..Default::default()
+        ..PerturbationConfig::keerthi()
     };
     let b = run_case(
         2,

@@ -16,6 +16,11 @@ use faer::MatMut;
 /// | `PointToPoint` | 3 | `p_A(q) − p_B(q)` (a spherical joint between bodies) |
 /// | `Weld` | 6 | `p_A − p_B` and the orientation rows below |
 ///
+/// On a planar tree ([`KinematicTree::is_planar_xy`]) the out-of-plane rows are
+/// structurally zero (`J` row ≡ 0, `φ` constant) and [`ConstrainedTree`] leaves them out: a
+/// point closure gives its 2 independent rows (x, y), a weld 3 (x, y and the rotation about
+/// z). A full set would be rank-deficient for every KKT-based method (issue 13).
+///
 /// Orientation rows of a weld: with world axes `a_k = R_A e_k` of body A and
 /// `b'_k = R_B R₀ᵀ e_k` of body B (or the world) turned back by the assembly
 /// rotation `R₀ = R_Aᵀ R_B`, `φ = (a₁·b'₂, a₂·b'₀, a₀·b'₁)` (cyclic pairs),
@@ -63,11 +68,18 @@ pub enum Closure {
 }
 
 impl Closure {
-    /// Number of constraint rows (3 or 6).
+    /// Number of constraint rows (3 or 6) on a spatial tree.
     pub fn rows(&self) -> usize {
-        match self {
-            Closure::Weld { .. } => 6,
-            _ => 3,
+        self.rows_in(false)
+    }
+
+    /// Number of rows on a planar (`true`) or spatial tree: 2/3 or 3/6.
+    pub fn rows_in(&self, planar: bool) -> usize {
+        match (self, planar) {
+            (Closure::Weld { .. }, false) => 6,
+            (Closure::Weld { .. }, true) => 3,
+            (_, false) => 3,
+            (_, true) => 2,
         }
     }
 
@@ -148,13 +160,21 @@ const PAIRS: [(usize, usize); 3] = [(1, 2), (2, 0), (0, 1)];
 /// A kinematic tree with loop closures: a [`Mechanism`] with
 /// `L = Σ rows` constraint rows, `φ`, `J = ∂φ/∂q` and `ρ = J̇ q̇` from the
 /// tree's point kinematics (scleronomic: `b = 0`). `M`, `h` and the energies
-/// are the tree's.
+/// are the tree's. On a planar tree only the in-plane rows are kept (see [`Closure`]).
 #[derive(Debug, Clone)]
 pub struct ConstrainedTree {
     tree: KinematicTree,
     closures: Vec<Closure>,
     rows: usize,
+    planar: bool,
 }
+
+/// Kept position axes and weld orientation pairs, spatial and planar.
+const AXES_3D: [usize; 3] = [0, 1, 2];
+const AXES_2D: [usize; 2] = [0, 1];
+const PAIRS_3D: [usize; 3] = [0, 1, 2];
+/// The pair `(0, 1)`: `a_x·b'_y`, the rotation about z.
+const PAIRS_2D: [usize; 1] = [2];
 
 impl ConstrainedTree {
     /// Tree plus closures; [`ModelError::UnknownBody`] if a closure names a
@@ -178,12 +198,85 @@ impl ConstrainedTree {
             };
             check_finite("closure data", &data)?;
         }
-        let rows = closures.iter().map(Closure::rows).sum();
-        Ok(Self {
+        let planar = tree.is_planar_xy();
+        let rows = closures.iter().map(|c| c.rows_in(planar)).sum();
+        let ct = Self {
             tree,
             closures,
             rows,
-        })
+            planar,
+        };
+        if planar {
+            ct.check_out_of_plane_rows()?;
+        }
+        Ok(ct)
+    }
+
+    /// Whether the tree is planar and the out-of-plane rows are left out.
+    pub fn is_planar(&self) -> bool {
+        self.planar
+    }
+
+    /// On a planar tree the dropped rows are constant; they must be zero (a closure whose
+    /// points lie in different planes can never close): [`ModelError::InvalidParameter`]
+    /// names the offset otherwise.
+    fn check_out_of_plane_rows(&self) -> Result<(), ModelError> {
+        let t = &self.tree;
+        let mut ws = t.workspace();
+        let q = vec![0.0; t.dof()];
+        t.kinematics(&mut ws, &q, None);
+        for c in &self.closures {
+            let (za, zb) = match *c {
+                Closure::PointAtWorld {
+                    body,
+                    point,
+                    target,
+                } => (t.ws_point_position(&ws, body, &point)[2], target[2]),
+                Closure::PointToPoint {
+                    body_a,
+                    point_a,
+                    body_b,
+                    point_b,
+                } => (
+                    t.ws_point_position(&ws, body_a, &point_a)[2],
+                    t.ws_point_position(&ws, body_b, &point_b)[2],
+                ),
+                Closure::Weld {
+                    body_a,
+                    point_a,
+                    body_b,
+                    point_b,
+                    ..
+                } => (
+                    t.ws_point_position(&ws, body_a, &point_a)[2],
+                    body_b.map_or(point_b, |b| t.ws_point_position(&ws, b, &point_b))[2],
+                ),
+            };
+            let dz = za - zb;
+            if dz.abs() > 1e-12 * (1.0 + za.abs() + zb.abs()) {
+                return Err(ModelError::InvalidParameter {
+                    what: "closure out of the plane of a planar tree (z offset)",
+                    value: dz,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn axes(&self) -> &'static [usize] {
+        if self.planar {
+            &AXES_2D
+        } else {
+            &AXES_3D
+        }
+    }
+
+    fn pairs(&self) -> &'static [usize] {
+        if self.planar {
+            &PAIRS_2D
+        } else {
+            &PAIRS_3D
+        }
     }
     /// The tree.
     pub fn tree(&self) -> &KinematicTree {
@@ -243,46 +336,53 @@ impl Mechanism for ConstrainedTree {
         let t = &self.tree;
         let mut ws = t.workspace();
         t.kinematics(&mut ws, q, None);
+        let (axes, pairs) = (self.axes(), self.pairs());
         let mut r = 0;
         for c in &self.closures {
-            match *c {
+            let (pa, pb) = match *c {
                 Closure::PointAtWorld {
                     body,
                     point,
                     target,
-                } => {
-                    let p = sub3(&t.ws_point_position(&ws, body, &point), &target);
-                    phi[r..r + 3].copy_from_slice(&p);
-                }
+                } => (t.ws_point_position(&ws, body, &point), target),
                 Closure::PointToPoint {
                     body_a,
                     point_a,
                     body_b,
                     point_b,
-                } => {
-                    let p = sub3(
-                        &t.ws_point_position(&ws, body_a, &point_a),
-                        &t.ws_point_position(&ws, body_b, &point_b),
-                    );
-                    phi[r..r + 3].copy_from_slice(&p);
-                }
+                } => (
+                    t.ws_point_position(&ws, body_a, &point_a),
+                    t.ws_point_position(&ws, body_b, &point_b),
+                ),
                 Closure::Weld {
                     body_a,
                     point_a,
                     body_b,
                     point_b,
-                    rotation,
-                } => {
-                    let pb = body_b.map_or(point_b, |b| t.ws_point_position(&ws, b, &point_b));
-                    let p = sub3(&t.ws_point_position(&ws, body_a, &point_a), &pb);
-                    phi[r..r + 3].copy_from_slice(&p);
-                    let (a, b) = self.weld_axes(&ws, body_a, body_b, &rotation);
-                    for (k, (i, j)) in PAIRS.iter().enumerate() {
-                        phi[r + 3 + k] = dot(&a[*i], &b[*j]);
-                    }
+                    ..
+                } => (
+                    t.ws_point_position(&ws, body_a, &point_a),
+                    body_b.map_or(point_b, |b| t.ws_point_position(&ws, b, &point_b)),
+                ),
+            };
+            let p = sub3(&pa, &pb);
+            for (m, &ax) in axes.iter().enumerate() {
+                phi[r + m] = p[ax];
+            }
+            if let Closure::Weld {
+                body_a,
+                body_b,
+                rotation,
+                ..
+            } = *c
+            {
+                let (a, b) = self.weld_axes(&ws, body_a, body_b, &rotation);
+                for (m, &k) in pairs.iter().enumerate() {
+                    let (i, j) = PAIRS[k];
+                    phi[r + axes.len() + m] = dot(&a[i], &b[j]);
                 }
             }
-            r += c.rows();
+            r += c.rows_in(self.planar);
         }
     }
 
@@ -291,43 +391,48 @@ impl Mechanism for ConstrainedTree {
         let mut ws = t.workspace();
         t.kinematics(&mut ws, q, None);
         j.fill(0.0);
+        let (axes, pairs) = (self.axes(), self.pairs());
         let mut r = 0;
         for c in &self.closures {
-            match *c {
-                Closure::PointAtWorld { body, point, .. } => {
-                    t.ws_add_point_jacobian(&ws, body, &point, 1.0, &mut j, r);
-                }
+            let (a, pa, b, pb) = match *c {
+                Closure::PointAtWorld { body, point, .. } => (body, point, None, [0.0; 3]),
                 Closure::PointToPoint {
                     body_a,
                     point_a,
                     body_b,
                     point_b,
-                } => {
-                    t.ws_add_point_jacobian(&ws, body_a, &point_a, 1.0, &mut j, r);
-                    t.ws_add_point_jacobian(&ws, body_b, &point_b, -1.0, &mut j, r);
-                }
+                } => (body_a, point_a, Some(body_b), point_b),
                 Closure::Weld {
                     body_a,
                     point_a,
                     body_b,
                     point_b,
-                    rotation,
-                } => {
-                    t.ws_add_point_jacobian(&ws, body_a, &point_a, 1.0, &mut j, r);
+                    ..
+                } => (body_a, point_a, body_b, point_b),
+            };
+            t.ws_add_point_jacobian_axes(&ws, a, &pa, 1.0, &mut j, r, axes);
+            if let Some(b) = b {
+                t.ws_add_point_jacobian_axes(&ws, b, &pb, -1.0, &mut j, r, axes);
+            }
+            if let Closure::Weld {
+                body_a,
+                body_b,
+                rotation,
+                ..
+            } = *c
+            {
+                let (av, bp) = self.weld_axes(&ws, body_a, body_b, &rotation);
+                for (m, &k) in pairs.iter().enumerate() {
+                    let (i, jj) = PAIRS[k];
+                    let w = cross(&av[i], &bp[jj]);
+                    let row = r + axes.len() + m;
+                    t.ws_add_angular_jacobian(&ws, body_a, &w, 1.0, &mut j, row);
                     if let Some(b) = body_b {
-                        t.ws_add_point_jacobian(&ws, b, &point_b, -1.0, &mut j, r);
-                    }
-                    let (a, bp) = self.weld_axes(&ws, body_a, body_b, &rotation);
-                    for (k, (i, jj)) in PAIRS.iter().enumerate() {
-                        let w = cross(&a[*i], &bp[*jj]);
-                        t.ws_add_angular_jacobian(&ws, body_a, &w, 1.0, &mut j, r + 3 + k);
-                        if let Some(b) = body_b {
-                            t.ws_add_angular_jacobian(&ws, b, &w, -1.0, &mut j, r + 3 + k);
-                        }
+                        t.ws_add_angular_jacobian(&ws, b, &w, -1.0, &mut j, row);
                     }
                 }
             }
-            r += c.rows();
+            r += c.rows_in(self.planar);
         }
     }
 
@@ -335,53 +440,143 @@ impl Mechanism for ConstrainedTree {
         let t = &self.tree;
         let mut ws = t.workspace();
         t.kinematics(&mut ws, q, Some(qd));
+        let (axes, pairs) = (self.axes(), self.pairs());
         let mut r = 0;
         for c in &self.closures {
-            match *c {
+            let (aa, ab) = match *c {
                 Closure::PointAtWorld { body, point, .. } => {
-                    let a = t.ws_point_accel_bias(&ws, body, &point);
-                    rho[r..r + 3].copy_from_slice(&a);
+                    (t.ws_point_accel_bias(&ws, body, &point), [0.0; 3])
                 }
                 Closure::PointToPoint {
                     body_a,
                     point_a,
                     body_b,
                     point_b,
-                } => {
-                    let a = sub3(
-                        &t.ws_point_accel_bias(&ws, body_a, &point_a),
-                        &t.ws_point_accel_bias(&ws, body_b, &point_b),
-                    );
-                    rho[r..r + 3].copy_from_slice(&a);
-                }
+                } => (
+                    t.ws_point_accel_bias(&ws, body_a, &point_a),
+                    t.ws_point_accel_bias(&ws, body_b, &point_b),
+                ),
                 Closure::Weld {
                     body_a,
                     point_a,
                     body_b,
                     point_b,
-                    rotation,
-                } => {
-                    let ab = body_b.map_or([0.0; 3], |b| t.ws_point_accel_bias(&ws, b, &point_b));
-                    let acc = sub3(&t.ws_point_accel_bias(&ws, body_a, &point_a), &ab);
-                    rho[r..r + 3].copy_from_slice(&acc);
-                    let (a, bp) = self.weld_axes(&ws, body_a, body_b, &rotation);
-                    let wa = t.ws_angular_velocity(&ws, body_a);
-                    let wb = body_b.map_or([0.0; 3], |b| t.ws_angular_velocity(&ws, b));
-                    let aa = t.ws_angular_accel_bias(&ws, body_a);
-                    let abb = body_b.map_or([0.0; 3], |b| t.ws_angular_accel_bias(&ws, b));
-                    let dw = sub3(&wa, &wb);
-                    let da = sub3(&aa, &abb);
-                    for (k, (i, j)) in PAIRS.iter().enumerate() {
-                        let w = cross(&a[*i], &bp[*j]);
-                        let wdot = add3(
-                            &cross(&cross(&wa, &a[*i]), &bp[*j]),
-                            &cross(&a[*i], &cross(&wb, &bp[*j])),
-                        );
-                        rho[r + 3 + k] = dot(&wdot, &dw) + dot(&w, &da);
-                    }
+                    ..
+                } => (
+                    t.ws_point_accel_bias(&ws, body_a, &point_a),
+                    body_b.map_or([0.0; 3], |b| t.ws_point_accel_bias(&ws, b, &point_b)),
+                ),
+            };
+            let acc = sub3(&aa, &ab);
+            for (m, &ax) in axes.iter().enumerate() {
+                rho[r + m] = acc[ax];
+            }
+            if let Closure::Weld {
+                body_a,
+                body_b,
+                rotation,
+                ..
+            } = *c
+            {
+                let (a, bp) = self.weld_axes(&ws, body_a, body_b, &rotation);
+                let wa = t.ws_angular_velocity(&ws, body_a);
+                let wb = body_b.map_or([0.0; 3], |b| t.ws_angular_velocity(&ws, b));
+                let aa = t.ws_angular_accel_bias(&ws, body_a);
+                let abb = body_b.map_or([0.0; 3], |b| t.ws_angular_accel_bias(&ws, b));
+                let dw = sub3(&wa, &wb);
+                let da = sub3(&aa, &abb);
+                for (m, &k) in pairs.iter().enumerate() {
+                    let (i, j) = PAIRS[k];
+                    let w = cross(&a[i], &bp[j]);
+                    let wdot = add3(
+                        &cross(&cross(&wa, &a[i]), &bp[j]),
+                        &cross(&a[i], &cross(&wb, &bp[j])),
+                    );
+                    rho[r + axes.len() + m] = dot(&wdot, &dw) + dot(&w, &da);
                 }
             }
-            r += c.rows();
+            r += c.rows_in(self.planar);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{check_accel_bias, check_jacobian};
+
+    /// A four-bar from `planar(3)`: the tip of link 3 held at a ground point.
+    fn four_bar() -> ConstrainedTree {
+        let t = KinematicTree::planar_with_gravity(3, 9.81);
+        let q = [0.9, -1.2, -1.1];
+        let c = Closure::point_at_current_position(&t, &q, 2, [1.0, 0.0, 0.0]).unwrap();
+        ConstrainedTree::new(t, vec![c]).unwrap()
+    }
+
+    /// The planar closure keeps its 2 independent rows; J and ρ pass finite differences.
+    #[test]
+    fn planar_point_closure_has_two_rows() {
+        let m = four_bar();
+        assert!(m.is_planar());
+        assert_eq!(m.n_constraints(), 2);
+        let q = [0.7, -1.0, -1.3];
+        assert!(check_jacobian(&m, 0.0, &q).unwrap() < 1e-8);
+        assert!(check_accel_bias(&m, 0.0, &q, &[0.3, -0.5, 0.8]).unwrap() < 1e-6);
+        // a spatial tree keeps 3 rows for the same closure
+        let mut t = KinematicTree::planar(3);
+        t.add_body(
+            "out",
+            Some(2),
+            crate::tree::Joint::revolute([1.0, 0.0, 0.0]).unwrap(),
+            crate::spatial::Transform::translation([1.0, 0.0, 0.0]),
+            crate::spatial::SpatialInertia::from_mass_com_inertia(
+                1.0,
+                [0.0; 3],
+                [[0.1, 0.0, 0.0], [0.0, 0.1, 0.0], [0.0, 0.0, 0.1]],
+            ),
+        )
+        .unwrap();
+        assert!(!t.is_planar_xy());
+        let c = Closure::PointAtWorld {
+            body: 3,
+            point: [0.0, 0.5, 0.0],
+            target: [1.0, 1.0, 0.0],
+        };
+        let s = ConstrainedTree::new(t, vec![c]).unwrap();
+        assert_eq!(s.n_constraints(), 3);
+    }
+
+    /// A weld on a planar tree keeps x, y and the rotation about z; J and ρ pass finite
+    /// differences.
+    #[test]
+    fn planar_weld_has_three_rows() {
+        let t = KinematicTree::planar_with_gravity(4, 9.81);
+        let q = [0.9, -1.2, -1.1, 0.4];
+        let c = Closure::weld_at(&t, &q, 3, [1.0, 0.0, 0.0], None).unwrap();
+        let m = ConstrainedTree::new(t, vec![c]).unwrap();
+        assert_eq!(m.n_constraints(), 3);
+        let mut phi = [1.0; 3];
+        m.constraints(0.0, &q, &mut phi);
+        assert!(phi.iter().all(|v| v.abs() < 1e-14), "{phi:?}");
+        let q2 = [0.7, -1.0, -1.3, 0.2];
+        assert!(check_jacobian(&m, 0.0, &q2).unwrap() < 1e-8);
+        assert!(check_accel_bias(&m, 0.0, &q2, &[0.3, -0.5, 0.8, 0.1]).unwrap() < 1e-6);
+    }
+
+    /// A closure that leaves the plane can never close: a typed error at construction.
+    #[test]
+    fn out_of_plane_closure_is_refused() {
+        let t = KinematicTree::planar(3);
+        let c = Closure::PointAtWorld {
+            body: 2,
+            point: [1.0, 0.0, 0.0],
+            target: [1.0, 1.0, 0.25],
+        };
+        match ConstrainedTree::new(t, vec![c]) {
+            Err(ModelError::InvalidParameter { value, .. }) => {
+                assert!((value + 0.25).abs() < 1e-15)
+            }
+            other => panic!("{other:?}"),
         }
     }
 }

@@ -435,18 +435,51 @@ impl KinematicTree {
         j: &mut MatMut<'_, f64>,
         row0: usize,
     ) {
+        self.ws_add_point_jacobian_axes(ws, body, p, sign, j, row0, &[0, 1, 2]);
+    }
+
+    /// [`KinematicTree::ws_add_point_jacobian`] for the world axes `axes` only: row
+    /// `row0 + m` receives axis `axes[m]` (a planar closure keeps x and y).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn ws_add_point_jacobian_axes(
+        &self,
+        ws: &TreeWorkspace,
+        body: usize,
+        p: &Vec3,
+        sign: f64,
+        j: &mut MatMut<'_, f64>,
+        row0: usize,
+        axes: &[usize],
+    ) {
         let pw = self.ws_point_position(ws, body, p);
         let mut b = Some(body);
         while let Some(i) = b {
             if let Some(k) = self.q_index[i] {
                 let s = &ws.s_world[i];
                 let col = add3(&s.lin, &cross(&s.ang, &pw));
-                for r in 0..3 {
-                    j[(row0 + r, k)] += sign * col[r];
+                for (m, &r) in axes.iter().enumerate() {
+                    j[(row0 + m, k)] += sign * col[r];
                 }
             }
             b = self.parent[i];
         }
+    }
+
+    /// Whether every body moves in the world xy-plane: revolute axes along ±z, prismatic
+    /// axes in the plane, and every tree transform a rotation about z. Then world z of every
+    /// body point and the x and y components of every body orientation are constant.
+    pub fn is_planar_xy(&self) -> bool {
+        let rot_about_z = |r: &crate::spatial::Mat3| {
+            r[0][2] == 0.0 && r[1][2] == 0.0 && r[2][0] == 0.0 && r[2][1] == 0.0 && r[2][2] == 1.0
+        };
+        self.joint.iter().zip(&self.x_tree).all(|(jt, xt)| {
+            rot_about_z(&xt.rot)
+                && match jt {
+                    Joint::Revolute { axis } => axis[0] == 0.0 && axis[1] == 0.0,
+                    Joint::Prismatic { axis } => axis[2] == 0.0,
+                    Joint::Fixed => true,
+                }
+        })
     }
 
     /// `J[row, k] += sign · w · (J_ω)_{·k}` for the angular-velocity Jacobian

@@ -32,11 +32,11 @@
 //! tree.mass_matrix(&q, m.as_mut());
 //! let mut h = [0.0; 3];
 //! tree.bias_forces(&q, &qd, &mut h);
-//! // close the loop: the far end of link 3 held where it is (3 rows; for a
-//! // planar chain the z row is identically zero, so J has rank 2)
+//! // close the loop: the far end of link 3 held where it is (a four-bar; on a
+//! // planar tree the closure keeps its 2 independent rows, x and y)
 //! let tip = Closure::point_at_current_position(&tree, &q, 2, [1.0, 0.0, 0.0])?;
 //! let closed = ConstrainedTree::new(tree, vec![tip])?;
-//! assert_eq!(closed.n_constraints(), 3);
+//! assert_eq!(closed.n_constraints(), 2);
 //! # Ok::<(), contour_model::ModelError>(())
 //! ```
 //!

@@ -224,7 +224,7 @@ fn robot_reference(times: &[f64]) -> Result<Vec<Vec<f64>>, ProjectionError> {
     sorted.sort_by(f64::total_cmp);
     let tr = run_case(
         2,
-        Method::Perturbation(PerturbationConfig::default()),
+        Method::Perturbation(PerturbationConfig::keerthi()),
         Integrator::dopri5(),
         crate::keerthi::REFERENCE_TAU,
         t_end,

@@ -98,11 +98,11 @@ pub fn paper_counts(ic: usize, method: &str) -> Option<(f64, f64)> {
 /// The [`Method`] behind a table name (`"ECS"` is [`Method::ExactStabilization`]).
 pub fn table_method(name: &str) -> Option<Method> {
     Some(match name {
-        "PERT" => Method::Perturbation(PerturbationConfig::default()),
+        "PERT" => Method::Perturbation(PerturbationConfig::keerthi()),
         "PARAM" => Method::Parametrization(ParametrizationConfig::default()),
         "ICS0" => Method::Direct,
         "ICS2" => Method::Baumgarte(BaumgarteGains::critical(2.0).ok()?),
-        "ECS" => Method::ExactStabilization(EcsConfig::default()),
+        "ECS" => Method::ExactStabilization(EcsConfig::keerthi()),
         _ => return None,
     })
 }
@@ -177,7 +177,7 @@ pub fn run_case_with(
 pub fn reference(ic_index: usize, t_end: f64) -> Result<(Vec<f64>, f64), ProjectionError> {
     let a = run_case(
         ic_index,
-        Method::Perturbation(PerturbationConfig::default()),
+        Method::Perturbation(PerturbationConfig::keerthi()),
         Integrator::dopri5(),
         REFERENCE_TAU,
         t_end,
@@ -210,7 +210,7 @@ pub fn settling_time(ic_index: usize, tol: f64) -> Result<f64, ProjectionError> 
     let grid: Vec<f64> = (0..=2000).map(|i| i as f64 * 0.01).collect();
     let tr = run_case(
         ic_index,
-        Method::Perturbation(PerturbationConfig::default()),
+        Method::Perturbation(PerturbationConfig::keerthi()),
         Integrator::dopri5(),
         REFERENCE_TAU,
         20.0,

@@ -231,7 +231,7 @@ pub fn keerthi_rows() -> Result<Vec<Row>, ProjectionError> {
 /// left out.
 pub fn ecs_count_note(s: &contour::projection::SimulationStats) -> String {
     format!(
-        "; incl. the {} acceleration solves of {} finite-difference iteration matrices (2N + 1 each): counted in N_f as in every other BDF run since issue 12 (before: N_f = {} without them)",
+        "; incl. the {} acceleration solves of {} finite-difference iteration matrices (2N + 1 each): counted in N_f as in every other BDF run since issue 12 (before: N_f = {} without them); since issue 13 the BDF accepts a Newton iteration that stalls on the round-off floor of the index-2 multipliers once it has converged with them scaled by h (Hairer-Wanner VII.8): fewer Newton failures and Jacobians, counts and errors moved (table 4.2 N_i was 253 before)",
         s.jacobian_f_evals,
         s.jacobian_evals,
         s.f_evals - s.jacobian_f_evals
