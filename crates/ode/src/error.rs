@@ -103,7 +103,12 @@ pub enum OdeError {
         factor: f64,
     },
     /// An iteration (Newton, secant, root finding) did not converge.
-    #[error("no convergence at t = {t} after {iterations} iterations (residual {residual})")]
+    #[error(
+        "no convergence at t = {t} after {iterations} iterations (weighted update or residual {residual:e}); \
+         an implicit method retried with smaller steps and fresh iteration matrices — check the \
+         residual's Jacobian (or supply it), a consistent initial derivative, and try a smaller \
+         initial step (`h_init`) when the start has large accelerations"
+    )]
     NoConvergence {
         /// Time at which the iteration failed.
         t: f64,

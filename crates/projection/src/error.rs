@@ -122,7 +122,12 @@ pub enum ProjectionError {
     },
     /// The manifold correction of Procedure P1 failed (`‖X*‖ > τ/2` or no MNR convergence)
     /// even after `redos` step-size halvings (Keerthi Remark 2.5).
-    #[error("projection failed at t = {t} after {redos} step halvings (|X*| = {norm:e} in units of tau)")]
+    #[error(
+        "projection failed at t = {t} after {redos} step halvings (|X*| = {norm:e} in units of tau); \
+         a correction that halving does not shrink comes from the state the previous step left: \
+         with `VelocityJacobian::Predicted` (Keerthi (3.4)) J q̇ + b is left at O(|Δq|·|q̇|) — use \
+         `VelocityJacobian::Projected` (the default) — or the tolerance is too loose for the motion"
+    )]
     ProjectionFailed {
         /// Time of the step.
         t: f64,
