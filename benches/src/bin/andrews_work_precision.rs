@@ -9,19 +9,11 @@
 use std::io::Write;
 use std::time::Instant;
 
-use contour::model::models::{AndrewsSqueezer, ANDREWS_Q0};
+use contour::model::models::{AndrewsSqueezer, ANDREWS_Q0, ANDREWS_REFERENCE_Q_AT_0_03};
 use contour::prelude::*;
 
 /// IVP test set (Mazzia & Magherini, release 2.4), `andrews.f`, `SOLN`: q(0.03).
-const REFERENCE_Q: [f64; 7] = [
-    0.1581077119629904e+2,
-    -0.1575637105984298e+2,
-    0.4082224013073101e-1,
-    -0.5347301163226948e+0,
-    0.5244099658805304e+0,
-    0.5347301163226948e+0,
-    0.1048080741042263e+1,
-];
+const REFERENCE_Q: [f64; 7] = ANDREWS_REFERENCE_Q_AT_0_03;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = std::env::args()

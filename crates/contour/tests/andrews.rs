@@ -11,7 +11,7 @@
 //! Solvers*, release 2.4, Università di Bari, 2008), problem "andrews", routine `SOLN`:
 //! y(0.03), computed there with RADAU5 at tight tolerances.
 
-use contour::model::models::{AndrewsSqueezer, ANDREWS_Q0};
+use contour::model::models::{AndrewsSqueezer, ANDREWS_Q0, ANDREWS_REFERENCE_Q_AT_0_03};
 use contour::prelude::*;
 
 fn run(method: Method, tau: f64) -> Trajectory {
@@ -44,15 +44,7 @@ fn direct_and_perturbation_agree_on_andrews() {
 }
 
 /// IVP test set, `andrews.f`, `SOLN`: the positions at t = 0.03.
-const REFERENCE_Q: [f64; 7] = [
-    0.1581077119629904e+2,
-    -0.1575637105984298e+2,
-    0.4082224013073101e-1,
-    -0.5347301163226948e+0,
-    0.5244099658805304e+0,
-    0.5347301163226948e+0,
-    0.1048080741042263e+1,
-];
+const REFERENCE_Q: [f64; 7] = ANDREWS_REFERENCE_Q_AT_0_03;
 
 fn methods() -> Vec<Method> {
     vec![

@@ -84,6 +84,21 @@ pub const ANDREWS_Q0: [f64; 7] = [
     1.23054744454982119249735015568,
 ];
 
+/// The test set's reference positions at t = 0.03 (F. Mazzia, C. Magherini, *Test Set for
+/// Initial Value Problem Solvers*, release 2.4, Università di Bari, 2008, problem "andrews",
+/// routine `SOLN`; computed there with RADAU5 at tight tolerances). Data for checking a
+/// simulation, not a result of this crate.
+#[allow(clippy::excessive_precision)]
+pub const ANDREWS_REFERENCE_Q_AT_0_03: [f64; 7] = [
+    0.1581077119629904e+2,
+    -0.1575637105984298e+2,
+    0.4082224013073101e-1,
+    -0.5347301163226948e+0,
+    0.5244099658805304e+0,
+    0.5347301163226948e+0,
+    0.1048080741042263e+1,
+];
+
 /// One trigonometric term `a·cos(c·q)` (or `a·sin(c·q)`) of a constraint row: the
 /// coefficient, whether it is a sine, and the angles it depends on (with unit weights).
 type Term = (f64, bool, &'static [usize]);

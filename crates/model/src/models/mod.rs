@@ -23,7 +23,7 @@ mod parallelogram;
 mod pendulum;
 mod slider_crank;
 
-pub use andrews::{AndrewsSqueezer, ANDREWS_Q0};
+pub use andrews::{AndrewsSqueezer, ANDREWS_Q0, ANDREWS_REFERENCE_Q_AT_0_03};
 pub use arms::{
     arm7_initial_q, arm7_initial_tip, panda_arm, ssrms_arm, ssrms_arm_tip_held, Arm7LoadCase,
     ARM7_INITIAL_ANGLES_DEG, ARM7_TIP_BODY, ARM7_URDF, PANDA_URDF,

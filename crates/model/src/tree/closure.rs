@@ -145,12 +145,35 @@ impl Closure {
         })
     }
 
-    fn bodies(&self) -> [Option<usize>; 2] {
+    /// Every closure as "point A of body A minus point B of body B or of the world":
+    /// `(body_a, point_a, body_b, point_b)`; for `PointAtWorld` B is the world and
+    /// `point_b` the target.
+    fn endpoints(&self) -> (usize, Vec3, Option<usize>, Vec3) {
         match *self {
-            Closure::PointAtWorld { body, .. } => [Some(body), None],
-            Closure::PointToPoint { body_a, body_b, .. } => [Some(body_a), Some(body_b)],
-            Closure::Weld { body_a, body_b, .. } => [Some(body_a), body_b],
+            Closure::PointAtWorld {
+                body,
+                point,
+                target,
+            } => (body, point, None, target),
+            Closure::PointToPoint {
+                body_a,
+                point_a,
+                body_b,
+                point_b,
+            } => (body_a, point_a, Some(body_b), point_b),
+            Closure::Weld {
+                body_a,
+                point_a,
+                body_b,
+                point_b,
+                ..
+            } => (body_a, point_a, body_b, point_b),
         }
+    }
+
+    fn bodies(&self) -> [Option<usize>; 2] {
+        let (a, _, b, _) = self.endpoints();
+        [Some(a), b]
     }
 }
 
@@ -226,32 +249,9 @@ impl ConstrainedTree {
         let q = vec![0.0; t.dof()];
         t.kinematics(&mut ws, &q, None);
         for c in &self.closures {
-            let (za, zb) = match *c {
-                Closure::PointAtWorld {
-                    body,
-                    point,
-                    target,
-                } => (t.ws_point_position(&ws, body, &point)[2], target[2]),
-                Closure::PointToPoint {
-                    body_a,
-                    point_a,
-                    body_b,
-                    point_b,
-                } => (
-                    t.ws_point_position(&ws, body_a, &point_a)[2],
-                    t.ws_point_position(&ws, body_b, &point_b)[2],
-                ),
-                Closure::Weld {
-                    body_a,
-                    point_a,
-                    body_b,
-                    point_b,
-                    ..
-                } => (
-                    t.ws_point_position(&ws, body_a, &point_a)[2],
-                    body_b.map_or(point_b, |b| t.ws_point_position(&ws, b, &point_b))[2],
-                ),
-            };
+            let (a, pa, b, pb) = c.endpoints();
+            let za = t.ws_point_position(&ws, a, &pa)[2];
+            let zb = b.map_or(pb, |b| t.ws_point_position(&ws, b, &pb))[2];
             let dz = za - zb;
             if dz.abs() > 1e-12 * (1.0 + za.abs() + zb.abs()) {
                 return Err(ModelError::InvalidParameter {
@@ -339,32 +339,9 @@ impl Mechanism for ConstrainedTree {
         let (axes, pairs) = (self.axes(), self.pairs());
         let mut r = 0;
         for c in &self.closures {
-            let (pa, pb) = match *c {
-                Closure::PointAtWorld {
-                    body,
-                    point,
-                    target,
-                } => (t.ws_point_position(&ws, body, &point), target),
-                Closure::PointToPoint {
-                    body_a,
-                    point_a,
-                    body_b,
-                    point_b,
-                } => (
-                    t.ws_point_position(&ws, body_a, &point_a),
-                    t.ws_point_position(&ws, body_b, &point_b),
-                ),
-                Closure::Weld {
-                    body_a,
-                    point_a,
-                    body_b,
-                    point_b,
-                    ..
-                } => (
-                    t.ws_point_position(&ws, body_a, &point_a),
-                    body_b.map_or(point_b, |b| t.ws_point_position(&ws, b, &point_b)),
-                ),
-            };
+            let (a, pa, b, pb) = c.endpoints();
+            let pa = t.ws_point_position(&ws, a, &pa);
+            let pb = b.map_or(pb, |b| t.ws_point_position(&ws, b, &pb));
             let p = sub3(&pa, &pb);
             for (m, &ax) in axes.iter().enumerate() {
                 phi[r + m] = p[ax];
@@ -394,22 +371,7 @@ impl Mechanism for ConstrainedTree {
         let (axes, pairs) = (self.axes(), self.pairs());
         let mut r = 0;
         for c in &self.closures {
-            let (a, pa, b, pb) = match *c {
-                Closure::PointAtWorld { body, point, .. } => (body, point, None, [0.0; 3]),
-                Closure::PointToPoint {
-                    body_a,
-                    point_a,
-                    body_b,
-                    point_b,
-                } => (body_a, point_a, Some(body_b), point_b),
-                Closure::Weld {
-                    body_a,
-                    point_a,
-                    body_b,
-                    point_b,
-                    ..
-                } => (body_a, point_a, body_b, point_b),
-            };
+            let (a, pa, b, pb) = c.endpoints();
             t.ws_add_point_jacobian_axes(&ws, a, &pa, 1.0, &mut j, r, axes);
             if let Some(b) = b {
                 t.ws_add_point_jacobian_axes(&ws, b, &pb, -1.0, &mut j, r, axes);
@@ -443,30 +405,9 @@ impl Mechanism for ConstrainedTree {
         let (axes, pairs) = (self.axes(), self.pairs());
         let mut r = 0;
         for c in &self.closures {
-            let (aa, ab) = match *c {
-                Closure::PointAtWorld { body, point, .. } => {
-                    (t.ws_point_accel_bias(&ws, body, &point), [0.0; 3])
-                }
-                Closure::PointToPoint {
-                    body_a,
-                    point_a,
-                    body_b,
-                    point_b,
-                } => (
-                    t.ws_point_accel_bias(&ws, body_a, &point_a),
-                    t.ws_point_accel_bias(&ws, body_b, &point_b),
-                ),
-                Closure::Weld {
-                    body_a,
-                    point_a,
-                    body_b,
-                    point_b,
-                    ..
-                } => (
-                    t.ws_point_accel_bias(&ws, body_a, &point_a),
-                    body_b.map_or([0.0; 3], |b| t.ws_point_accel_bias(&ws, b, &point_b)),
-                ),
-            };
+            let (a, pa, b, pb) = c.endpoints();
+            let aa = t.ws_point_accel_bias(&ws, a, &pa);
+            let ab = b.map_or([0.0; 3], |b| t.ws_point_accel_bias(&ws, b, &pb));
             let acc = sub3(&aa, &ab);
             for (m, &ax) in axes.iter().enumerate() {
                 rho[r + m] = acc[ax];
