@@ -738,13 +738,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
     /// `yₙ ← ỹ`, `f̃ₙ = f(tₙ, ỹ)` (counted), `φᵢ += f̃ₙ − fₙ` for `i = 1 … kold+2`, `φ₁₅ ← 0`.
     /// Before the first step this is a restart at `t₀`.
     fn replace_y(&mut self, f: &mut F, y: &[f64]) -> Result<(), OdeError> {
-        if y.len() != self.n {
-            return Err(OdeError::DimensionMismatch {
-                expected: self.n,
-                got: y.len(),
-            });
-        }
-        check_finite(y, Quantity::ReplacedState)?;
+        crate::stepper::check_replacement(self.n, y)?;
         if !self.initialized || self.kold == 0 {
             self.y.copy_from_slice(y);
             if self.initialized {
@@ -768,19 +762,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
     }
 
     fn restart(&mut self, f: &mut F, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        if y.len() != self.n {
-            return Err(OdeError::DimensionMismatch {
-                expected: self.n,
-                got: y.len(),
-            });
-        }
-        if !t.is_finite() {
-            return Err(OdeError::NonFinite {
-                what: Quantity::InitialTime,
-                index: 0,
-            });
-        }
-        check_finite(y, Quantity::ReplacedState)?;
+        crate::stepper::check_restart(self.n, t, y)?;
         self.y.copy_from_slice(y);
         self.x = t;
         self.init(f)

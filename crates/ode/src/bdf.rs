@@ -485,19 +485,7 @@ impl Bdf {
     }
 
     fn reset_to(&mut self, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        if y.len() != self.n {
-            return Err(OdeError::DimensionMismatch {
-                expected: self.n,
-                got: y.len(),
-            });
-        }
-        if !t.is_finite() {
-            return Err(OdeError::NonFinite {
-                what: Quantity::InitialTime,
-                index: 0,
-            });
-        }
-        check_finite(y, Quantity::ReplacedState)?;
+        crate::stepper::check_restart(self.n, t, y)?;
         self.y.copy_from_slice(y);
         self.t = t;
         self.t_prev = t;
@@ -1078,13 +1066,7 @@ impl Stepper for Bdf {
 }
 
 fn replace_common(s: &mut Bdf, y: &[f64]) -> Result<(), OdeError> {
-    if y.len() != s.n {
-        return Err(OdeError::DimensionMismatch {
-            expected: s.n,
-            got: y.len(),
-        });
-    }
-    check_finite(y, Quantity::ReplacedState)?;
+    crate::stepper::check_replacement(s.n, y)?;
     if s.initialized {
         for i in 0..s.n {
             s.phi[1][i] += y[i] - s.y[i];

@@ -391,13 +391,7 @@ impl HuangBdf2 {
     }
 
     fn replace_impl(&mut self, y: &[f64]) -> Result<(), OdeError> {
-        if y.len() != self.n {
-            return Err(OdeError::DimensionMismatch {
-                expected: self.n,
-                got: y.len(),
-            });
-        }
-        check_finite(y, Quantity::ReplacedState)?;
+        crate::stepper::check_replacement(self.n, y)?;
         for l in 0..self.n {
             let d = y[l] - self.hist[0][l];
             for p in 0..self.npts {
@@ -414,19 +408,7 @@ impl HuangBdf2 {
     }
 
     fn restart_impl(&mut self, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        if !t.is_finite() {
-            return Err(OdeError::NonFinite {
-                what: Quantity::InitialTime,
-                index: 0,
-            });
-        }
-        if y.len() != self.n {
-            return Err(OdeError::DimensionMismatch {
-                expected: self.n,
-                got: y.len(),
-            });
-        }
-        check_finite(y, Quantity::ReplacedState)?;
+        crate::stepper::check_restart(self.n, t, y)?;
         self.hist[0].copy_from_slice(y);
         self.npts = 1;
         self.t = t;

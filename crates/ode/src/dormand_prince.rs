@@ -510,13 +510,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
     /// FSAL stage of the next step belongs to the moved point. The dense output keeps
     /// describing the step just taken (ending at the unmoved point).
     fn replace_y(&mut self, f: &mut F, y: &[f64]) -> Result<(), OdeError> {
-        if y.len() != self.y.len() {
-            return Err(OdeError::DimensionMismatch {
-                expected: self.y.len(),
-                got: y.len(),
-            });
-        }
-        check_finite(y, Quantity::ReplacedState)?;
+        crate::stepper::check_replacement(self.y.len(), y)?;
         self.y.copy_from_slice(y);
         if self.initialized {
             eval_rhs(f, &mut self.stats, self.t, &self.y, &mut self.k[0])?;
@@ -525,19 +519,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
     }
 
     fn restart(&mut self, f: &mut F, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        if y.len() != self.y.len() {
-            return Err(OdeError::DimensionMismatch {
-                expected: self.y.len(),
-                got: y.len(),
-            });
-        }
-        if !t.is_finite() {
-            return Err(OdeError::NonFinite {
-                what: Quantity::InitialTime,
-                index: 0,
-            });
-        }
-        check_finite(y, Quantity::ReplacedState)?;
+        crate::stepper::check_restart(self.y.len(), t, y)?;
         self.y.copy_from_slice(y);
         self.t = t;
         self.t_prev = t;

@@ -474,13 +474,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for RungeKuttaGill {
     /// re-evaluates `fₙ = f(tₙ, ỹ)` (one counted evaluation). The dense output keeps the
     /// step just taken.
     fn replace_y(&mut self, f: &mut F, y: &[f64]) -> Result<(), OdeError> {
-        if y.len() != self.y.len() {
-            return Err(OdeError::DimensionMismatch {
-                expected: self.y.len(),
-                got: y.len(),
-            });
-        }
-        check_finite(y, Quantity::ReplacedState)?;
+        crate::stepper::check_replacement(self.y.len(), y)?;
         self.y.copy_from_slice(y);
         self.gamma.fill(0.0);
         if self.initialized {
@@ -490,19 +484,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for RungeKuttaGill {
     }
 
     fn restart(&mut self, f: &mut F, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        if y.len() != self.y.len() {
-            return Err(OdeError::DimensionMismatch {
-                expected: self.y.len(),
-                got: y.len(),
-            });
-        }
-        if !t.is_finite() {
-            return Err(OdeError::NonFinite {
-                what: Quantity::InitialTime,
-                index: 0,
-            });
-        }
-        check_finite(y, Quantity::ReplacedState)?;
+        crate::stepper::check_restart(self.y.len(), t, y)?;
         self.y.copy_from_slice(y);
         self.y_prev.copy_from_slice(y);
         self.t = t;

@@ -459,13 +459,7 @@ impl SinglyImplicitRk {
     }
 
     fn replace_impl(&mut self, y: &[f64]) -> Result<(), OdeError> {
-        if y.len() != self.n {
-            return Err(OdeError::DimensionMismatch {
-                expected: self.n,
-                got: y.len(),
-            });
-        }
-        check_finite(y, Quantity::ReplacedState)?;
+        crate::stepper::check_replacement(self.n, y)?;
         self.y.copy_from_slice(y);
         newton_scales(&self.tol, &self.y, &mut self.sc);
         Ok(())

@@ -13,7 +13,8 @@
 //!
 //! Integration runs forward in time (`h > 0`).
 
-use crate::error::OdeError;
+use crate::error::{OdeError, Quantity};
+use crate::problem::check_finite;
 use crate::stats::Stats;
 
 /// What one call of [`Advance::step`] did.
@@ -166,6 +167,28 @@ pub(crate) fn check_initial(
     }
     crate::problem::check_finite(y0, crate::error::Quantity::InitialState)?;
     tol.validate(y0.len())
+}
+
+/// The state handed to `replace_y`: `n` components, all finite.
+pub(crate) fn check_replacement(n: usize, y: &[f64]) -> Result<(), OdeError> {
+    if y.len() != n {
+        return Err(OdeError::DimensionMismatch {
+            expected: n,
+            got: y.len(),
+        });
+    }
+    check_finite(y, Quantity::ReplacedState)
+}
+
+/// The point handed to `restart`: a finite `t` and a state as [`check_replacement`].
+pub(crate) fn check_restart(n: usize, t: f64, y: &[f64]) -> Result<(), OdeError> {
+    if !t.is_finite() {
+        return Err(OdeError::NonFinite {
+            what: Quantity::InitialTime,
+            index: 0,
+        });
+    }
+    check_replacement(n, y)
 }
 
 /// Checks named configuration parameters: every `(name, value, ok)` must have `ok` and a value
