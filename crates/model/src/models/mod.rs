@@ -12,10 +12,12 @@
 //! | [`ssrms_arm`] / [`ssrms_arm_tip_held`] (+ [`Arm7LoadCase`]) | 7 | 0 / 3 | Kövecses & Piedbœuf, SSRMS-like (`data/arm7.urdf`) |
 //! | [`panda_arm`] | 7 | 0 | Franka Emika Panda (`data/panda.urdf`) |
 //! | [`AndrewsSqueezer`] | 7 | 6 | Andrews' squeezing mechanism (Hairer & Wanner; IVP test set) |
+//! | [`CarAxis`] | 4 | 2 (time-dependent) | car axis (Hairer & Wanner VII.1; IVP test set) |
 //! | [`crate::explicit::Planar2g`] | 2 | 1 | Featherstone's `planar2g` (`q₂ = 2 sin q₁`) |
 
 mod andrews;
 mod arms;
+mod car_axis;
 mod four_bar;
 mod huang;
 mod keerthi;
@@ -28,6 +30,7 @@ pub use arms::{
     arm7_initial_q, arm7_initial_tip, panda_arm, ssrms_arm, ssrms_arm_tip_held, Arm7LoadCase,
     ARM7_INITIAL_ANGLES_DEG, ARM7_TIP_BODY, ARM7_URDF, PANDA_URDF,
 };
+pub use car_axis::{CarAxis, CAR_AXIS_Q0, CAR_AXIS_QD0};
 pub use four_bar::RedundantFourBar;
 pub use huang::{DesiredMotion, HuangCartesianRobot, HuangPdLaw};
 pub use keerthi::{
