@@ -1,0 +1,190 @@
+"""Andrews' squeezer with scipy (issue 13, item 5): the index-1 ODE form
+M q'' = f - h + J^T lambda, J q'' + rho = 0 (a dense KKT solve per right-hand side, in
+numpy), integrated by scipy's LSODA, DOP853, Radau and vode-Adams at rtol = atol = tau,
+tau = 1e-4 ... 1e-10. Writes benches/peers/results/andrews_scipy.csv (method, tau, error of
+q(0.03) against the IVP test set, f-evaluations, wall time best of 3) and, with the CSV of
+`cargo run --release -p contour-benches --bin andrews_work_precision`, prints the ratios at
+matched error. Not run in CI. Needs numpy and scipy (pip-installable).
+
+The model is a transcription of crates/model/src/models/andrews.rs (Hairer & Wanner VII.7,
+IVP test set data); its J and rho are checked against finite differences below."""
+import csv
+import math
+import sys
+import time
+
+import numpy as np
+from scipy.integrate import ode, solve_ivp
+
+XA, YA, XB, YB, XC, YC = -0.06934, -0.00227, -0.03635, 0.03273, 0.014, 0.072
+D, DA, E, EA, RR, RA = 28e-3, 115e-4, 2e-2, 1421e-5, 7e-3, 92e-5
+SS, SA, SB, SC, SD = 35e-3, 1874e-5, 1043e-5, 18e-3, 2e-2
+TA, TB, U, UA, UB, ZF, ZT, FA = 2308e-5, 916e-5, 4e-2, 1228e-5, 449e-5, 2e-2, 4e-2, 1421e-5
+M_ = [0.04325, 0.00365, 0.02373, 0.00706, 0.07050, 0.00706, 0.05498]
+I_ = [2.194e-6, 4.410e-7, 5.255e-6, 5.667e-7, 1.169e-5, 5.667e-7, 1.912e-5]
+MOM, C0, L0 = 0.033, 4530.0, 0.07785
+Q0 = [-0.0617138900142764496358948458001, 0.0, 0.455279819163070380255912382449,
+      0.222668390165885884674473185609, 0.487364979543842550225598953530,
+      -0.222668390165885884674473185609, 1.23054744454982119249735015568]
+REF = np.array([0.1581077119629904e+2, -0.1575637105984298e+2, 0.4082224013073101e-1,
+                -0.5347301163226948e+0, 0.5244099658805304e+0, 0.5347301163226948e+0,
+                0.1048080741042263e+1])
+ROWS = [
+    ([(RR, 0, [0]), (-D, 0, [0, 1]), (-SS, 1, [2])], -XB),
+    ([(RR, 1, [0]), (-D, 1, [0, 1]), (SS, 0, [2])], -YB),
+    ([(RR, 0, [0]), (-D, 0, [0, 1]), (-E, 1, [3, 4]), (-ZT, 0, [4])], -XA),
+    ([(RR, 1, [0]), (-D, 1, [0, 1]), (E, 0, [3, 4]), (-ZT, 1, [4])], -YA),
+    ([(RR, 0, [0]), (-D, 0, [0, 1]), (-ZF, 0, [5, 6]), (-U, 1, [6])], -XA),
+    ([(RR, 1, [0]), (-D, 1, [0, 1]), (-ZF, 1, [5, 6]), (U, 0, [6])], -YA),
+]
+
+
+def mass(q):
+    m, i = M_, I_
+    coth, siph, siom = math.cos(q[1]), math.sin(q[3]), math.sin(q[5])
+    mm = np.zeros((7, 7))
+    mm[0, 0] = m[0] * RA * RA + m[1] * (RR * RR - 2 * DA * RR * coth + DA * DA) + i[0] + i[1]
+    mm[1, 0] = mm[0, 1] = m[1] * (DA * DA - DA * RR * coth) + i[1]
+    mm[1, 1] = m[1] * DA * DA + i[1]
+    mm[2, 2] = m[2] * (SA * SA + SB * SB) + i[2]
+    ee = E - EA
+    mm[3, 3] = m[3] * ee * ee + i[3]
+    mm[4, 3] = mm[3, 4] = m[3] * (ee * ee + ZT * ee * siph) + i[3]
+    mm[4, 4] = m[3] * (ZT * ZT + 2 * ZT * ee * siph + ee * ee) + m[4] * (TA * TA + TB * TB) + i[3] + i[4]
+    ff = ZF - FA
+    mm[5, 5] = m[5] * ff * ff + i[5]
+    mm[6, 5] = mm[5, 6] = m[5] * (ff * ff - U * ff * siom) + i[5]
+    mm[6, 6] = m[5] * (ff * ff - 2 * U * ff * siom + U * U) + m[6] * (UA * UA + UB * UB) + i[5] + i[6]
+    return mm
+
+
+def forces(q, qd):
+    """u - h: the torque, the spring, minus the velocity terms."""
+    m = M_
+    sith, coph, coom = math.sin(q[1]), math.cos(q[3]), math.cos(q[5])
+    bep, thp, php, dep, omp, epp = qd[0], qd[1], qd[3], qd[4], qd[5], qd[6]
+    ee, ff = E - EA, ZF - FA
+    h = np.array([
+        m[1] * DA * RR * thp * (thp + 2 * bep) * sith,
+        -m[1] * DA * RR * bep * bep * sith,
+        0.0,
+        -m[3] * ZT * ee * dep * dep * coph,
+        m[3] * ZT * ee * php * (php + 2 * dep) * coph,
+        m[5] * U * ff * epp * epp * coom,
+        -m[5] * U * ff * omp * (omp + 2 * epp) * coom,
+    ])
+    siga, coga = math.sin(q[2]), math.cos(q[2])
+    xd, yd = SD * coga + SC * siga + XB, SD * siga - SC * coga + YB
+    lang = math.hypot(xd - XC, yd - YC)
+    force = -C0 * (lang - L0) / lang
+    fx, fy = force * (xd - XC), force * (yd - YC)
+    u = np.zeros(7)
+    u[0] = MOM
+    u[2] = fx * (SC * coga - SD * siga) + fy * (SD * coga + SC * siga)
+    return u - h
+
+
+def jac_rho(q, qd):
+    j, rho = np.zeros((6, 7)), np.zeros(6)
+    for r, (terms, _) in enumerate(ROWS):
+        for a, sine, idx in terms:
+            th, w = sum(q[k] for k in idx), sum(qd[k] for k in idx)
+            d = a * (math.cos(th) if sine else -math.sin(th))
+            for k in idx:
+                j[r, k] += d
+            rho[r] -= a * (math.sin(th) if sine else math.cos(th)) * w * w
+    return j, rho
+
+
+def phi(q):
+    return np.array([c + sum(a * (math.sin(sum(q[k] for k in idx)) if s else math.cos(sum(q[k] for k in idx)))
+                         for a, s, idx in terms) for terms, c in ROWS])
+
+
+class Rhs:
+    def __init__(self):
+        self.n = 0
+
+    def __call__(self, t, x):
+        self.n += 1
+        q, qd = x[:7], x[7:]
+        j, rho = jac_rho(q, qd)
+        k = np.zeros((13, 13))
+        k[:7, :7] = mass(q)
+        k[:7, 7:] = -j.T
+        k[7:, :7] = j
+        sol = np.linalg.solve(k, np.concatenate([forces(q, qd), -rho]))
+        return np.concatenate([qd, sol[:7]])
+
+
+def check_model():
+    rng = np.random.default_rng(1)
+    q = np.array(Q0) + rng.uniform(-0.3, 0.3, 7)
+    qd = rng.uniform(-50, 50, 7)
+    j, rho = jac_rho(q, qd)
+    hh = 1e-6
+    jfd = np.array([(phi(q + hh * e) - phi(q - hh * e)) / (2 * hh) for e in np.eye(7)]).T
+    assert np.abs(j - jfd).max() < 1e-8, np.abs(j - jfd).max()
+    # rho = d2/ds2 phi(q + s qd)
+    s = 1e-4
+    rfd = (phi(q + s * qd) - 2 * phi(q) + phi(q - s * qd)) / s ** 2
+    assert np.abs(rho - rfd).max() < 1e-4 * (1 + np.abs(rho).max()), np.abs(rho - rfd).max()
+
+
+def run(method, tau):
+    x0 = np.concatenate([Q0, np.zeros(7)])
+    best, res = math.inf, None
+    for _ in range(3):
+        f = Rhs()
+        t0 = time.perf_counter()
+        if method == "vode-adams":
+            r = ode(f).set_integrator("vode", method="adams", rtol=tau, atol=tau, nsteps=10 ** 6)
+            r.set_initial_value(x0, 0.0)
+            y = r.integrate(0.03)
+            ok = r.successful()
+        else:
+            sol = solve_ivp(f, (0, 0.03), x0, method=method, rtol=tau, atol=tau)
+            y, ok = sol.y[:, -1], sol.success
+        dt = time.perf_counter() - t0
+        if dt < best:
+            best, res = dt, (y, ok, f.n)
+    y, ok, n = res
+    err = float(np.max(np.abs(y[:7] - REF) / np.abs(REF)))
+    return ok, err, n, best
+
+
+def main():
+    check_model()
+    out = "benches/peers/results/andrews_scipy.csv"
+    rows = []
+    for m in ["LSODA", "DOP853", "Radau", "vode-adams"]:
+        for k in range(4, 11):
+            tau = 10.0 ** -k
+            ok, err, n, dt = run(m, tau)
+            rows.append((m, tau, "ok" if ok else "failed", err, n, dt))
+            print(f"{m:>10} tau {tau:.0e}: err {err:.1e}, {n} f, {dt * 1e3:.1f} ms", flush=True)
+    with open(out, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["method", "tau", "status", "error", "f_evals", "seconds"])
+        w.writerows(rows)
+    print("wrote", out)
+    ours = list(csv.DictReader(open(sys.argv[1] if len(sys.argv) > 1 else
+                                    "benches/peers/results/andrews_work_precision.csv")))
+    ours = [r for r in ours if r["status"] == "ok"]
+    print("\nmatched error: for each decade of error, the fewest f-evals and least time per side")
+    for lo in [1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10]:
+        def best(rs, key):
+            c = [r for r in rs if float(r["error"]) <= lo]
+            return min(c, key=lambda r: float(r[key])) if c else None
+        peers = [dict(method=m, error=e, f_evals=n, seconds=s) for m, _, st, e, n, s in rows if st == "ok"]
+        of, os_ = best(ours, "f_evals"), best(ours, "seconds")
+        pf, ps = best(peers, "f_evals"), best(peers, "seconds")
+        if of and pf and os_ and ps:
+            print(f"error <= {lo:.0e}: f-evals ours {of['f_evals']} ({of['method']}/{of['integrator']}) vs "
+                  f"{pf['f_evals']} ({pf['method']}) = {float(of['f_evals']) / float(pf['f_evals']):.2f}x; "
+                  f"time ours {float(os_['seconds']) * 1e3:.3f} ms vs {float(ps['seconds']) * 1e3:.1f} ms "
+                  f"({ps['method']}) = {float(ps['seconds']) / float(os_['seconds']):.0f}x faster")
+
+
+if __name__ == "__main__":
+    main()
