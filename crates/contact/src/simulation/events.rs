@@ -105,6 +105,37 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
         Ok(())
     }
 
+    /// The time in `[t_a, t_b]` where event function `row` crosses zero, located on the
+    /// stepper's dense output (`g_a`, `g_b` its values at the ends; tolerance
+    /// `1e-13·(1 + |t_b|)`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn locate_event<S: Stepper + ?Sized>(
+        &mut self,
+        st: &S,
+        row: usize,
+        t_a: f64,
+        t_b: f64,
+        g_a: f64,
+        g_b: f64,
+    ) -> Result<f64, ContactError> {
+        let mut yy = vec![0.0; 2 * self.n];
+        let mut gg = vec![0.0; self.l + 1];
+        Ok(locate_root(
+            |s| {
+                st.dense(s, &mut yy);
+                if self.events_at(s, &yy, &mut gg).is_err() {
+                    return f64::NAN;
+                }
+                gg[row]
+            },
+            t_a,
+            t_b,
+            g_a,
+            g_b,
+            1e-13 * (1.0 + t_b.abs()),
+        )?)
+    }
+
     /// Event functions at `(t, y)` into `g` (rows: φ + δ when inactive, λ when active;
     /// last slot: friction).
     pub(super) fn events_at(

@@ -46,22 +46,7 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
                                 if crossing(g0[i], g1[i], Direction::Falling).is_none() {
                                     continue;
                                 }
-                                let mut yy = vec![0.0; 2 * n];
-                                let mut gg = vec![0.0; l + 1];
-                                locate_root(
-                                    |s| {
-                                        st.dense(s, &mut yy);
-                                        if self.events_at(s, &yy, &mut gg).is_err() {
-                                            return f64::NAN;
-                                        }
-                                        gg[i]
-                                    },
-                                    t_a,
-                                    t_b,
-                                    g0[i],
-                                    g1[i],
-                                    1e-13 * (1.0 + t_b.abs()),
-                                )?
+                                self.locate_event(&st, i, t_a, t_b, g0[i], g1[i])?
                             }
                             EntryLocation::HuangInterpolation { eps } => {
                                 // Huang's test φ_b < ε for rows open at t_a (φ_a ≥ ε); a row that

@@ -44,23 +44,7 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
                 for k in 0..=l {
                     if crossing(g0[k], g1[k], Direction::Falling).is_some() {
                         let slot = if k == l { FRICTION_SLOT } else { k };
-                        let tol_t = 1e-13 * (1.0 + t_b.abs());
-                        let mut yy = vec![0.0; 2 * n];
-                        let mut gg = vec![0.0; l + 1];
-                        let te = locate_root(
-                            |s| {
-                                st.dense(s, &mut yy);
-                                if self.events_at(s, &yy, &mut gg).is_err() {
-                                    return f64::NAN;
-                                }
-                                gg[k]
-                            },
-                            t_a,
-                            t_b,
-                            g0[k],
-                            g1[k],
-                            tol_t,
-                        )?;
+                        let te = self.locate_event(&st, k, t_a, t_b, g0[k], g1[k])?;
                         if first.is_none_or(|(tf, _)| te < tf) {
                             first = Some((te, slot));
                         }
