@@ -328,3 +328,54 @@ fn malformed_sweeps_name_the_key() {
         assert!(e.contains(needle), "{text}: {e}");
     }
 }
+
+#[test]
+fn every_built_in_model_and_a_urdf_simulates() {
+    let dir = tempfile::tempdir().unwrap();
+    let urdf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../model/data/arm7.urdf");
+    let models = [
+        ("pendulum", "", "perturbation", 2),
+        ("slider-crank", "", "perturbation", 3),
+        // Redundant rows: the projector method.
+        ("four-bar", "", "projector", 3),
+        ("keerthi", "", "perturbation", 3),
+        // One unilateral row: the contact simulator.
+        ("huang", "force = [0.0, 1.0]\n", "perturbation", 2),
+        ("arm7", "", "perturbation", 7),
+        ("arm7", "tip_held = true\n", "projector", 7),
+        ("andrews", "", "perturbation", 7),
+        (
+            "urdf",
+            &format!(
+                "file = {:?}\ngravity = [0.0, 0.0, 0.0]\n",
+                urdf.to_str().unwrap()
+            ),
+            "direct",
+            7,
+        ),
+    ];
+    for (k, (model, params, method, n)) in models.iter().enumerate() {
+        let p = file(
+            dir.path(),
+            &format!("{k}.toml"),
+            &format!(
+                "[model.{model}]\n{params}[method]\nname = \"{method}\"\n[time]\nend = 0.02\noutput_step = 0.01\n"
+            ),
+        );
+        let out_dir = dir.path().join(k.to_string());
+        ok(&contour(&["simulate", s(&p), "-o", s(&out_dir)]));
+        let traj =
+            Trajectory::read_json(std::fs::File::open(out_dir.join("trajectory.json")).unwrap())
+                .unwrap();
+        assert_eq!(traj.q[0].len(), *n, "{model}");
+        assert!((traj.times.last().unwrap() - 0.02).abs() < 1e-12, "{model}");
+    }
+    // A redundant four-bar with a method that refuses it: an error, not a panic.
+    let p = file(
+        dir.path(),
+        "fb.toml",
+        "[model.four-bar]\n[time]\nend = 0.02\n",
+    );
+    let out = contour(&["simulate", s(&p), "-o", s(&dir.path().join("fb"))]);
+    assert_eq!(out.status.code(), Some(1));
+}
