@@ -379,3 +379,22 @@ fn every_built_in_model_and_a_urdf_simulates() {
     let out = contour(&["simulate", s(&p), "-o", s(&dir.path().join("fb"))]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn merge_reports_duplicated_runs_and_keeps_one_row_each() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("sweep");
+    ok(&sweep(&dir, &["--shard", "0/2"]));
+    ok(&sweep(&dir, &["--shard", "1/2"]));
+    // A stale part of another split overlaps: the same runs, the same rows.
+    ok(&sweep(&dir, &["--shard", "3/4"]));
+    let out = contour(&["sweep", "merge", s(&dir)]);
+    ok(&out);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("merged 3 part(s): 64 run(s)"), "{report}");
+    assert!(
+        report.contains("duplicated runs (first kept): [3, 7, 11"),
+        "{report}"
+    );
+    assert_eq!(rows(&dir.join("summary.csv")).len(), 64);
+}
