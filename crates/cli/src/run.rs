@@ -198,10 +198,19 @@ pub fn run(s: &Scenario, origin: Origin<'_>) -> Result<Outcome, CliError> {
             Err(e) => failed(contour::Error::from(e).into(), None),
         };
     }
+    let ec = error_control(s);
+    if let Err(e) = ec.validate() {
+        return Err(match e {
+            ProjectionError::InvalidTolerance { which, .. } => origin
+                .error(&format!("tolerance.{which}"), e.to_string())
+                .into(),
+            e => contour::Error::from(e).into(),
+        });
+    }
     let mut sim = Simulation::new(&*built.mech, &built.q0, &built.qd0, t0, t_end)
         .method(method(s, origin)?)
         .integrator(integrator(s))
-        .error_control(error_control(s))
+        .error_control(ec)
         .output_times(outputs);
     if let Some(n) = s.time.max_steps {
         sim = sim.max_steps(n);

@@ -170,6 +170,11 @@ fn malformed_scenarios_name_the_key_and_line() {
     );
     let e = malformed(("end = 0.1", "output_step = 0.1"));
     assert!(e.contains("key `time.end`"), "{e}");
+    let e = malformed(("end = 0.1", "end = 0.1\n[tolerance]\natol = -1e-6"));
+    assert!(
+        e.contains("bad.toml:13:") && e.contains("key `tolerance.atol`"),
+        "{e}"
+    );
     let e = malformed(("name = \"baumgarte\"", "name = \"baumgarten\""));
     assert!(e.contains("bad.toml:8:") && e.contains("baumgarten"), "{e}");
 }
