@@ -52,9 +52,6 @@ pub enum CliError {
     /// Writing the Parquet summary failed.
     #[error("Parquet: {0}")]
     Parquet(#[from] parquet::errors::ParquetError),
-    /// Building an Arrow array of the summary failed.
-    #[error("Arrow: {0}")]
-    Arrow(#[from] arrow_schema::ArrowError),
     /// A `--shard` argument or shard environment that is not `i/n` with `i < n`.
     #[error("invalid shard `{given}`: {reason}")]
     InvalidShard {
