@@ -3,10 +3,12 @@
 use std::path::Path;
 
 use contour::model::models as lib;
-use contour::prelude::{ConstraintKind, Controller, KinematicTree, Mechanism, WithController};
+use contour::prelude::{
+    Closure, ConstrainedTree, ConstraintKind, Controller, KinematicTree, Mechanism, WithController,
+};
 
 use crate::error::{CliError, ScenarioError};
-use crate::scenario::{InitialSpec, ModelSpec};
+use crate::scenario::{ClosureKind, ClosureSpec, InitialSpec, ModelSpec};
 
 /// A mechanism built from a scenario, with the initial state it asks for.
 pub struct Built {
@@ -168,7 +170,26 @@ pub fn build(
             let mut t = KinematicTree::from_urdf_file(origin.dir.join(&p.file))?;
             t.set_gravity(p.gravity);
             let n = t.dof();
-            (Box::new(t), vec![0.0; n], vec![0.0; n])
+            let q = initial.q.clone().unwrap_or_else(|| vec![0.0; n]);
+            if p.closures.is_empty() {
+                (Box::new(t), q, vec![0.0; n])
+            } else {
+                if q.len() != n {
+                    return Err(origin
+                        .error(
+                            "initial.q",
+                            format!("has {} entries, the model has {n} coordinates", q.len()),
+                        )
+                        .into());
+                }
+                let closures = p
+                    .closures
+                    .iter()
+                    .map(|c| closure(&t, &q, c, origin))
+                    .collect::<Result<Vec<_>, CliError>>()?;
+                let ct = ConstrainedTree::new(t, closures).map_err(contour::Error::from)?;
+                (Box::new(ct), q, vec![0.0; n])
+            }
         }
     };
     let n = mech.dof();
@@ -185,4 +206,54 @@ pub fn build(
         }
     }
     Ok(Built { mech, q0, qd0 })
+}
+
+/// A closure of a URDF tree, assembled at `q`.
+fn closure(
+    tree: &KinematicTree,
+    q: &[f64],
+    c: &ClosureSpec,
+    origin: Origin<'_>,
+) -> Result<Closure, CliError> {
+    let body = |key: &str, name: &str| {
+        tree.body_index(name).ok_or_else(|| {
+            CliError::from(origin.error(key, format!("no link `{name}` in the URDF")))
+        })
+    };
+    let a = body("model.urdf.closures.body", &c.body)?;
+    let b =
+        c.to.as_deref()
+            .map(|n| body("model.urdf.closures.to", n))
+            .transpose()?;
+    let model = |e: contour::model::ModelError| CliError::from(contour::Error::from(e));
+    Ok(match (c.kind, b) {
+        (ClosureKind::PointAtWorld, None) => match c.target {
+            Some(target) => Closure::PointAtWorld {
+                body: a,
+                point: c.point,
+                target,
+            },
+            None => Closure::point_at_current_position(tree, q, a, c.point).map_err(model)?,
+        },
+        (ClosureKind::PointToPoint, Some(b)) => {
+            Closure::point_to_point_at(tree, q, a, c.point, b).map_err(model)?
+        }
+        (ClosureKind::Weld, b) => Closure::weld_at(tree, q, a, c.point, b).map_err(model)?,
+        (ClosureKind::PointAtWorld, Some(_)) => {
+            return Err(origin
+                .error(
+                    "model.urdf.closures.to",
+                    "a point-at-world closure has no `to`",
+                )
+                .into())
+        }
+        (ClosureKind::PointToPoint, None) => {
+            return Err(origin
+                .error(
+                    "model.urdf.closures.to",
+                    "a point-to-point closure needs `to`",
+                )
+                .into())
+        }
+    })
 }

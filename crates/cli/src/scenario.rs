@@ -218,7 +218,7 @@ impl Default for Arm7Params {
     }
 }
 
-/// `[model.urdf]`: a kinematic tree from a URDF file.
+/// `[model.urdf]`: a kinematic tree from a URDF file, with loop closures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct UrdfParams {
@@ -227,6 +227,42 @@ pub struct UrdfParams {
     /// Gravity vector \[m/s²\] (default: ROS's (0, 0, −9.81)).
     #[serde(default = "ros_gravity")]
     pub gravity: [f64; 3],
+    /// Loop closures (`[[model.urdf.closures]]`), assembled at the initial `q`.
+    #[serde(default)]
+    pub closures: Vec<ClosureSpec>,
+}
+
+/// Closure kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClosureKind {
+    /// A point of `body` held at a world point (3 rows).
+    PointAtWorld,
+    /// A point of `body` joined to body `to` (3 rows).
+    PointToPoint,
+    /// `body` welded to `to`, or to the world without `to` (6 rows).
+    Weld,
+}
+
+/// One `[[model.urdf.closures]]`: bodies by their URDF link names; the relative position
+/// (and for a weld the orientation) is the one of the initial `q`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClosureSpec {
+    /// The kind.
+    pub kind: ClosureKind,
+    /// Body A (link name).
+    pub body: String,
+    /// The point on body A, in its coordinates \[m\] (default: its origin).
+    #[serde(default)]
+    pub point: [f64; 3],
+    /// Body B (point-to-point, weld; a weld without it is to the world).
+    #[serde(default)]
+    pub to: Option<String>,
+    /// World target of a point-at-world closure \[m\] (default: the point's position at
+    /// the initial `q`).
+    #[serde(default)]
+    pub target: Option<[f64; 3]>,
 }
 
 fn ros_gravity() -> [f64; 3] {

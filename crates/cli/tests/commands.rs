@@ -403,3 +403,55 @@ fn merge_reports_duplicated_runs_and_keeps_one_row_each() {
     );
     assert_eq!(rows(&dir.join("summary.csv")).len(), 64);
 }
+
+#[test]
+fn a_urdf_closure_gives_the_built_in_tip_held_arm() {
+    let dir = tempfile::tempdir().unwrap();
+    let urdf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../model/data/arm7.urdf");
+    let q0 = contour::model::models::arm7_initial_q();
+    let tail = "[method]\nname = \"projector\"\n[time]\nend = 0.05\noutput_step = 0.01\n";
+    let built_in = file(
+        dir.path(),
+        "builtin.toml",
+        &format!("[model.arm7]\ntip_held = true\n{tail}"),
+    );
+    let from_urdf = file(
+        dir.path(),
+        "urdf.toml",
+        &format!(
+            "[model.urdf]\nfile = {:?}\ngravity = [0.0, 0.0, 0.0]\n\
+             [[model.urdf.closures]]\nkind = \"point-at-world\"\nbody = \"tip\"\n\
+             [initial]\nq = {q0:?}\n{tail}",
+            urdf.to_str().unwrap()
+        ),
+    );
+    let mut trajs = Vec::new();
+    for (k, p) in [built_in, from_urdf].iter().enumerate() {
+        let out_dir = dir.path().join(k.to_string());
+        ok(&contour(&["simulate", s(p), "-o", s(&out_dir)]));
+        trajs.push(
+            Trajectory::read_json(std::fs::File::open(out_dir.join("trajectory.json")).unwrap())
+                .unwrap(),
+        );
+    }
+    assert_eq!(trajs[0].lambda[0].len(), 3);
+    assert_eq!(trajs[0].q, trajs[1].q);
+    assert_eq!(trajs[0].lambda, trajs[1].lambda);
+
+    // A closure on a link the URDF does not have names the key.
+    let bad = file(
+        dir.path(),
+        "bad.toml",
+        &format!(
+            "[model.urdf]\nfile = {:?}\n[[model.urdf.closures]]\nkind = \"weld\"\nbody = \"tipp\"\n{tail}",
+            urdf.to_str().unwrap()
+        ),
+    );
+    let out = contour(&["simulate", s(&bad), "-o", s(&dir.path().join("bad"))]);
+    assert!(!out.status.success());
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        e.contains("key `model.urdf.closures.body`") && e.contains("tipp"),
+        "{e}"
+    );
+}
