@@ -119,8 +119,18 @@ impl Distribution {
                 toml::Value::Float(mu + sigma * z)
             }
             Distribution::Integer([a, b]) => {
-                let span = (b - a + 1).max(1) as u64;
-                toml::Value::Integer(a + (rng.next_u64() % span) as i64)
+                // b − a + 1 values (wrapping: any a ≤ b of i64 works; a > b gives a).
+                let span = if b < a {
+                    1
+                } else {
+                    (b.wrapping_sub(*a) as u64).wrapping_add(1)
+                };
+                let k = if span == 0 {
+                    rng.next_u64()
+                } else {
+                    rng.next_u64() % span
+                };
+                toml::Value::Integer(a.wrapping_add(k as i64))
             }
             Distribution::Choice(v) => v[(rng.next_u64() % v.len() as u64) as usize].clone(),
         }
@@ -146,6 +156,9 @@ fn flatten(
         }
     }
 }
+
+/// Largest number of runs of one sweep (a larger one is a typo more often than a study).
+pub const MAX_RUNS: usize = 100_000_000;
 
 const DISTRIBUTIONS: [&str; 5] = ["uniform", "normal", "log-uniform", "integer", "choice"];
 
@@ -235,6 +248,15 @@ impl Sweep {
             }
             (None, true) => 1,
         };
+        let points = grid
+            .iter()
+            .try_fold(samples, |n: usize, (_, v)| n.checked_mul(v.len()))
+            .filter(|&n| n <= MAX_RUNS);
+        if points.is_none() {
+            return Err(origin
+                .error("grid", format!("more than {MAX_RUNS} runs"))
+                .into());
+        }
         Ok(Sweep {
             base,
             dir: base_dir,
@@ -803,6 +825,19 @@ mod tests {
         assert_eq!(t["initial"]["q"][1].as_float(), Some(5.0));
         assert_eq!(t["model"]["pendulum"]["length"].as_float(), Some(3.0));
         assert!(set_dotted(&mut t, "initial.q.7", toml::Value::Float(0.0)).is_err());
+    }
+
+    #[test]
+    fn integer_draws_stay_in_range_even_at_the_extremes() {
+        let mut rng = SplitMix64::new(3);
+        for (a, b) in [(-2, 2), (i64::MIN, i64::MAX), (5, 5), (7, 3)] {
+            for _ in 0..100 {
+                let toml::Value::Integer(x) = Distribution::Integer([a, b]).draw(&mut rng) else {
+                    panic!("not an integer");
+                };
+                assert!(x >= a && (x <= b || b < a), "{x} outside [{a}, {b}]");
+            }
+        }
     }
 
     #[test]
