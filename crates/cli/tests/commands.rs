@@ -214,6 +214,13 @@ fn sweep_is_identical_serially_in_parallel_and_sharded() {
     ok(&sweep(&serial, &["--jobs", "1"]));
     let reference = rows(&serial.join("summary.csv"));
     assert_eq!(reference.len(), 64);
+    // The summary's columns are an interface (pandas/polars scripts): change them on purpose.
+    let text = std::fs::read_to_string(serial.join("summary.csv")).unwrap();
+    assert_eq!(
+        text.lines().next().unwrap(),
+        "run,seed,model.pendulum.length,time.end,initial.angle,status,t_final,max_phi,\
+         f_evals,steps,wall_time_s,error,q0,q1,qd0,qd1"
+    );
     assert!(
         reference.iter().all(|r| r.contains(",ok,")),
         "{reference:?}"
