@@ -128,7 +128,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Simulate { scenario, out } => contour_cli::simulate::simulate(&scenario, &out)
-            .map(|files| {
+            .map(|(files, summary)| {
+                println!("{summary}");
                 for f in files {
                     println!("wrote {}", f.display());
                 }

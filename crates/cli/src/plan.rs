@@ -5,7 +5,7 @@
 //!
 //! Every call into `contour-planning` is in this module (its API is moving under issue 14):
 //! `Path`/`Segment`/`Shape`, `CartesianJointPath`, `PathDynamics`, `BoxLimits`,
-//! `AccelerationLimits`, `PhasePlane::solve`, `MinimumTimeSolution::state_at`.
+//! `AccelerationLimits`, `PhasePlane::solve`, `MinimumTimeSolution::state_at`, `Toppra`.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use contour::prelude::{
     AccelerationLimits, BoxLimits, CartesianJointPath, JointPath, Mechanism, PathDynamics,
-    PhasePlane, PhasePlaneConfig, Segment, SegmentKind, Shape,
+    PhasePlane, PhasePlaneConfig, Segment, SegmentKind, Shape, Toppra, ToppraConfig,
 };
 use contour_plot::{render_svg, LinePlot, Series};
 
@@ -36,6 +36,9 @@ pub struct PlanSummary {
     pub peak_torque: f64,
     /// Samples written.
     pub samples: usize,
+    /// TOPP-RA's minimum time on `toppra_intervals` intervals \[s\], when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub toppra_time: Option<f64>,
 }
 
 impl std::fmt::Display for PlanSummary {
@@ -44,7 +47,11 @@ impl std::fmt::Display for PlanSummary {
             f,
             "minimum time {:.6} s, {} switching point(s), peak torque {:.4}, {} samples",
             self.total_time, self.switching_points, self.peak_torque, self.samples
-        )
+        )?;
+        if let Some(t) = self.toppra_time {
+            write!(f, " (TOPP-RA: {t:.6} s)")?;
+        }
+        Ok(())
     }
 }
 
@@ -177,6 +184,22 @@ pub fn plan(scenario_file: &Path, out: &Path) -> Result<PlanSummary> {
         .solve()
         .map_err(contour::Error::from)?;
 
+    let toppra_time = match spec.toppra_intervals {
+        Some(intervals) => Some(
+            Toppra::new(
+                &limits,
+                ToppraConfig {
+                    intervals,
+                    ..ToppraConfig::default()
+                },
+            )
+            .solve()
+            .map_err(contour::Error::from)?
+            .total_time,
+        ),
+        None => None,
+    };
+
     create_dir(out)?;
     let dt = 1.0 / rate;
     let samples = (sol.total_time / dt).ceil() as usize + 1;
@@ -245,6 +268,7 @@ pub fn plan(scenario_file: &Path, out: &Path) -> Result<PlanSummary> {
             .flatten()
             .fold(0.0f64, |m, t| m.max(t.abs())),
         samples,
+        toppra_time,
     };
     write(
         &out.join("plan.json"),

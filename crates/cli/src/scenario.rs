@@ -490,6 +490,10 @@ pub struct PlanSpec {
     /// Sampling rate of the written trajectory \[Hz\] (default 1000).
     #[serde(default = "default_rate")]
     pub sample_rate: f64,
+    /// Also solve with TOPP-RA on this many intervals and report its time (a cross-check of
+    /// the phase-plane optimum; default: not run).
+    #[serde(default)]
+    pub toppra_intervals: Option<usize>,
 }
 
 fn default_rate() -> f64 {

@@ -25,9 +25,30 @@ pub fn write(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).map_err(|e| CliError::io(path, e))
 }
 
-/// Runs `scenario_file` and writes its files into `out`; returns the files written. A run
-/// that fails after the start still writes its partial trajectory, then returns the error.
-pub fn simulate(scenario_file: &Path, out: &Path) -> Result<Vec<PathBuf>> {
+/// One line about a finished trajectory: method, integrator, end time, work, violation.
+pub fn describe(traj: &contour::prelude::Trajectory) -> String {
+    let s = &traj.stats;
+    format!(
+        "{}/{}: t = {}, {} steps ({} rejected), N_f = {}, max ‖φ‖₂ = {:.2e}, {} events",
+        traj.method,
+        traj.integrator,
+        traj.step_times
+            .last()
+            .or(traj.times.last())
+            .copied()
+            .unwrap_or(f64::NAN),
+        s.steps,
+        s.rejected_steps,
+        s.f_evals,
+        s.max_phi + 0.0,
+        traj.events.len()
+    )
+}
+
+/// Runs `scenario_file` and writes its files into `out`; returns the files written and a
+/// line describing the run ([`describe`]). A run that fails after the start still writes
+/// its partial trajectory, then returns the error.
+pub fn simulate(scenario_file: &Path, out: &Path) -> Result<(Vec<PathBuf>, String)> {
     let loaded = scenario::load(scenario_file)?;
     let origin = Origin {
         file: &loaded.file,
@@ -62,6 +83,6 @@ pub fn simulate(scenario_file: &Path, out: &Path) -> Result<Vec<PathBuf>> {
     }
     match error {
         Some(e) => Err(e),
-        None => Ok(files),
+        None => Ok((files, describe(&traj))),
     }
 }

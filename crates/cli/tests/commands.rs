@@ -91,6 +91,9 @@ fn plan_writes_samples_phase_plane_and_summary() {
     let t = summary["total_time"].as_f64().unwrap();
     assert!(t > 0.1 && t < 100.0, "{t}");
     // A minimum-time plan saturates a torque limit.
+    // TOPP-RA on 1000 intervals agrees with the exact phase-plane optimum to 1 %.
+    let toppra = summary["toppra_time"].as_f64().unwrap();
+    assert!((toppra - t).abs() < 0.01 * t, "{toppra} vs {t}");
     let peak = summary["peak_torque"].as_f64().unwrap();
     assert!((peak - 1000.0).abs() < 1e-6, "{peak}");
     let csv = std::fs::read_to_string(dir.path().join("plan.csv")).unwrap();
