@@ -2,17 +2,7 @@
 
 use contour_papers::{Row, Tolerance};
 
-/// Format a number for the markdown tables: integers plainly, others with 4 significant digits.
-pub fn fmt_num(x: f64) -> String {
-    if x.is_finite() && x == x.trunc() && x.abs() < 1e9 {
-        format!("{}", x as i64)
-    } else if x != 0.0 && (x.abs() < 1e-3 || x.abs() >= 1e6) {
-        format!("{:.3e}", x)
-    } else {
-        let s = format!("{:.4}", x);
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    }
-}
+pub use contour_plot::fmt_num;
 
 /// Human-readable tolerance of a row.
 pub fn tolerance_text(row: &Row) -> String {

@@ -1,0 +1,278 @@
+//! `contour plan scenario.toml -o out/`: the minimum-time motion along the scenario's joint
+//! path under symmetric torque limits, by the phase-plane method, written as `plan.csv`
+//! (t, s, ṡ, q, q̇ sampled at `sample_rate`), `phase_plane.svg` (ṡ(s), the maximum-velocity
+//! curve, the switching points) and `plan.json` (the summary).
+//!
+//! Every call into `contour-planning` is in this module (its API is moving under issue 14):
+//! `Path`/`Segment`/`Shape`, `CartesianJointPath`, `PathDynamics`, `BoxLimits`,
+//! `AccelerationLimits`, `PhasePlane::solve`, `MinimumTimeSolution::state_at`, `Toppra`.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::Serialize;
+
+use contour::prelude::{
+    AccelerationLimits, BoxLimits, CartesianJointPath, JointPath, Mechanism, PathDynamics,
+    PhasePlane, PhasePlaneConfig, Segment, SegmentKind, Shape, Toppra, ToppraConfig,
+};
+use contour_plot::{render_svg, LinePlot, Series};
+
+use crate::error::{CliError, Result};
+use crate::model::{build, Origin};
+use crate::scenario::{self, PathSpec, PlanSpec};
+use crate::simulate::{create_dir, write};
+
+/// The summary written to `plan.json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanSummary {
+    /// Minimum time \[s\].
+    pub total_time: f64,
+    /// Switching points.
+    pub switching_points: usize,
+    /// Times of the pieces between rest points \[s\].
+    pub piece_times: Vec<f64>,
+    /// Largest |τᵢ| along the plan \[N·m\].
+    pub peak_torque: f64,
+    /// Samples written.
+    pub samples: usize,
+    /// TOPP-RA's minimum time on `toppra_intervals` intervals \[s\], when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub toppra_time: Option<f64>,
+}
+
+impl std::fmt::Display for PlanSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "minimum time {:.6} s, {} switching point(s), peak torque {:.4}, {} samples",
+            self.total_time, self.switching_points, self.peak_torque, self.samples
+        )?;
+        if let Some(t) = self.toppra_time {
+            write!(f, " (TOPP-RA: {t:.6} s)")?;
+        }
+        Ok(())
+    }
+}
+
+fn segments(spec: &PathSpec, n: usize, origin: Origin<'_>) -> Result<Vec<Segment>> {
+    let check = |key: &str, v: &[f64]| -> Result<()> {
+        if v.len() == n {
+            Ok(())
+        } else {
+            Err(origin
+                .error(
+                    key,
+                    format!("has {} entries, the model has {n} joints", v.len()),
+                )
+                .into())
+        }
+    };
+    let seg = |k: usize, shape| Segment {
+        s_start: k as f64,
+        s_end: k as f64 + 1.0,
+        shape,
+        kind: SegmentKind::Unconstrained,
+    };
+    Ok(match spec {
+        PathSpec::Line { start, end } => {
+            check("plan.path.line.start", start)?;
+            check("plan.path.line.end", end)?;
+            vec![seg(
+                0,
+                Shape::Line {
+                    start: start.clone(),
+                    end: end.clone(),
+                },
+            )]
+        }
+        PathSpec::Waypoints(w) => {
+            if w.len() < 2 {
+                return Err(origin
+                    .error("plan.path.waypoints", "needs at least two waypoints")
+                    .into());
+            }
+            for p in w {
+                check("plan.path.waypoints", p)?;
+            }
+            w.windows(2)
+                .enumerate()
+                .map(|(k, p)| {
+                    seg(
+                        k,
+                        Shape::Line {
+                            start: p[0].clone(),
+                            end: p[1].clone(),
+                        },
+                    )
+                })
+                .collect()
+        }
+        PathSpec::Arc {
+            center,
+            u,
+            v,
+            radius,
+            theta_start,
+            theta_end,
+        } => {
+            for (k, x) in [("center", center), ("u", u), ("v", v)] {
+                check(&format!("plan.path.arc.{k}"), x)?;
+            }
+            vec![seg(
+                0,
+                Shape::Arc {
+                    center: center.clone(),
+                    u: u.clone(),
+                    v: v.clone(),
+                    radius: *radius,
+                    theta_start: *theta_start,
+                    theta_end: *theta_end,
+                },
+            )]
+        }
+    })
+}
+
+/// Solves and writes the plan of `scenario_file` into `out`.
+pub fn plan(scenario_file: &Path, out: &Path) -> Result<PlanSummary> {
+    let loaded = scenario::load(scenario_file)?;
+    let origin = Origin {
+        file: &loaded.file,
+        source: Some(&loaded.source),
+        dir: &loaded.dir,
+    };
+    let spec: &PlanSpec = loaded.scenario.plan.as_ref().ok_or(CliError::NoPlan)?;
+    let built = build(&loaded.scenario.model, &loaded.scenario.initial, origin)?;
+    let mech: &dyn Mechanism = &*built.mech;
+    let n = mech.dof();
+    let torque = match (&spec.torque_limits, spec.torque_limit) {
+        (Some(l), None) => {
+            if l.len() != n {
+                return Err(origin
+                    .error(
+                        "plan.torque_limits",
+                        format!("has {} entries, the model has {n} joints", l.len()),
+                    )
+                    .into());
+            }
+            BoxLimits {
+                lower: l.iter().map(|x| -x).collect(),
+                upper: l.clone(),
+            }
+        }
+        (None, Some(l)) => BoxLimits::symmetric(n, l),
+        _ => {
+            return Err(origin
+                .error(
+                    "plan.torque_limit",
+                    "give exactly one of torque_limit and torque_limits",
+                )
+                .into())
+        }
+    };
+    let rate = spec.sample_rate;
+    if !(rate.is_finite() && rate > 0.0) {
+        return Err(origin.error("plan.sample_rate", "must be positive").into());
+    }
+    let path = contour::planning::Path::new(segments(&spec.path, n, origin)?)
+        .map_err(contour::Error::from)?;
+    let path = CartesianJointPath::new(path);
+    let dynamics = PathDynamics::new(mech, &path).map_err(contour::Error::from)?;
+    let limits = AccelerationLimits::new(&dynamics, &torque);
+    let sol = PhasePlane::new(&limits, PhasePlaneConfig::default())
+        .solve()
+        .map_err(contour::Error::from)?;
+
+    let toppra_time = match spec.toppra_intervals {
+        Some(intervals) => Some(
+            Toppra::new(
+                &limits,
+                ToppraConfig {
+                    intervals,
+                    ..ToppraConfig::default()
+                },
+            )
+            .solve()
+            .map_err(contour::Error::from)?
+            .total_time,
+        ),
+        None => None,
+    };
+
+    create_dir(out)?;
+    let dt = 1.0 / rate;
+    let samples = (sol.total_time / dt).ceil() as usize + 1;
+    if samples > 10_000_000 {
+        return Err(origin
+            .error(
+                "plan.sample_rate",
+                format!("gives {samples} samples (more than 1e7)"),
+            )
+            .into());
+    }
+    let mut csv = String::from("t,s,sd");
+    for name in ["q", "qd"] {
+        for i in 0..n {
+            let _ = write!(csv, ",{name}{i}");
+        }
+    }
+    csv.push('\n');
+    let (mut q, mut b, mut bb) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    for k in 0..samples {
+        let t = (k as f64 * dt).min(sol.total_time);
+        let (s, sd, _) = sol.state_at(t);
+        path.eval(path.path().locate(s), s, &mut q, &mut b, &mut bb)
+            .map_err(contour::Error::from)?;
+        let _ = write!(csv, "{t:?},{s:?},{sd:?}");
+        for x in q.iter().copied().chain(b.iter().map(|bi| bi * sd)) {
+            let _ = write!(csv, ",{x:?}");
+        }
+        csv.push('\n');
+    }
+    write(&out.join("plan.csv"), &csv)?;
+
+    let mut fig = LinePlot::new("phase_plane", "minimum-time phase plane", "s", "ṡ");
+    fig.series.push(Series::line(
+        "ṡ(s)",
+        sol.samples.iter().map(|p| (p.s, p.sd)).collect(),
+    ));
+    let cap = 3.0
+        * sol
+            .samples
+            .iter()
+            .fold(0.0f64, |m, p| m.max(p.sd))
+            .max(1e-12);
+    fig.series.push(Series::line(
+        "MVC",
+        sol.mvc
+            .iter()
+            .filter(|(_, a)| a.is_finite())
+            .map(|&(s, a)| (s, a.min(cap)))
+            .collect(),
+    ));
+    fig.series.push(Series::markers(
+        "switching points",
+        sol.switching_points.iter().map(|p| (p.s, p.sd)).collect(),
+    ));
+    fig.series.retain(|s| !s.points.is_empty());
+    write(&out.join("phase_plane.svg"), &render_svg(&fig)?)?;
+
+    let summary = PlanSummary {
+        total_time: sol.total_time,
+        switching_points: sol.switch_count(),
+        piece_times: sol.piece_times.clone(),
+        peak_torque: sol
+            .torques
+            .iter()
+            .flatten()
+            .fold(0.0f64, |m, t| m.max(t.abs())),
+        samples,
+        toppra_time,
+    };
+    write(
+        &out.join("plan.json"),
+        &serde_json::to_string_pretty(&summary)?,
+    )?;
+    Ok(summary)
+}
