@@ -32,6 +32,16 @@ pub trait TorqueLimits {
         let _ = n;
         Ok(())
     }
+
+    /// Whether the limits change with ṡ (default `true`, the safe answer).
+    ///
+    /// TOPP-RA treats limits that do not depend on ṡ as constraints linear in (s̈, ṡ²) and
+    /// solves exact 2-variable LPs; limits that do are evaluated at every candidate ṡ (a
+    /// search per grid point). Answering `false` for limits that do depend on ṡ is caught by
+    /// the check after the solve ([`crate::PlanningError::LimitViolated`]).
+    fn depends_on_speed(&self) -> bool {
+        true
+    }
 }
 
 /// Constant box limits (Huang (6.2.16): −1 ≤ F_x, F_y ≤ 1).
@@ -64,6 +74,10 @@ impl TorqueLimits for BoxLimits {
         }
     }
 
+    fn depends_on_speed(&self) -> bool {
+        false
+    }
+
     fn check_dof(&self, n: usize) -> Result<(), PlanningError> {
         for (what, v) in [
             ("BoxLimits::lower", &self.lower),
@@ -82,6 +96,8 @@ impl TorqueLimits for BoxLimits {
 }
 
 /// Limits given by a closure `f(s, ṡ, lower, upper)` (e.g. a motor's torque–speed line).
+///
+/// Treated as speed-dependent ([`TorqueLimits::depends_on_speed`] is `true`).
 pub struct FnLimits<F: Fn(f64, f64, &mut [f64], &mut [f64])>(pub F);
 
 impl<F: Fn(f64, f64, &mut [f64], &mut [f64])> TorqueLimits for FnLimits<F> {
