@@ -45,7 +45,7 @@ pub mod phase_plane;
 pub mod toppra;
 pub mod validation;
 
-pub use construction::{ConstructedPath, ContourTask, TransitionChecks};
+pub use construction::{ArcConstruction, ConstructedPath, ContourTask, TransitionChecks};
 pub use dynamics::{HistorySample, PathDynamics};
 pub use error::PlanningError;
 pub use history::{ConstantSpeedHistory, PathHistory, RestToRestHistory};
