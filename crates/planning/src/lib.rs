@@ -11,6 +11,7 @@
 //! | kinematic histories (constant speed, rest-to-rest cubics) | [`history`] | (4.3.12)–(4.3.21) |
 //! | inverse dynamics T(s, ṡ, s̈) with the prescribed contact force | [`dynamics`] | (4.3.5)–(4.3.7) |
 //! | acceleration limits h ≤ s̈ ≤ γ, zero-inertia joints | [`limits`] | (4.3.22)–(4.3.32) |
+//! | joint velocity / acceleration limits, rows a s̈ + b ṡ² + c ≤ 0 | [`constraints`] | (4.3.2) |
 //! | minimum time: phase plane (Bobrow, Shin–McKay) | [`phase_plane`] | 4.3.3, Theorem 4.3.4 |
 //! | minimum time: TOPP-RA (reachability on a grid) as a cross-check | [`toppra`] | Pham & Pham 2018 |
 //!
@@ -34,6 +35,7 @@
 //! T(s, ṡ, s̈) = M(Q) (B s̈ + B̄ ṡ²) + h(Q, B ṡ) − J_rowᵀ Λ(s) u(s)  = a(s) s̈ + r(s, ṡ)
 //! ```
 
+pub mod constraints;
 pub mod construction;
 pub mod dynamics;
 mod error;
@@ -45,10 +47,15 @@ pub mod phase_plane;
 pub mod toppra;
 pub mod validation;
 
+pub use constraints::{
+    FnConstraint, JointAccelerationLimits, JointVelocityLimits, PathConstraint, PathPoint,
+};
 pub use construction::{ArcConstruction, ConstructedPath, ContourTask, TransitionChecks};
 pub use dynamics::{HistorySample, PathDynamics};
 pub use error::PlanningError;
 pub use history::{ConstantSpeedHistory, PathHistory, RestToRestHistory};
 pub use joint_path::{CartesianJointPath, IkJointPath, JointPath, Kinematics};
-pub use limits::{AccelBounds, AccelerationLimits, BoxLimits, FnLimits, TorqueLimits};
+pub use limits::{
+    AccelBounds, AccelerationLimits, BoxLimits, FnLimits, NoTorqueLimits, TorqueLimits,
+};
 pub use path::{ContactForce, Path, Segment, SegmentKind, Shape};

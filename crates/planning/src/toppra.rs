@@ -190,6 +190,10 @@ struct Coeff {
     lo: Vec<f64>,
     hi: Vec<f64>,
     cap2: f64,
+    /// Added rows a u + b x + c ≤ 0 ([`crate::constraints`]).
+    ra: Vec<f64>,
+    rb: Vec<f64>,
+    rc: Vec<f64>,
 }
 
 /// The admissible s̈ at one grid point for a given x = ṡ², intersected with the s̈ that reach
@@ -215,6 +219,17 @@ fn u_range(k: &Coeff, lo: &[f64], hi: &[f64], x: f64, dlt: f64, next: (f64, f64)
             if l > tol || h < -tol {
                 return (1.0, -1.0);
             }
+        }
+    }
+    for r in 0..k.ra.len() {
+        // added rows a u + b x + c ≤ 0; a = 0 is a condition on x alone
+        let rest = k.rb[r] * x + k.rc[r];
+        if k.ra[r] > 0.0 {
+            uh = uh.min(-rest / k.ra[r]);
+        } else if k.ra[r] < 0.0 {
+            ul = ul.max(-rest / k.ra[r]);
+        } else if rest > 1e-12 * ((k.rb[r] * x).abs() + k.rc[r].abs()) {
+            return (1.0, -1.0);
         }
     }
     (ul, uh)
@@ -249,6 +264,21 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 *v = 0.0;
             }
         }
+        let (a, b, c, lo, hi) = if self.lim.torque_limits().is_unlimited() {
+            // no torque rows: −1 ≤ 0 ≤ 1
+            (
+                vec![0.0; n],
+                vec![0.0; n],
+                vec![0.0; n],
+                vec![-1.0; n],
+                vec![1.0; n],
+            )
+        } else {
+            (a, b, c, lo, hi)
+        };
+        let (ra, rb, rc) = self
+            .lim
+            .rows_at(seg, s, |a, b, c| (a.to_vec(), b.to_vec(), c.to_vec()))?;
         let cap2 = match &self.cfg.speed_cap {
             Some(f) => checked_speed_cap(f(s))?.powi(2),
             None => BIG,
@@ -260,6 +290,9 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             lo,
             hi,
             cap2: cap2.min(BIG),
+            ra,
+            rb,
+            rc,
         })
     }
 
@@ -290,6 +323,19 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 pu: -pu,
                 px: -kr.b[j],
                 q: -(kr.lo[j] - kr.c[j]),
+            });
+        }
+        for r in 0..k.ra.len() {
+            // added rows at s_i: a u + b x ≤ −c; at s_{i+1}: (a' + 2Δb') u + b' x ≤ −c'
+            hs.push(Half {
+                pu: k.ra[r],
+                px: k.rb[r],
+                q: -k.rc[r],
+            });
+            hs.push(Half {
+                pu: kr.ra[r] + 2.0 * dlt * kr.rb[r],
+                px: kr.rb[r],
+                q: -kr.rc[r],
             });
         }
         let tail = [
@@ -489,6 +535,10 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                         let t = kr.a[j] * uu + kr.b[j] * xr + kr.c[j];
                         let tol = 1e-12 * (1.0 + lo[j].abs() + hi[j].abs());
                         t <= hi[j] + tol && t >= lo[j] - tol
+                    }) && (0..kr.ra.len()).all(|r| {
+                        let v = kr.ra[r] * uu + kr.rb[r] * xr + kr.rc[r];
+                        v <= 1e-12
+                            * ((kr.ra[r] * uu).abs() + (kr.rb[r] * xr).abs() + kr.rc[r].abs())
                     })
                 };
                 if ul >= uh || ok(uh) || !ok(ul) {
@@ -520,6 +570,12 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                         uh = uh.min(h / pu);
                     } else if pu < 0.0 {
                         uh = uh.min(l / pu);
+                    }
+                }
+                for r in 0..kr.ra.len() {
+                    let pu = kr.ra[r] + 2.0 * dlt * kr.rb[r];
+                    if pu > 0.0 {
+                        uh = uh.min(-(kr.rc[r] + kr.rb[r] * x[i]) / pu);
                     }
                 }
                 uh
@@ -558,6 +614,37 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     tol
                 };
                 let sd = xv.max(0.0).sqrt();
+                if let Some(f) = &self.cfg.speed_cap {
+                    let c = checked_speed_cap(f(s))?;
+                    let v = (sd - c).max(0.0) / c.max(1e-300);
+                    if v > tol {
+                        return Err(PlanningError::LimitViolated {
+                            joint: usize::MAX,
+                            s,
+                            relative: v,
+                        });
+                    }
+                    worst = worst.max(v);
+                }
+                // the added rows a s̈ + b ṡ² + c ≤ 0, relative to |a s̈| + |b ṡ²| + |c|
+                let rows = self.lim.rows_at(seg, s, |ra, rb, rc| {
+                    (0..ra.len()).fold(0.0f64, |m, r| {
+                        let v = ra[r] * u[i] + rb[r] * xv + rc[r];
+                        let scale = (ra[r] * u[i]).abs() + (rb[r] * xv).abs() + rc[r].abs();
+                        m.max(v.max(0.0) / scale.max(1e-300))
+                    })
+                })?;
+                if rows.is_nan() || rows > tol {
+                    return Err(PlanningError::LimitViolated {
+                        joint: usize::MAX,
+                        s,
+                        relative: rows,
+                    });
+                }
+                worst = worst.max(rows);
+                if lim.is_unlimited() {
+                    continue;
+                }
                 d.inverse_dynamics(seg, s, sd, u[i], &mut tau)?;
                 lim.limits(s, sd, &mut lo, &mut hi);
                 let big = lo
@@ -571,18 +658,6 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     if v.is_nan() || v > tol {
                         return Err(PlanningError::LimitViolated {
                             joint: j,
-                            s,
-                            relative: v,
-                        });
-                    }
-                    worst = worst.max(v);
-                }
-                if let Some(f) = &self.cfg.speed_cap {
-                    let c = checked_speed_cap(f(s))?;
-                    let v = (sd - c).max(0.0) / c.max(1e-300);
-                    if v > tol {
-                        return Err(PlanningError::LimitViolated {
-                            joint: usize::MAX,
                             s,
                             relative: v,
                         });

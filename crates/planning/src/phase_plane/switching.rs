@@ -99,38 +99,70 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     }
                 }
             }
-            // zero-inertia points: a_i = Σ_j M_ij B_j changes sign
+            // zero-inertia points: a_i = Σ_j M_ij B_j changes sign (torque rows), or the s̈
+            // coefficient of an added row a s̈ + b ṡ² + c ≤ 0 does (e.g. B_i of a joint
+            // acceleration row where joint i reverses)
+            let torque = !self.lim.torque_limits().is_unlimited();
+            let nr = self.lim.rows_at(si, lo, |ra, _, _| ra.len())?;
+            let mut ra_prev = vec![0.0; nr];
+            let mut ra = vec![0.0; nr];
             for (k, &s) in g.iter().enumerate() {
-                self.dynamics().coefficients(si, s, 0.0, &mut a, &mut r)?;
+                let mut flips: Vec<(usize, bool)> = Vec::new();
+                if torque {
+                    self.dynamics().coefficients(si, s, 0.0, &mut a, &mut r)?;
+                }
+                self.lim.rows_at(si, s, |v, _, _| ra.copy_from_slice(v))?;
                 if k > 0 {
-                    for i in 0..dof {
+                    for i in 0..if torque { dof } else { 0 } {
                         if a_prev[i] != 0.0 && (a[i] == 0.0 || (a[i] > 0.0) != (a_prev[i] > 0.0)) {
-                            let (mut l, mut h) = (g[k - 1], s);
-                            let sl = a_prev[i] > 0.0;
-                            for _ in 0..60 {
-                                let m = 0.5 * (l + h);
-                                self.dynamics().coefficients(si, m, 0.0, &mut a, &mut r)?;
-                                if (a[i] > 0.0) == sl && a[i] != 0.0 {
-                                    l = m;
-                                } else {
-                                    h = m;
-                                }
-                            }
-                            let x = self.mvc_x(si, h)?;
-                            if x.is_finite() {
-                                cands.push(Candidate {
-                                    s: h,
-                                    x: x * (1.0 - 1e-7),
-                                    kind: SwitchKind::ZeroInertia,
-                                    seg_left: si,
-                                    seg_right: si,
-                                });
-                            }
-                            self.dynamics().coefficients(si, s, 0.0, &mut a, &mut r)?;
+                            flips.push((i, true));
+                        }
+                    }
+                    for i in 0..nr {
+                        if ra_prev[i] != 0.0
+                            && (ra[i] == 0.0 || (ra[i] > 0.0) != (ra_prev[i] > 0.0))
+                        {
+                            flips.push((i, false));
                         }
                     }
                 }
-                a_prev.copy_from_slice(&a);
+                for (i, is_torque) in flips {
+                    let (mut l, mut h) = (g[k - 1], s);
+                    let sl = if is_torque {
+                        a_prev[i] > 0.0
+                    } else {
+                        ra_prev[i] > 0.0
+                    };
+                    for _ in 0..60 {
+                        let m = 0.5 * (l + h);
+                        let v = if is_torque {
+                            self.dynamics().coefficients(si, m, 0.0, &mut a, &mut r)?;
+                            a[i]
+                        } else {
+                            self.lim.rows_at(si, m, |v, _, _| v[i])?
+                        };
+                        if (v > 0.0) == sl && v != 0.0 {
+                            l = m;
+                        } else {
+                            h = m;
+                        }
+                    }
+                    let x = self.mvc_x(si, h)?;
+                    if x.is_finite() {
+                        cands.push(Candidate {
+                            s: h,
+                            x: x * (1.0 - 1e-7),
+                            kind: SwitchKind::ZeroInertia,
+                            seg_left: si,
+                            seg_right: si,
+                        });
+                    }
+                }
+                if torque {
+                    self.dynamics().coefficients(si, s, 0.0, &mut a, &mut r)?;
+                    a_prev.copy_from_slice(&a);
+                }
+                ra_prev.copy_from_slice(&ra);
             }
         }
         // breakpoints: MVC limits from both sides, zero at a corner of the joint path
