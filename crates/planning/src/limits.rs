@@ -79,6 +79,16 @@ pub struct BoxLimits {
 }
 
 impl BoxLimits {
+    /// `−effort_i ≤ T_i ≤ effort_i`, e.g. from a URDF's `<limit effort>`
+    /// (`contour_model::urdf::UrdfJointLimits::effort`; an infinite entry is refused when the
+    /// limits are evaluated: an unbounded joint makes the minimum time zero).
+    pub fn from_effort(effort: &[f64]) -> Self {
+        Self {
+            lower: effort.iter().map(|e| -e).collect(),
+            upper: effort.to_vec(),
+        }
+    }
+
     /// `−bound ≤ T_i ≤ bound` for `n` joints.
     pub fn symmetric(n: usize, bound: f64) -> Self {
         Self {
