@@ -260,6 +260,22 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
         Ok(f(&w.ra, &w.rb, &w.rc))
     }
 
+    /// The speed cap ṡ² ≤ min_k(−c_k/b_k) of the added rows with `a_k = 0` and `b_k > 0` at
+    /// `(seg, s)` (+∞ without such rows; negative when a row excludes even ṡ = 0) — joint
+    /// velocity limits, handed to the phase plane as a speed cap.
+    ///
+    /// Errors: those of [`Self::rows_at`].
+    pub fn velocity_cap2(&self, seg: usize, s: f64) -> Result<f64, PlanningError> {
+        if self.constraints.is_empty() {
+            return Ok(f64::INFINITY);
+        }
+        self.rows_at(seg, s, |a, b, c| {
+            (0..a.len())
+                .filter(|&k| a[k] == 0.0 && b[k] > 0.0)
+                .fold(f64::INFINITY, |m, k| m.min(-c[k] / b[k]))
+        })
+    }
+
     fn fill_rows(
         constraints: &[&'a dyn PathConstraint],
         dynamics: &PathDynamics<'a, M, P>,

@@ -228,17 +228,25 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         prof: &mut Vec<Node>,
         hit: Node,
         s_b: f64,
+        join_at: Option<f64>,
     ) -> Result<Option<(Node, bool)>, PlanningError> {
         let path = self.path();
         let seg = hit.seg;
-        let end = path.segments()[seg].s_end.min(s_b);
+        // the slide also ends where the final deceleration curve C_f left the boundary
+        let end = path.segments()[seg]
+            .s_end
+            .min(s_b)
+            .min(join_at.filter(|j| *j > hit.s).unwrap_or(f64::INFINITY));
         let ds = (s_b - prof[0].s) / (4.0 * self.cfg.mvc_grid.max(10) as f64);
         let mut cur = hit;
         let mut moved = false;
         let mut blocked = false;
         let mut first = true;
+        // the step is halved where the boundary stops being slideable (ureq leaves [h, γ]),
+        // so that the exit is located to 1e-9 of the step instead of one step early
+        let mut dsl = ds;
         while cur.s < end {
-            let sn = (cur.s + ds).min(end);
+            let sn = (cur.s + dsl).min(end);
             let xn = self.mvc_x_near(seg, sn, cur.x.sqrt())?;
             if !xn.is_finite() {
                 break;
@@ -247,10 +255,16 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             let ureq = 0.5 * (xn - cur.x) / (sn - cur.s);
             let b = self.bounds(seg, sn, xn)?;
             let tol = 1e-7 * (1.0 + b.lower.abs() + b.upper.abs());
-            if !b.singular_ok || ureq > b.upper + tol {
+            let leaves = !b.singular_ok || ureq > b.upper + tol;
+            let stops = ureq < b.lower - tol;
+            if (leaves || stops) && dsl > 1e-9 * ds {
+                dsl *= 0.5;
+                continue;
+            }
+            if leaves {
                 break;
             }
-            if ureq < b.lower - tol {
+            if stops {
                 blocked = true;
                 break;
             }
@@ -267,6 +281,19 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             };
             prof.push(cur);
             moved = true;
+        }
+        if moved {
+            // the nodes' s̈ as central differences of the boundary (second order; the secants
+            // above are first order), so that the Hermite interpolant of x = ṡ² between the
+            // nodes, from which the sampled trajectory takes ṡ and s̈, follows the boundary
+            let n = prof.len();
+            let first_k = n - 1 - prof.iter().rev().take_while(|p| p.s > hit.s).count();
+            for k in (first_k + 1)..n.saturating_sub(1) {
+                let (a, b) = (prof[k - 1], prof[k + 1]);
+                if b.s > a.s {
+                    prof[k].u = 0.5 * (b.x - a.x) / (b.s - a.s);
+                }
+            }
         }
         Ok(if moved { Some((cur, blocked)) } else { None })
     }
