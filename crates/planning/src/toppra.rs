@@ -13,7 +13,7 @@
 //!
 //! * **Limits that do not depend on ṡ** ([`TorqueLimits::depends_on_speed`] `false`): the
 //!   constraints are linear in (u, x); each K_i comes from two 2-variable LPs solved exactly
-//!   by vertex enumeration, with the constraints imposed at both ends of every interval
+//!   by Fourier–Motzkin elimination of u, with the constraints imposed at both ends of every interval
 //!   (toppra's "interpolation" discretization), so the profile breaks the limits between grid
 //!   points only at second order in Δ.
 //! * **Limits that depend on ṡ** (`FnLimits`, a motor's torque–speed line, a friction-circle
@@ -141,35 +141,45 @@ struct Half {
 
 const BIG: f64 = 1e12;
 
-/// min and max of x over the polygon ∩ halfplanes (None when empty).
+/// min and max of x over the polygon ∩ halfplanes (None when empty), by Fourier–Motzkin
+/// elimination of u: every pair of an upper bound on u (`pu > 0`) and a lower bound
+/// (`pu < 0`) gives a condition `α x + β ≥ 0`, rows without u bound x directly. Exact (no
+/// iteration), O(P·N) for P upper and N lower bounds on u (vertex enumeration was O(H³)).
 fn lp_x_range(hs: &[Half]) -> Option<(f64, f64)> {
-    let mut lo = f64::INFINITY;
-    let mut hi = f64::NEG_INFINITY;
-    let n = hs.len();
-    for i in 0..n {
-        for j in (i + 1)..n {
-            let (a, b) = (hs[i], hs[j]);
-            let det = a.pu * b.px - a.px * b.pu;
-            if det.abs() < 1e-300 {
-                continue;
-            }
-            let u = (a.q * b.px - a.px * b.q) / det;
-            let x = (a.pu * b.q - a.q * b.pu) / det;
-            if !(u.is_finite() && x.is_finite()) {
-                continue;
-            }
-            let ok = hs.iter().all(|h| {
-                h.pu * u + h.px * x
-                    <= h.q + 1e-9 * (1.0 + h.q.abs() + (h.pu * u).abs() + (h.px * x).abs())
-            });
-            if ok {
-                lo = lo.min(x);
-                hi = hi.max(x);
+    let mut lo = f64::NEG_INFINITY;
+    let mut hi = f64::INFINITY;
+    let mut bound = |alpha: f64, beta: f64| -> bool {
+        // α x + β ≥ 0
+        if alpha > 0.0 {
+            lo = lo.max(-beta / alpha);
+        } else if alpha < 0.0 {
+            hi = hi.min(beta / -alpha);
+        } else if beta < -1e-9 * (1.0 + beta.abs()) {
+            return false;
+        }
+        true
+    };
+    for h in hs {
+        if h.pu == 0.0 && !bound(-h.px, h.q) {
+            return None;
+        }
+    }
+    for i in hs.iter().filter(|h| h.pu > 0.0) {
+        // u ≤ (q_i − px_i x)/pu_i
+        let (ci, di) = (i.q / i.pu, i.px / i.pu);
+        for j in hs.iter().filter(|h| h.pu < 0.0) {
+            // u ≥ (q_j − px_j x)/pu_j: (q_i/pu_i − q_j/pu_j) + x (px_j/pu_j − px_i/pu_i) ≥ 0
+            if !bound(j.px / j.pu - di, ci - j.q / j.pu) {
+                return None;
             }
         }
     }
+    let lo = lo.max(0.0);
     if lo <= hi {
-        Some((lo.max(0.0), hi))
+        Some((lo, hi))
+    } else if lo - hi <= 1e-9 * (1.0 + lo.abs() + hi.abs()) {
+        let m = 0.5 * (lo + hi);
+        Some((m, m))
     } else {
         None
     }
