@@ -7,6 +7,7 @@
 //! |---|---|---|
 //! | paths p = P(s) from lines, arcs, polynomials, each free or in contact | [`path`] | 4.2, (4.2.1)–(4.2.6) |
 //! | C² cubic splines through joint waypoints (natural, clamped) | [`spline`] | — |
+//! | a tree's end effector along Cartesian lines/arcs (inverse kinematics) | [`tree_kinematics`] | (4.3.2) |
 //! | joint paths q = Q(s), B = Q′, B̄ = Q″ (identity or inverse kinematics) | [`joint_path`] | (4.2.2), (4.3.2) |
 //! | construction from boundary / normality / tangency conditions | [`construction`] | 6.2.1, (6.2.5), (6.2.9) |
 //! | kinematic histories (constant speed, rest-to-rest cubics) | [`history`] | (4.3.12)–(4.3.21) |
@@ -49,6 +50,7 @@ pub mod phase_plane;
 pub mod sampling;
 pub mod spline;
 pub mod toppra;
+pub mod tree_kinematics;
 pub mod validation;
 
 pub use constraints::{
@@ -65,3 +67,4 @@ pub use limits::{
 pub use path::{ContactForce, Path, Segment, SegmentKind, Shape};
 pub use sampling::{sample, sample_at_rate, SampledTrajectory};
 pub use spline::{cubic_spline, SplineEnds};
+pub use tree_kinematics::TreePointKinematics;
