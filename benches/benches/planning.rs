@@ -167,7 +167,7 @@ fn arm7_line_urdf_limits(c: &mut Criterion) {
     use contour::planning::JointVelocityLimits;
     use contour_benches::arm7_line::problem;
     use std::time::Instant;
-    let (arm, jp, limits) = problem();
+    let (arm, jp, limits) = problem().unwrap();
     let dynamics = PathDynamics::new(&arm, &jp).unwrap();
     let torque = BoxLimits::from_effort(&limits.effort);
     let vel = JointVelocityLimits::new(limits.velocity.clone());

@@ -28,7 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "arm7_line.json".into());
-    let (arm, jp, limits) = problem();
+    let (arm, jp, limits) = problem()?;
     let (q0, q1) = endpoints();
     let n = arm.dof();
     let d: Vec<f64> = q0.iter().zip(&q1).map(|(a, b)| b - a).collect();

@@ -7,6 +7,9 @@ use contour::model::tree::KinematicTree;
 use contour::model::urdf::{tree_and_limits_from_urdf_str, UrdfJointLimits};
 use contour::planning::{CartesianJointPath, Path, Segment, SegmentKind, Shape};
 
+/// Why the problem could not be built (the shipped data is valid: never in practice).
+pub type ProblemError = Box<dyn std::error::Error>;
+
 /// Start and end of the line.
 pub fn endpoints() -> (Vec<f64>, Vec<f64>) {
     let q0 = arm7_initial_q().to_vec();
@@ -19,7 +22,9 @@ pub fn endpoints() -> (Vec<f64>, Vec<f64>) {
 }
 
 /// The arm, the joint path and the URDF limits.
-pub fn problem() -> (KinematicTree, CartesianJointPath, UrdfJointLimits) {
+///
+/// Errors: the path's or the URDF importer's (not for the shipped data).
+pub fn problem() -> Result<(KinematicTree, CartesianJointPath, UrdfJointLimits), ProblemError> {
     let (q0, q1) = endpoints();
     let seg = Segment {
         s_start: 0.0,
@@ -27,7 +32,7 @@ pub fn problem() -> (KinematicTree, CartesianJointPath, UrdfJointLimits) {
         shape: Shape::Line { start: q0, end: q1 },
         kind: SegmentKind::Unconstrained,
     };
-    let jp = CartesianJointPath::new(Path::new(vec![seg]).expect("a line is a path"));
-    let (_, limits) = tree_and_limits_from_urdf_str(ARM7_URDF).expect("shipped URDF");
-    (ssrms_arm(), jp, limits)
+    let jp = CartesianJointPath::new(Path::new(vec![seg])?);
+    let (_, limits) = tree_and_limits_from_urdf_str(ARM7_URDF)?;
+    Ok((ssrms_arm(), jp, limits))
 }
