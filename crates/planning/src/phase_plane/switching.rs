@@ -106,8 +106,9 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             let nr = self.lim.rows_at(si, lo, |ra, _, _| ra.len())?;
             let mut ra_prev = vec![0.0; nr];
             let mut ra = vec![0.0; nr];
+            let mut flips: Vec<(usize, bool)> = Vec::with_capacity(dof + nr);
             for (k, &s) in g.iter().enumerate() {
-                let mut flips: Vec<(usize, bool)> = Vec::new();
+                flips.clear();
                 if torque {
                     self.dynamics().coefficients(si, s, 0.0, &mut a, &mut r)?;
                 }
@@ -126,7 +127,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                         }
                     }
                 }
-                for (i, is_torque) in flips {
+                for &(i, is_torque) in &flips {
                     let (mut l, mut h) = (g[k - 1], s);
                     let sl = if is_torque {
                         a_prev[i] > 0.0
