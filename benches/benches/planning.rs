@@ -160,5 +160,88 @@ fn arm7_line(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, huang_case2b, planar3_line, arm7_line);
+/// The arm7 line under the limits of its URDF (effort ±1000 N·m, velocity 0.07 rad/s,
+/// issue 14): the phase plane against TOPP-RA at N = 100 / 1000, with the wall-time and error
+/// ratios printed (the toppra peer: `benches/peers/toppra_arm7_line.py`).
+fn arm7_line_urdf_limits(c: &mut Criterion) {
+    use contour::planning::JointVelocityLimits;
+    use contour_benches::arm7_line::problem;
+    use std::time::Instant;
+    let (arm, jp, limits) = problem().unwrap();
+    let dynamics = PathDynamics::new(&arm, &jp).unwrap();
+    let torque = BoxLimits::from_effort(&limits.effort);
+    let vel = JointVelocityLimits::new(limits.velocity.clone());
+    let acc = AccelerationLimits::new(&dynamics, &torque)
+        .with_constraint(&vel)
+        .unwrap();
+    let tight = PhasePlaneConfig {
+        rtol: 1e-13,
+        atol: 1e-16,
+        max_step_fraction: 1.0 / 20000.0,
+        mvc_grid: 16000,
+        ..PhasePlaneConfig::default()
+    };
+    let exact = PhasePlane::new(&acc, tight).solve().unwrap().total_time;
+    let median = |f: &dyn Fn() -> f64| {
+        let mut v: Vec<f64> = (0..9)
+            .map(|_| {
+                let t = Instant::now();
+                black_box(f());
+                t.elapsed().as_secs_f64()
+            })
+            .collect();
+        v.sort_by(f64::total_cmp);
+        v[4]
+    };
+    let pp = || {
+        PhasePlane::new(&acc, PhasePlaneConfig::default())
+            .solve()
+            .unwrap()
+            .total_time
+    };
+    let t_pp = pp();
+    let w_pp = median(&pp);
+    println!(
+        "arm7 urdf limits phase_plane: {t_pp:.9} s (error {:.1e} vs the tight witness {exact:.9}) in {:.2} ms",
+        (t_pp - exact).abs() / exact,
+        w_pp * 1e3
+    );
+    let mut group = c.benchmark_group("min_time_arm7_line_urdf_limits");
+    group.sample_size(10);
+    group.bench_function("phase_plane", |b| b.iter(|| black_box(pp())));
+    let acc = &acc;
+    for n in [100usize, 1000] {
+        let tr = move || {
+            Toppra::new(
+                acc,
+                ToppraConfig {
+                    intervals: n,
+                    ..ToppraConfig::default()
+                },
+            )
+            .solve()
+            .unwrap()
+            .total_time
+        };
+        let t = tr();
+        let w = median(&tr);
+        println!(
+            "arm7 urdf limits toppra_{n}: {t:.9} s (error {:.1e}) in {:.2} ms; phase plane / toppra wall time {:.2}, error ratio {:.1e}",
+            (t - exact).abs() / exact,
+            w * 1e3,
+            w_pp / w,
+            ((t_pp - exact).abs() / exact) / ((t - exact).abs() / exact)
+        );
+        group.bench_function(format!("toppra_{n}"), |b| b.iter(|| black_box(tr())));
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    huang_case2b,
+    planar3_line,
+    arm7_line,
+    arm7_line_urdf_limits
+);
 criterion_main!(benches);

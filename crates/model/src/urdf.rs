@@ -12,12 +12,20 @@
 //!   frame, `X_tree = rot(Rᵀ) xlt(xyz)`;
 //! * `revolute` and `continuous` → [`Joint::Revolute`] about `<axis xyz>`
 //!   (default x, normalized), `prismatic` → [`Joint::Prismatic`], `fixed` →
-//!   [`Joint::Fixed`]; limits, dynamics (damping, friction), mimic and
-//!   safety controllers are ignored; `floating`, `planar`, `spherical` are
+//!   [`Joint::Fixed`]; dynamics (damping, friction), mimic and safety
+//!   controllers are ignored; `floating`, `planar`, `spherical` are
 //!   [`UrdfImportError::UnsupportedJointType`];
+//! * `<limit lower upper velocity effort>` is imported by
+//!   [`tree_and_limits_from_urdf_str`] into [`UrdfJointLimits`] (one entry per
+//!   degree of freedom, in the tree's q order); a missing or zero `velocity` /
+//!   `effort` means no limit (+∞), as do the position limits of a
+//!   `continuous` joint and `lower = upper = 0` (the attributes' defaults);
 //! * `<inertial>`: mass, centre of mass at `origin xyz`, inertia tensor about
 //!   the centre of mass in the frame rotated by `origin rpy`
-//!   (`I_link = R I Rᵀ`). A link without `<inertial>` is a massless frame.
+//!   (`I_link = R I Rᵀ`). A link without `<inertial>` is a massless frame. A
+//!   negative mass is refused on every link, the root included; a movable
+//!   joint whose child subtree has no mass and no inertia (M singular for
+//!   every q) is refused at import ([`UrdfImportError::MasslessSubtree`]).
 //! * gravity is ROS's `(0, 0, −9.81)` m/s²; change it with
 //!   [`KinematicTree::set_gravity`].
 
@@ -114,6 +122,81 @@ pub enum UrdfImportError {
         /// The joint.
         joint: String,
     },
+    /// A movable joint moves nothing: its child link and all links below have
+    /// zero mass and zero inertia, so the mass matrix is singular for every q.
+    #[error("joint '{joint}' moves only massless links (from '{link}'): the mass matrix would be singular")]
+    MasslessSubtree {
+        /// The joint.
+        joint: String,
+        /// Its child link.
+        link: String,
+    },
+    /// A `<limit>` attribute that is negative or not finite (`velocity`,
+    /// `effort`), NaN, or `lower > upper`.
+    #[error("joint '{joint}': invalid limit {what} = {value}")]
+    InvalidLimit {
+        /// The joint.
+        joint: String,
+        /// `"velocity"`, `"effort"`, `"lower"` or `"upper"`.
+        what: &'static str,
+        /// The value.
+        value: f64,
+    },
+}
+
+/// The `<limit>` values of a URDF's movable joints, one entry per degree of
+/// freedom in the tree's q order ([`KinematicTree::q_index`]); +∞ (−∞ for
+/// `lower`) where the URDF gives no limit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UrdfJointLimits {
+    /// Joint names, in q order.
+    pub names: Vec<String>,
+    /// Lower position limits \[rad or m\].
+    pub lower: Vec<f64>,
+    /// Upper position limits \[rad or m\].
+    pub upper: Vec<f64>,
+    /// Velocity limits |q̇| ≤ velocity \[rad/s or m/s\].
+    pub velocity: Vec<f64>,
+    /// Effort limits |τ| ≤ effort \[N·m or N\].
+    pub effort: Vec<f64>,
+}
+
+fn joint_limit(j: &urdf_rs::Joint) -> Result<(f64, f64, f64, f64), UrdfImportError> {
+    let l = &j.limit;
+    let bad = |what: &'static str, value: f64| UrdfImportError::InvalidLimit {
+        joint: j.name.clone(),
+        what,
+        value,
+    };
+    for (what, v) in [("velocity", l.velocity), ("effort", l.effort)] {
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(bad(what, v));
+        }
+    }
+    for (what, v) in [("lower", l.lower), ("upper", l.upper)] {
+        if v.is_nan() {
+            return Err(bad(what, v));
+        }
+    }
+    let none = |v: f64| if v > 0.0 { v } else { f64::INFINITY };
+    let (lower, upper) = if matches!(j.joint_type, urdf_rs::JointType::Continuous)
+        || (l.lower == 0.0 && l.upper == 0.0)
+    {
+        (f64::NEG_INFINITY, f64::INFINITY)
+    } else if l.lower > l.upper {
+        return Err(bad("lower", l.lower));
+    } else {
+        (l.lower, l.upper)
+    };
+    Ok((lower, upper, none(l.velocity), none(l.effort)))
+}
+
+fn massless(link: &urdf_rs::Link) -> bool {
+    let t = &link.inertial.inertia;
+    link.inertial.mass.value == 0.0
+        && [t.ixx, t.ixy, t.ixz, t.iyy, t.iyz, t.izz]
+            .iter()
+            .all(|x| *x == 0.0)
 }
 
 /// Reads a URDF file ([`tree_from_urdf_str`]).
@@ -189,6 +272,13 @@ fn inertia_is_valid(i: &Mat3) -> bool {
 /// Builds a [`KinematicTree`] from URDF text (see the module doc for the
 /// mapping). Errors name the offending element.
 pub fn tree_from_urdf_str(s: &str) -> Result<KinematicTree, UrdfImportError> {
+    tree_and_limits_from_urdf_str(s).map(|(t, _)| t)
+}
+
+/// [`tree_from_urdf_str`] and the joints' `<limit>` values.
+pub fn tree_and_limits_from_urdf_str(
+    s: &str,
+) -> Result<(KinematicTree, UrdfJointLimits), UrdfImportError> {
     let robot = urdf_rs::read_from_string(s).map_err(|e| parse_error(e, s))?;
     let mut link_index = HashMap::new();
     for (k, l) in robot.links.iter().enumerate() {
@@ -230,6 +320,31 @@ pub fn tree_from_urdf_str(s: &str) -> Result<KinematicTree, UrdfImportError> {
         });
     }
     let root = roots[0];
+    // the root's inertial is ignored, but a negative (or NaN) mass is still refused
+    link_inertia(&robot.links[root])?;
+    // links whose whole subtree is massless (children before parents: reverse BFS)
+    let mut order = vec![root];
+    let mut k = 0;
+    while k < order.len() {
+        for &j in &children[order[k]] {
+            order.push(link_index[robot.joints[j].child.link.as_str()]);
+        }
+        k += 1;
+    }
+    let mut massless_below = vec![false; robot.links.len()];
+    for &l in order.iter().rev() {
+        massless_below[l] = massless(&robot.links[l])
+            && children[l]
+                .iter()
+                .all(|&j| massless_below[link_index[robot.joints[j].child.link.as_str()]]);
+    }
+    let mut limits = UrdfJointLimits {
+        names: Vec::new(),
+        lower: Vec::new(),
+        upper: Vec::new(),
+        velocity: Vec::new(),
+        effort: Vec::new(),
+    };
     let mut tree = KinematicTree::new(robot.name.clone());
     // body index of each link (None: the root)
     let mut body_of: Vec<Option<usize>> = vec![None; robot.links.len()];
@@ -259,6 +374,20 @@ pub fn tree_from_urdf_str(s: &str) -> Result<KinematicTree, UrdfImportError> {
                     })
                 }
             };
+            if joint.dof() == 1 {
+                if massless_below[c] {
+                    return Err(UrdfImportError::MasslessSubtree {
+                        joint: j.name.clone(),
+                        link: j.child.link.clone(),
+                    });
+                }
+                let (lo, hi, v, e) = joint_limit(j)?;
+                limits.names.push(j.name.clone());
+                limits.lower.push(lo);
+                limits.upper.push(hi);
+                limits.velocity.push(v);
+                limits.effort.push(e);
+            }
             let o = &j.origin;
             if !o.xyz.iter().chain(o.rpy.iter()).all(|x| x.is_finite()) {
                 return Err(UrdfImportError::NonFiniteOrigin {
@@ -283,7 +412,7 @@ pub fn tree_from_urdf_str(s: &str) -> Result<KinematicTree, UrdfImportError> {
             link: robot.links[l].name.clone(),
         });
     }
-    Ok(tree)
+    Ok((tree, limits))
 }
 
 fn link_inertia(link: &urdf_rs::Link) -> Result<SpatialInertia, UrdfImportError> {

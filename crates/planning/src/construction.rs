@@ -5,20 +5,29 @@
 //! contact force, leave and return to pf. Two paths are **computed** (nothing printed is
 //! typed in):
 //!
+//! Two ways to place the arc and s1, s2 ([`ArcConstruction`]):
+//!
+//! * [`ArcConstruction::ArcGiven`] — **Huang's construction as stated** (6.2.1)–(6.2.3): the
+//!   arc is parameterized by arc length, `θ(s) = s/R + θ_off` (Huang: `x = 0.5 cos(2s − 2)`,
+//!   `y = 1.5 + 0.5 sin(2s − 2)`), and s1, s2 are **solved** so that the normality condition
+//!   (4.2.6) holds on the lines too: `|P_arc(s1) − p0| = s1` and `|pf − P_arc(s2)| = 1 − s2`.
+//!   The entry and exit points are outputs (Huang's printed p1, p2 are these rounded); the
+//!   given p1, p2 only pick the root.
+//! * [`ArcConstruction::PointsGiven`] — for users whose entry and exit points are exact data:
+//!   p1 and p2 are projected radially onto the circle, s is the arc length divided by the
+//!   total length L, so `s1 = L1/L`, `s2 = (L1 + L2)/L`, P(1) = pf, and the normality
+//!   condition holds up to `|L² − 1|`.
+//!
+//! On either, two paths are built:
+//!
 //! * [`ContourTask::discontinuous_slope_path`] — lines p0→p1, p2→pf and the arc p1→p2, each
-//!   with constant speed, Huang (6.2.2)–(6.2.5). The path parameter is the arc length divided
-//!   by the total length L, so `s1 = L1/L`, `s2 = (L1 + L2)/L`, P(1) = pf, and the normality
-//!   condition (4.2.6) holds up to `|L² − 1|` (L = 1 to four digits in Huang's data — the
-//!   printed points are rounded to 1e-4).
+//!   with constant speed, Huang (6.2.2)–(6.2.5).
 //! * [`ContourTask::continuous_slope_path`] — quadratics joined C¹ to the same arc at the
 //!   same s1, s2 (Huang (6.2.6)–(6.2.9)): `P(0) = p0`, `P(s1) = P_arc(s1)`,
 //!   `P′(s1) = P′_arc(s1)`, and at the exit `P(s2) = P_arc(s2)`, `P′(s2) = P′_arc(s2)`,
 //!   `P(1) = pf`. Equal derivative vectors give the impact-avoidance condition
 //!   (4.2.7) `D P′(s1) = 0` and the slope conditions `∂y/∂x(s1⁺) = ∂y/∂x(s1⁻)` of 6.2.1, and
 //!   make the speed continuous.
-//!
-//! p1 and p2 are first projected radially onto the circle (the printed p1 lies 2.3e-5 inside
-//! it); the projection distance is reported.
 
 use crate::error::PlanningError;
 use crate::path::{ContactForce, Path, Segment, SegmentKind, Shape};
@@ -42,11 +51,32 @@ pub struct ContourTask {
     pub contact_force: f64,
     /// Constraint row of the mechanism that is the circle.
     pub constraint_row: usize,
+    /// How the arc and s1, s2 are placed.
+    pub construction: ArcConstruction,
+}
+
+/// How [`ContourTask`] places the arc and the breakpoints s1, s2.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ArcConstruction {
+    /// Huang (6.2.1)–(6.2.3): the arc angle is `θ(s) = s/R + theta_offset` \[rad\] (unit
+    /// speed), s1 and s2 are solved from the normality condition (4.2.6) on the lines,
+    /// `|P_arc(s1) − p0| = s1`, `|pf − P_arc(s2)| = 1 − s2`; the given p1, p2 only select
+    /// the roots (the nearest ones to `R (atan2(p − c) − theta_offset)`), the entry and exit
+    /// points are outputs. Normality holds to round-off on every segment.
+    ArcGiven {
+        /// θ_off \[rad\] (Huang (6.2.3): −2).
+        theta_offset: f64,
+    },
+    /// The entry and exit points are exact data: projected radially onto the circle, s is the
+    /// arc length over the total length L (normality up to |L² − 1|).
+    PointsGiven,
 }
 
 impl ContourTask {
-    /// Huang's task, (6.1.2) and (6.2.1): p0 = pf = (0.4, 0.8), p1 = (0.1303, 1.0173),
-    /// p2 = (0.3716, 1.1654), circle centre (0, 1.5), R = 0.5, Λ = 1.
+    /// Huang's task as the thesis constructs it, (6.1.2), (6.2.1) and (6.2.3):
+    /// p0 = pf = (0.4, 0.8), circle centre (0, 1.5), R = 0.5, Λ = 1, arc
+    /// `θ(s) = 2s − 2` with s1, s2 solved ([`ArcConstruction::ArcGiven`]); the printed
+    /// p1 = (0.1303, 1.0173), p2 = (0.3716, 1.1654) select the roots.
     pub fn huang() -> Self {
         Self {
             p0: [0.4, 0.8],
@@ -57,6 +87,15 @@ impl ContourTask {
             radius: 0.5,
             contact_force: 1.0,
             constraint_row: 0,
+            construction: ArcConstruction::ArcGiven { theta_offset: -2.0 },
+        }
+    }
+
+    /// Huang's data with the printed p1, p2 taken as exact ([`ArcConstruction::PointsGiven`]).
+    pub fn huang_points_given() -> Self {
+        Self {
+            construction: ArcConstruction::PointsGiven,
+            ..Self::huang()
         }
     }
 }
@@ -93,8 +132,12 @@ pub struct ConstructedPath {
     pub arc_angle: (f64, f64),
     /// Total Euclidean length L of the geometric path (before scaling s to \[0, 1\]).
     pub length: f64,
-    /// Distances by which p1 and p2 were moved onto the circle.
+    /// Distances between the given p1, p2 and the entry and exit points of the path (the
+    /// radial projection for [`ArcConstruction::PointsGiven`], the solved points for
+    /// [`ArcConstruction::ArcGiven`]).
     pub projection: [f64; 2],
+    /// The entry and exit points P(s1), P(s2) \[m\].
+    pub entry_exit: [[f64; 2]; 2],
     /// Transition checks at s1 and s2.
     pub checks: TransitionChecks,
 }
@@ -148,6 +191,100 @@ impl ContourTask {
 
     fn arc(&self) -> Result<Arc2, PlanningError> {
         self.validate()?;
+        match self.construction {
+            ArcConstruction::PointsGiven => self.arc_points_given(),
+            ArcConstruction::ArcGiven { theta_offset } => self.arc_given(theta_offset),
+        }
+    }
+
+    /// Huang (6.2.1)–(6.2.3): θ(s) = s/R + θ_off, s1 and s2 from the normality condition.
+    fn arc_given(&self, theta_offset: f64) -> Result<Arc2, PlanningError> {
+        if !theta_offset.is_finite() {
+            return Err(PlanningError::NonFinite {
+                what: "theta_offset",
+            });
+        }
+        let (c, r) = (self.center, self.radius);
+        let point = |s: f64| {
+            let th = s / r + theta_offset;
+            [c[0] + r * th.cos(), c[1] + r * th.sin()]
+        };
+        let tangent = |s: f64| {
+            let th = s / r + theta_offset;
+            [-th.sin(), th.cos()]
+        };
+        // the root nearest to the given point's angle: s = R (atan2(p − c) − θ_off) mod 2πR
+        let guess = |p: [f64; 2]| {
+            let th = (p[1] - c[1]).atan2(p[0] - c[0]);
+            let per = 2.0 * std::f64::consts::PI * r;
+            let s = r * (th - theta_offset);
+            s - per * ((s - 0.5) / per).round()
+        };
+        // f(s) = |P_arc(s) − p| − ℓ(s) with ℓ = s (entry) or 1 − s (exit), Newton from the guess
+        let solve = |p: [f64; 2], entry: bool, s0: f64| -> Result<f64, PlanningError> {
+            let mut s = s0;
+            for _ in 0..100 {
+                let a = point(s);
+                let t = tangent(s);
+                let d = [a[0] - p[0], a[1] - p[1]];
+                let n = (d[0] * d[0] + d[1] * d[1]).sqrt();
+                if n == 0.0 {
+                    break;
+                }
+                let (f, df) = if entry {
+                    (n - s, (d[0] * t[0] + d[1] * t[1]) / n - 1.0)
+                } else {
+                    (n - (1.0 - s), (d[0] * t[0] + d[1] * t[1]) / n + 1.0)
+                };
+                if df == 0.0 || !f.is_finite() {
+                    break;
+                }
+                let step = f / df;
+                s -= step;
+                if step.abs() <= 1e-16 * (1.0 + s.abs()) {
+                    let a = point(s);
+                    let n = ((a[0] - p[0]).powi(2) + (a[1] - p[1]).powi(2)).sqrt();
+                    let res = if entry { n - s } else { n - (1.0 - s) };
+                    if res.abs() <= 1e-14 {
+                        return Ok(s);
+                    }
+                    break;
+                }
+            }
+            Err(PlanningError::DegenerateGeometry {
+                what: "no s1/s2 satisfies the normality condition near the given entry/exit points",
+            })
+        };
+        for p in [self.p1, self.p2] {
+            if ((p[0] - c[0]).powi(2) + (p[1] - c[1]).powi(2)).sqrt() < 1e-12 * r {
+                return Err(PlanningError::DegenerateGeometry {
+                    what: "entry/exit point at the circle centre",
+                });
+            }
+        }
+        let s1 = solve(self.p0, true, guess(self.p1))?;
+        let s2 = solve(self.pf, false, guess(self.p2))?;
+        if !(0.0 < s1 && s1 < s2 && s2 < 1.0) {
+            return Err(PlanningError::DegenerateGeometry {
+                what: "solved breakpoints not ordered 0 < s1 < s2 < 1",
+            });
+        }
+        let (q1, q2) = (point(s1), point(s2));
+        let dist =
+            |a: [f64; 2], b: [f64; 2]| ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt();
+        Ok(Arc2 {
+            p1: q1,
+            p2: q2,
+            th1: s1 / r + theta_offset,
+            th2: s2 / r + theta_offset,
+            s1,
+            s2,
+            length: 1.0,
+            projection: [dist(q1, self.p1), dist(q2, self.p2)],
+        })
+    }
+
+    fn arc_points_given(&self) -> Result<Arc2, PlanningError> {
         let c = self.center;
         let r = self.radius;
         let project = |p: [f64; 2]| -> Result<([f64; 2], f64, f64), PlanningError> {
@@ -296,6 +433,7 @@ impl ContourTask {
             arc_angle: (a.th1 - omega * s1, omega),
             length: a.length,
             projection: a.projection,
+            entry_exit: [a.p1, a.p2],
             checks,
         })
     }
@@ -366,6 +504,7 @@ impl ContourTask {
             arc_angle: (a.th1 - omega * s1, omega),
             length: a.length,
             projection: a.projection,
+            entry_exit: [a.p1, a.p2],
             checks,
         })
     }
@@ -476,8 +615,89 @@ mod tests {
         ));
     }
 
+    /// Huang (6.2.1)–(6.2.3) as stated: unit speed on every segment (normality ≤ 1e-12), the
+    /// printed arc θ = 2s − 2, solved s1, s2 whose points lie within one unit of the last
+    /// printed digit (1e-4) of the printed p1, p2 (three of the four coordinates round to the
+    /// print; x1 = 0.130245 is printed 0.1303); and the points-given option keeps p1, p2.
+    #[test]
+    fn arc_given_construction_is_normal_and_reproduces_the_points() {
+        let task = ContourTask::huang();
+        for cp in [
+            task.discontinuous_slope_path().unwrap(),
+            task.continuous_slope_path().unwrap(),
+        ] {
+            assert!((cp.arc_angle.1 - 2.0).abs() < 1e-14);
+            assert!((cp.arc_angle.0 + 2.0).abs() < 1e-14);
+            assert!(cp.projection[0] <= 1e-4 && cp.projection[1] <= 1e-4);
+            let (e, x) = (cp.entry_exit[0], cp.entry_exit[1]);
+            assert!(
+                close(e, task.p1, 1e-4) && close(x, task.p2, 5e-5),
+                "{e:?} {x:?}"
+            );
+            assert!((e[1] - task.p1[1]).abs() <= 5e-5);
+        }
+        let cp = task.discontinuous_slope_path().unwrap();
+        assert!(
+            cp.checks.normality_residual <= 1e-12,
+            "{}",
+            cp.checks.normality_residual
+        );
+        for (seg, s) in [
+            (0, 0.0),
+            (0, cp.s1),
+            (1, cp.s1),
+            (1, cp.s2),
+            (2, cp.s2),
+            (2, 1.0),
+        ] {
+            let d = eval(&cp.path, seg, s).1;
+            assert!(
+                (d[0] * d[0] + d[1] * d[1] - 1.0).abs() <= 1e-12,
+                "{seg} {s}"
+            );
+        }
+        // the arc is (6.2.3) itself
+        for s in [cp.s1, 0.5, cp.s2] {
+            let p = eval(&cp.path, 1, s).0;
+            let q = [
+                0.5 * (2.0 * s - 2.0).cos(),
+                1.5 + 0.5 * (2.0 * s - 2.0).sin(),
+            ];
+            assert!(close(p, q, 1e-15), "{s}");
+        }
+        // points given: the entry is the radial projection of the printed p1, normality off
+        let pg = ContourTask::huang_points_given()
+            .discontinuous_slope_path()
+            .unwrap();
+        assert!(pg.checks.normality_residual > 1e-5);
+        assert!(close(pg.entry_exit[0], task.p1, 1e-4));
+        assert!((pg.s1 - cp.s1).abs() > 1e-6);
+    }
+
     #[test]
     fn bad_task_data_is_rejected() {
+        let mut t = ContourTask::huang_points_given();
+        t.p2 = t.center;
+        assert!(matches!(
+            t.continuous_slope_path(),
+            Err(PlanningError::DegenerateGeometry { .. })
+        ));
+        // no root of the normality condition: p0 on the far side, the arc out of reach of
+        // unit-speed lines
+        let mut t = ContourTask::huang();
+        t.p0 = [5.0, 5.0];
+        assert!(matches!(
+            t.discontinuous_slope_path(),
+            Err(PlanningError::DegenerateGeometry { .. })
+        ));
+        let mut t = ContourTask::huang();
+        t.construction = ArcConstruction::ArcGiven {
+            theta_offset: f64::NAN,
+        };
+        assert!(matches!(
+            t.discontinuous_slope_path(),
+            Err(PlanningError::NonFinite { .. })
+        ));
         let mut t = ContourTask::huang();
         t.p1[0] = f64::NAN;
         assert!(matches!(

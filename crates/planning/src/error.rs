@@ -170,4 +170,15 @@ pub enum PlanningError {
         /// The cap, in words (e.g. "max_step_fraction >= 1e-5").
         cap: &'static str,
     },
+    /// A solver's result breaks the limits it was given (found by the check after the solve):
+    /// the result is refused rather than returned.
+    #[error("profile breaks the limit of joint {joint} at s = {s} by {relative:e} (relative to the limit)")]
+    LimitViolated {
+        /// Joint (or `usize::MAX` for the speed cap).
+        joint: usize,
+        /// Where.
+        s: f64,
+        /// Violation divided by the size of the limit.
+        relative: f64,
+    },
 }

@@ -6,12 +6,16 @@
 //! | step | module | Huang |
 //! |---|---|---|
 //! | paths p = P(s) from lines, arcs, polynomials, each free or in contact | [`path`] | 4.2, (4.2.1)–(4.2.6) |
+//! | C² cubic splines through joint waypoints (natural, clamped) | [`spline`] | — |
+//! | a tree's end effector along Cartesian lines/arcs (inverse kinematics) | [`tree_kinematics`] | (4.3.2) |
 //! | joint paths q = Q(s), B = Q′, B̄ = Q″ (identity or inverse kinematics) | [`joint_path`] | (4.2.2), (4.3.2) |
 //! | construction from boundary / normality / tangency conditions | [`construction`] | 6.2.1, (6.2.5), (6.2.9) |
 //! | kinematic histories (constant speed, rest-to-rest cubics) | [`history`] | (4.3.12)–(4.3.21) |
 //! | inverse dynamics T(s, ṡ, s̈) with the prescribed contact force | [`dynamics`] | (4.3.5)–(4.3.7) |
 //! | acceleration limits h ≤ s̈ ≤ γ, zero-inertia joints | [`limits`] | (4.3.22)–(4.3.32) |
+//! | joint velocity / acceleration limits, rows a s̈ + b ṡ² + c ≤ 0 | [`constraints`] | (4.3.2) |
 //! | minimum time: phase plane (Bobrow, Shin–McKay) | [`phase_plane`] | 4.3.3, Theorem 4.3.4 |
+//! | the solution sampled in time: t, q, q̇, q̈, τ (CSV/JSON) | [`sampling`] | (4.3.2), (4.3.6) |
 //! | minimum time: TOPP-RA (reachability on a grid) as a cross-check | [`toppra`] | Pham & Pham 2018 |
 //!
 //! Everything works for any [`contour_model::Mechanism`] with any number of joints: the
@@ -34,6 +38,7 @@
 //! T(s, ṡ, s̈) = M(Q) (B s̈ + B̄ ṡ²) + h(Q, B ṡ) − J_rowᵀ Λ(s) u(s)  = a(s) s̈ + r(s, ṡ)
 //! ```
 
+pub mod constraints;
 pub mod construction;
 pub mod dynamics;
 mod error;
@@ -42,13 +47,24 @@ pub mod joint_path;
 pub mod limits;
 pub mod path;
 pub mod phase_plane;
+pub mod sampling;
+pub mod spline;
 pub mod toppra;
+pub mod tree_kinematics;
 pub mod validation;
 
-pub use construction::{ConstructedPath, ContourTask, TransitionChecks};
+pub use constraints::{
+    FnConstraint, JointAccelerationLimits, JointVelocityLimits, PathConstraint, PathPoint,
+};
+pub use construction::{ArcConstruction, ConstructedPath, ContourTask, TransitionChecks};
 pub use dynamics::{HistorySample, PathDynamics};
 pub use error::PlanningError;
 pub use history::{ConstantSpeedHistory, PathHistory, RestToRestHistory};
 pub use joint_path::{CartesianJointPath, IkJointPath, JointPath, Kinematics};
-pub use limits::{AccelBounds, AccelerationLimits, BoxLimits, FnLimits, TorqueLimits};
+pub use limits::{
+    AccelBounds, AccelerationLimits, BoxLimits, FnLimits, NoTorqueLimits, TorqueLimits,
+};
 pub use path::{ContactForce, Path, Segment, SegmentKind, Shape};
+pub use sampling::{sample, sample_at_rate, SampledTrajectory};
+pub use spline::{cubic_spline, SplineEnds};
+pub use tree_kinematics::TreePointKinematics;

@@ -14,6 +14,7 @@
 //! A **zero-inertia** joint (`|a_i| ≤ ε‖a‖∞`, Σ_j M_ij B_j = 0) is not divided by: it does
 //! not bound s̈ but demands `T_i^min ≤ r_i(s, ṡ) ≤ T_i^max`, a pure velocity constraint.
 
+use crate::constraints::{PathConstraint, PathPoint};
 use crate::dynamics::PathDynamics;
 use crate::error::PlanningError;
 use crate::joint_path::JointPath;
@@ -32,6 +33,40 @@ pub trait TorqueLimits {
         let _ = n;
         Ok(())
     }
+
+    /// Whether the limits change with ṡ (default `true`, the safe answer).
+    ///
+    /// TOPP-RA treats limits that do not depend on ṡ as constraints linear in (s̈, ṡ²) and
+    /// solves exact 2-variable LPs; limits that do are evaluated at every candidate ṡ (a
+    /// search per grid point). Answering `false` for limits that do depend on ṡ is caught by
+    /// the check after the solve ([`crate::PlanningError::LimitViolated`]).
+    fn depends_on_speed(&self) -> bool {
+        true
+    }
+
+    /// `true` for [`NoTorqueLimits`]: the torques are not limited at all (default `false`).
+    fn is_unlimited(&self) -> bool {
+        false
+    }
+}
+
+/// No torque limits: only the constraints added with
+/// [`AccelerationLimits::with_constraint`] bound the motion (joint velocity and acceleration
+/// limits alone, say).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NoTorqueLimits;
+
+impl TorqueLimits for NoTorqueLimits {
+    fn limits(&self, _s: f64, _sd: f64, lower: &mut [f64], upper: &mut [f64]) {
+        lower.fill(f64::NEG_INFINITY);
+        upper.fill(f64::INFINITY);
+    }
+    fn depends_on_speed(&self) -> bool {
+        false
+    }
+    fn is_unlimited(&self) -> bool {
+        true
+    }
 }
 
 /// Constant box limits (Huang (6.2.16): −1 ≤ F_x, F_y ≤ 1).
@@ -44,6 +79,16 @@ pub struct BoxLimits {
 }
 
 impl BoxLimits {
+    /// `−effort_i ≤ T_i ≤ effort_i`, e.g. from a URDF's `<limit effort>`
+    /// (`contour_model::urdf::UrdfJointLimits::effort`; an infinite entry is refused when the
+    /// limits are evaluated: an unbounded joint makes the minimum time zero).
+    pub fn from_effort(effort: &[f64]) -> Self {
+        Self {
+            lower: effort.iter().map(|e| -e).collect(),
+            upper: effort.to_vec(),
+        }
+    }
+
     /// `−bound ≤ T_i ≤ bound` for `n` joints.
     pub fn symmetric(n: usize, bound: f64) -> Self {
         Self {
@@ -64,6 +109,10 @@ impl TorqueLimits for BoxLimits {
         }
     }
 
+    fn depends_on_speed(&self) -> bool {
+        false
+    }
+
     fn check_dof(&self, n: usize) -> Result<(), PlanningError> {
         for (what, v) in [
             ("BoxLimits::lower", &self.lower),
@@ -82,6 +131,8 @@ impl TorqueLimits for BoxLimits {
 }
 
 /// Limits given by a closure `f(s, ṡ, lower, upper)` (e.g. a motor's torque–speed line).
+///
+/// Treated as speed-dependent ([`TorqueLimits::depends_on_speed`] is `true`).
 pub struct FnLimits<F: Fn(f64, f64, &mut [f64], &mut [f64])>(pub F);
 
 impl<F: Fn(f64, f64, &mut [f64], &mut [f64])> TorqueLimits for FnLimits<F> {
@@ -120,6 +171,14 @@ struct Scratch {
     /// The last result and its `(seg, s, ṡ)` (the phase plane asks for the same state twice:
     /// the last stage of a Runge–Kutta step and the admissibility test at its end).
     last: Option<((usize, u64, u64), AccelBounds)>,
+    /// q, B, B̄ of the joint path and the added constraints' rows a, b, c at `rows_key`.
+    q: Vec<f64>,
+    bq: Vec<f64>,
+    bbar: Vec<f64>,
+    ra: Vec<f64>,
+    rb: Vec<f64>,
+    rc: Vec<f64>,
+    rows_key: Option<(usize, u64)>,
 }
 
 /// Evaluates `h(s, ṡ)` and `γ(s, ṡ)` for a mechanism on a path under torque limits.
@@ -131,6 +190,7 @@ pub struct AccelerationLimits<
 > {
     dynamics: &'a PathDynamics<'a, M, P>,
     limits: &'a L,
+    constraints: Vec<&'a dyn PathConstraint>,
     scratch: RefCell<Scratch>,
 }
 
@@ -146,12 +206,121 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
             lo: vec![0.0; n],
             hi: vec![0.0; n],
             last: None,
+            q: vec![0.0; n],
+            bq: vec![0.0; n],
+            bbar: vec![0.0; n],
+            ra: Vec::new(),
+            rb: Vec::new(),
+            rc: Vec::new(),
+            rows_key: None,
         };
         Self {
             dynamics,
             limits,
+            constraints: Vec::new(),
             scratch: RefCell::new(scratch),
         }
+    }
+
+    /// Adds rows `a s̈ + b ṡ² + c ≤ 0` ([`crate::constraints`]: joint velocity or
+    /// acceleration limits, user rows) to the torque limits.
+    ///
+    /// Errors: the constraint's [`PathConstraint::check_dof`] (wrong length, a limit ≤ 0 or
+    /// NaN).
+    pub fn with_constraint(mut self, c: &'a dyn PathConstraint) -> Result<Self, PlanningError> {
+        c.check_dof(self.dynamics.dof())?;
+        self.constraints.push(c);
+        let rows: usize = self.constraints.iter().map(|c| c.rows()).sum();
+        let w = self.scratch.get_mut();
+        w.ra = vec![0.0; rows];
+        w.rb = vec![0.0; rows];
+        w.rc = vec![0.0; rows];
+        w.rows_key = None;
+        w.last = None;
+        Ok(self)
+    }
+
+    /// Whether rows were added with [`Self::with_constraint`].
+    pub fn has_constraints(&self) -> bool {
+        !self.constraints.is_empty()
+    }
+
+    /// Calls `f(a, b, c)` with the added rows at `(seg, s)` (cached for the last `(seg, s)`).
+    ///
+    /// Errors: the joint path's, [`PlanningError::NonFinite`] for a NaN/∞ coefficient.
+    pub fn rows_at<R>(
+        &self,
+        seg: usize,
+        s: f64,
+        f: impl FnOnce(&[f64], &[f64], &[f64]) -> R,
+    ) -> Result<R, PlanningError> {
+        let mut guard = self.scratch.borrow_mut();
+        let w = &mut *guard;
+        Self::fill_rows(&self.constraints, self.dynamics, w, seg, s)?;
+        Ok(f(&w.ra, &w.rb, &w.rc))
+    }
+
+    /// The speed cap ṡ² ≤ min_k(−c_k/b_k) of the added rows with `a_k = 0` and `b_k > 0` at
+    /// `(seg, s)` (+∞ without such rows; negative when a row excludes even ṡ = 0) — joint
+    /// velocity limits, handed to the phase plane as a speed cap.
+    ///
+    /// Errors: those of [`Self::rows_at`].
+    pub fn velocity_cap2(&self, seg: usize, s: f64) -> Result<f64, PlanningError> {
+        if self.constraints.is_empty() {
+            return Ok(f64::INFINITY);
+        }
+        self.rows_at(seg, s, |a, b, c| {
+            (0..a.len())
+                .filter(|&k| a[k] == 0.0 && b[k] > 0.0)
+                .fold(f64::INFINITY, |m, k| m.min(-c[k] / b[k]))
+        })
+    }
+
+    fn fill_rows(
+        constraints: &[&'a dyn PathConstraint],
+        dynamics: &PathDynamics<'a, M, P>,
+        w: &mut Scratch,
+        seg: usize,
+        s: f64,
+    ) -> Result<(), PlanningError> {
+        let key = (seg, s.to_bits());
+        if constraints.is_empty() || w.rows_key == Some(key) {
+            return Ok(());
+        }
+        w.rows_key = None;
+        dynamics
+            .joint_path()
+            .eval(seg, s, &mut w.q, &mut w.bq, &mut w.bbar)?;
+        let p = PathPoint {
+            s,
+            segment: seg,
+            q: &w.q,
+            b: &w.bq,
+            bbar: &w.bbar,
+        };
+        let mut k = 0;
+        for c in constraints {
+            let m = c.rows();
+            c.eval(
+                &p,
+                &mut w.ra[k..k + m],
+                &mut w.rb[k..k + m],
+                &mut w.rc[k..k + m],
+            );
+            k += m;
+        }
+        if w.ra
+            .iter()
+            .chain(&w.rb)
+            .chain(&w.rc)
+            .any(|v| !v.is_finite())
+        {
+            return Err(PlanningError::NonFinite {
+                what: "constraint rows a, b, c",
+            });
+        }
+        w.rows_key = Some(key);
+        Ok(())
     }
 
     /// The path dynamics.
@@ -185,16 +354,35 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
         }
         w.last = None;
         self.limits.check_dof(w.a.len())?;
-        self.dynamics.coefficients(seg, s, sd, &mut w.a, &mut w.r)?;
-        self.limits.limits(s, sd, &mut w.lo, &mut w.hi);
-        let amax = w.a.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-        if amax.is_nan() || amax <= 0.0 {
-            return Err(PlanningError::DegenerateTangent { s });
-        }
         let mut lower = f64::NEG_INFINITY;
         let mut upper = f64::INFINITY;
         let mut singular_ok = true;
-        for i in 0..w.a.len() {
+        let torque = !self.limits.is_unlimited();
+        if torque {
+            self.dynamics.coefficients(seg, s, sd, &mut w.a, &mut w.r)?;
+            self.limits.limits(s, sd, &mut w.lo, &mut w.hi);
+        } else if !s.is_finite() || !sd.is_finite() {
+            return Err(PlanningError::NonFinite { what: "s or sdot" });
+        }
+        let amax = w.a.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        if torque && (amax.is_nan() || amax <= 0.0) {
+            return Err(PlanningError::DegenerateTangent { s });
+        }
+        // the added rows a s̈ + b ṡ² + c ≤ 0: a > 0 bounds s̈ above, a < 0 below, a = 0 is a
+        // velocity condition (never divided by)
+        Self::fill_rows(&self.constraints, self.dynamics, w, seg, s)?;
+        let x = sd * sd;
+        for k in 0..w.ra.len() {
+            let (a, rest) = (w.ra[k], w.rb[k] * x + w.rc[k]);
+            if a > 0.0 {
+                upper = upper.min(-rest / a);
+            } else if a < 0.0 {
+                lower = lower.max(-rest / a);
+            } else if rest > 1e-12 * ((w.rb[k] * x).abs() + w.rc[k].abs()) {
+                singular_ok = false;
+            }
+        }
+        for i in 0..if torque { w.a.len() } else { 0 } {
             let (lo, hi) = (w.lo[i], w.hi[i]);
             if !(lo.is_finite() && hi.is_finite()) {
                 // NaN, or ±∞ (an unbounded joint makes the minimum time zero: not a problem)

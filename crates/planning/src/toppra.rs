@@ -5,17 +5,34 @@
 //!
 //! ```text
 //! x_{i+1} = x_i + 2 Δ_i u_i
-//! T^min ≤ a(s_i) u_i + b(s_i) x_i + c(s_i) ≤ T^max          (T = a s̈ + b ṡ² + c, (4.3.24))
+//! T^min ≤ a(s_i) u_i + b(s_i) x_i + c(s_i) ≤ T^max                 (T = a s̈ + b ṡ² + c, (4.3.24))
+//! T^min ≤ a(s_{i+1}) u_i + b(s_{i+1}) x_{i+1} + c(s_{i+1}) ≤ T^max  (interpolation, speed-free limits)
 //! K_N = {0};  K_i = { x ≥ 0 : ∃u, constraints at i, x + 2Δ_i u ∈ K_{i+1} }   (backward pass)
 //! x_0 = 0;  u_i = max{u : constraints at i, x_i + 2Δ_i u ∈ K_{i+1}}            (forward pass)
 //! ```
 //!
-//! Each K_i comes from two 2-variable LPs (solved exactly by vertex enumeration). The grid
-//! includes every segment breakpoint; interval i uses the segment that starts at s_i; at a
-//! corner of the joint path (B discontinuous) the set is {0}, as in the phase plane.
-//! Assumptions: `r(s, ṡ) = b(s) ṡ² + c(s)` (true when h is quadratic in q̇: Coriolis,
-//! centripetal, gravity), and torque limits evaluated at ṡ = 0. The discretization is first
-//! order: the time converges like O(Δ) to the phase-plane answer.
+//! * **Limits that do not depend on ṡ** ([`TorqueLimits::depends_on_speed`] `false`): the
+//!   constraints are linear in (u, x); each K_i comes from two 2-variable LPs solved exactly
+//!   by Fourier–Motzkin elimination of u, with the constraints imposed at both ends of every interval
+//!   (toppra's "interpolation" discretization), so the profile breaks the limits between grid
+//!   points only at second order in Δ.
+//! * **Limits that depend on ṡ** (`FnLimits`, a motor's torque–speed line, a friction-circle
+//!   cap): the constraints at s_i are evaluated at the candidate ṡ = √x itself — for a fixed x
+//!   the admissible u form an interval — and K_i is found by a search in x (a doubling, a
+//!   golden-section search for a feasible x, bisection of both ends). Nothing is linearised at
+//!   ṡ = 0 (which gave times below the true minimum).
+//!
+//! **Every solve is checked** against the true limits: the inverse dynamics T(s, ṡ, s̈) of the
+//! profile at every grid point (both ends of every interval) must meet the limits to 1e-9
+//! relative, and at every interval's midpoint to [`ToppraConfig::violation_tol`]; otherwise
+//! the result is refused ([`PlanningError::LimitViolated`]). The largest relative violation
+//! found is returned ([`ToppraSolution::max_violation`]).
+//!
+//! The grid includes every segment breakpoint and rest point; interval i uses the segment that
+//! starts at s_i; at a corner of the joint path (B discontinuous) the set is {0}, as in the
+//! phase plane. Assumption: `r(s, ṡ) = b(s) ṡ² + c(s)` (true when h is quadratic in q̇:
+//! Coriolis, centripetal, gravity) — the check catches a mechanism for which it is false. The
+//! discretization is first order: the time converges like O(Δ) to the phase-plane answer.
 
 use crate::error::PlanningError;
 use crate::joint_path::JointPath;
@@ -27,7 +44,9 @@ use std::sync::Arc;
 /// Options of [`Toppra`].
 #[derive(Clone)]
 pub struct ToppraConfig {
-    /// Grid intervals per unit of s (default 2000; at least 4 per segment piece).
+    /// Total number of grid intervals over the whole path (default 2000). They are shared
+    /// among the pieces between breakpoints and rest points in proportion to their length,
+    /// at least one each (so `intervals` must be at least the number of pieces).
     pub intervals: usize,
     /// Parameters where the motion must be at rest (as for the phase plane).
     pub rest_points: Vec<f64>,
@@ -35,6 +54,12 @@ pub struct ToppraConfig {
     pub speed_cap: Option<Arc<dyn Fn(f64) -> f64 + Send + Sync>>,
     /// Path-versus-constraint check before solving, as for the phase plane (default `Some(1e-9)`).
     pub feasibility_tol: Option<f64>,
+    /// Largest accepted violation of a limit between the grid points (the midpoints of the
+    /// intervals and, for speed-dependent limits, the right ends), relative to the size of the
+    /// limit (default 1e-2; at the grid points the check is 1e-9). TOPP-RA imposes the limits
+    /// at grid points only: between them a profile is feasible up to the discretization
+    /// error, O(Δ²) for speed-free limits, O(Δ) for speed-dependent ones.
+    pub violation_tol: f64,
 }
 
 impl Default for ToppraConfig {
@@ -44,15 +69,20 @@ impl Default for ToppraConfig {
             rest_points: Vec::new(),
             speed_cap: None,
             feasibility_tol: Some(1e-9),
+            violation_tol: 1e-2,
         }
     }
 }
 
+/// Relative violation accepted at the grid points, where the limits are imposed exactly.
+pub const GRID_VIOLATION_TOL: f64 = 1e-9;
+
 impl ToppraConfig {
     /// Checks the configuration before any work is done ([`Toppra::solve`] calls it):
-    /// `intervals ≥ 1`, `feasibility_tol` finite and ≥ 0, rest points finite. The grid size
-    /// (`intervals × path length`, at most [`validation::MAX_TOPPRA_GRID`]) is checked by
-    /// `solve`, which knows the path; the speed cap where it is evaluated.
+    /// `intervals ≥ 1`, `feasibility_tol` finite and ≥ 0, `violation_tol` in \[1e-12, 1\],
+    /// rest points finite. The grid size (at most [`validation::MAX_TOPPRA_GRID`]) and the
+    /// number of pieces are checked by `solve`, which knows the path; the speed cap where it
+    /// is evaluated.
     ///
     /// Errors: [`PlanningError::InvalidParameter`], [`PlanningError::NonFinite`].
     pub fn validate(&self) -> Result<(), PlanningError> {
@@ -64,6 +94,13 @@ impl ToppraConfig {
             });
         }
         validation::feasibility_tol(self.feasibility_tol)?;
+        validation::in_range(
+            "violation_tol",
+            self.violation_tol,
+            1e-12,
+            1.0,
+            "in [1e-12, 1]",
+        )?;
         if self.rest_points.iter().any(|v| !v.is_finite()) {
             return Err(PlanningError::NonFinite {
                 what: "rest points",
@@ -86,6 +123,9 @@ pub struct ToppraSolution {
     pub total_time: f64,
     /// Times of the pieces between rest points.
     pub piece_times: Vec<f64>,
+    /// Largest violation of a limit found by the check after the solve (grid points and
+    /// midpoints), relative to the size of the limit (0 when the profile is feasible there).
+    pub max_violation: f64,
 }
 
 /// Grid, x = ṡ² at the grid points, s̈ on the intervals.
@@ -101,35 +141,45 @@ struct Half {
 
 const BIG: f64 = 1e12;
 
-/// min and max of x over the polygon ∩ halfplanes (None when empty).
+/// min and max of x over the polygon ∩ halfplanes (None when empty), by Fourier–Motzkin
+/// elimination of u: every pair of an upper bound on u (`pu > 0`) and a lower bound
+/// (`pu < 0`) gives a condition `α x + β ≥ 0`, rows without u bound x directly. Exact (no
+/// iteration), O(P·N) for P upper and N lower bounds on u (vertex enumeration was O(H³)).
 fn lp_x_range(hs: &[Half]) -> Option<(f64, f64)> {
-    let mut lo = f64::INFINITY;
-    let mut hi = f64::NEG_INFINITY;
-    let n = hs.len();
-    for i in 0..n {
-        for j in (i + 1)..n {
-            let (a, b) = (hs[i], hs[j]);
-            let det = a.pu * b.px - a.px * b.pu;
-            if det.abs() < 1e-300 {
-                continue;
-            }
-            let u = (a.q * b.px - a.px * b.q) / det;
-            let x = (a.pu * b.q - a.q * b.pu) / det;
-            if !(u.is_finite() && x.is_finite()) {
-                continue;
-            }
-            let ok = hs.iter().all(|h| {
-                h.pu * u + h.px * x
-                    <= h.q + 1e-9 * (1.0 + h.q.abs() + (h.pu * u).abs() + (h.px * x).abs())
-            });
-            if ok {
-                lo = lo.min(x);
-                hi = hi.max(x);
+    let mut lo = f64::NEG_INFINITY;
+    let mut hi = f64::INFINITY;
+    let mut bound = |alpha: f64, beta: f64| -> bool {
+        // α x + β ≥ 0
+        if alpha > 0.0 {
+            lo = lo.max(-beta / alpha);
+        } else if alpha < 0.0 {
+            hi = hi.min(beta / -alpha);
+        } else if beta < -1e-9 * (1.0 + beta.abs()) {
+            return false;
+        }
+        true
+    };
+    for h in hs {
+        if h.pu == 0.0 && !bound(-h.px, h.q) {
+            return None;
+        }
+    }
+    for i in hs.iter().filter(|h| h.pu > 0.0) {
+        // u ≤ (q_i − px_i x)/pu_i
+        let (ci, di) = (i.q / i.pu, i.px / i.pu);
+        for j in hs.iter().filter(|h| h.pu < 0.0) {
+            // u ≥ (q_j − px_j x)/pu_j: (q_i/pu_i − q_j/pu_j) + x (px_j/pu_j − px_i/pu_i) ≥ 0
+            if !bound(j.px / j.pu - di, ci - j.q / j.pu) {
+                return None;
             }
         }
     }
+    let lo = lo.max(0.0);
     if lo <= hi {
-        Some((lo.max(0.0), hi))
+        Some((lo, hi))
+    } else if lo - hi <= 1e-9 * (1.0 + lo.abs() + hi.abs()) {
+        let m = 0.5 * (lo + hi);
+        Some((m, m))
     } else {
         None
     }
@@ -141,6 +191,8 @@ pub struct Toppra<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: Torqu
     cfg: ToppraConfig,
 }
 
+/// `T = a s̈ + b ṡ² + c` and the limits (at ṡ = 0) at one point of one segment.
+#[derive(Clone)]
 struct Coeff {
     a: Vec<f64>,
     b: Vec<f64>,
@@ -148,6 +200,49 @@ struct Coeff {
     lo: Vec<f64>,
     hi: Vec<f64>,
     cap2: f64,
+    /// Added rows a u + b x + c ≤ 0 ([`crate::constraints`]).
+    ra: Vec<f64>,
+    rb: Vec<f64>,
+    rc: Vec<f64>,
+}
+
+/// The admissible s̈ at one grid point for a given x = ṡ², intersected with the s̈ that reach
+/// `next` (an interval; empty when `lo > hi`). `lo`, `hi` are the torque limits at ṡ = √x.
+fn u_range(k: &Coeff, lo: &[f64], hi: &[f64], x: f64, dlt: f64, next: (f64, f64)) -> (f64, f64) {
+    let mut ul = (next.0 - x) / (2.0 * dlt);
+    let mut uh = (next.1 - x) / (2.0 * dlt);
+    if x > k.cap2 {
+        return (1.0, -1.0);
+    }
+    for j in 0..k.a.len() {
+        let l = lo[j] - k.c[j] - k.b[j] * x;
+        let h = hi[j] - k.c[j] - k.b[j] * x;
+        if k.a[j] > 0.0 {
+            ul = ul.max(l / k.a[j]);
+            uh = uh.min(h / k.a[j]);
+        } else if k.a[j] < 0.0 {
+            ul = ul.max(h / k.a[j]);
+            uh = uh.min(l / k.a[j]);
+        } else {
+            // zero inertia: a condition on x alone, Huang (4.3.32)
+            let tol = 1e-12 * (1.0 + lo[j].abs() + hi[j].abs());
+            if l > tol || h < -tol {
+                return (1.0, -1.0);
+            }
+        }
+    }
+    for r in 0..k.ra.len() {
+        // added rows a u + b x + c ≤ 0; a = 0 is a condition on x alone
+        let rest = k.rb[r] * x + k.rc[r];
+        if k.ra[r] > 0.0 {
+            uh = uh.min(-rest / k.ra[r]);
+        } else if k.ra[r] < 0.0 {
+            ul = ul.max(-rest / k.ra[r]);
+        } else if rest > 1e-12 * ((k.rb[r] * x).abs() + k.rc[r].abs()) {
+            return (1.0, -1.0);
+        }
+    }
+    (ul, uh)
 }
 
 impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
@@ -173,22 +268,27 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         let mut lo = vec![0.0; n];
         let mut hi = vec![0.0; n];
         self.lim.torque_limits().limits(s, 0.0, &mut lo, &mut hi);
-        for j in 0..n {
-            if lo[j].is_nan() || hi[j].is_nan() || lo[j] > hi[j] {
-                return Err(PlanningError::InvertedTorqueLimits {
-                    joint: j,
-                    s,
-                    lower: lo[j],
-                    upper: hi[j],
-                });
-            }
-        }
         let amax = a.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         for v in a.iter_mut() {
             if v.abs() <= ZERO_INERTIA_TOL * amax {
                 *v = 0.0;
             }
         }
+        let (a, b, c, lo, hi) = if self.lim.torque_limits().is_unlimited() {
+            // no torque rows: −1 ≤ 0 ≤ 1
+            (
+                vec![0.0; n],
+                vec![0.0; n],
+                vec![0.0; n],
+                vec![-1.0; n],
+                vec![1.0; n],
+            )
+        } else {
+            (a, b, c, lo, hi)
+        };
+        let (ra, rb, rc) = self
+            .lim
+            .rows_at(seg, s, |a, b, c| (a.to_vec(), b.to_vec(), c.to_vec()))?;
         let cap2 = match &self.cfg.speed_cap {
             Some(f) => checked_speed_cap(f(s))?.powi(2),
             None => BIG,
@@ -200,12 +300,18 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             lo,
             hi,
             cap2: cap2.min(BIG),
+            ra,
+            rb,
+            rc,
         })
     }
 
-    fn halves(k: &Coeff, dlt: f64, next: (f64, f64)) -> Vec<Half> {
-        let mut hs = Vec::with_capacity(2 * k.a.len() + 6);
+    /// Constraints at s_i (`k`) and, with `kr`, at s_{i+1} with x_{i+1} = x + 2Δu, as
+    /// half-planes in (u, x) (speed-free limits).
+    fn halves(hs: &mut Vec<Half>, k: &Coeff, kr: &Coeff, dlt: f64, next: (f64, f64)) {
+        hs.clear();
         for j in 0..k.a.len() {
+            // a u + b x + c ≤ T^max, −(a u + b x + c) ≤ −T^min  (4.3.24)
             hs.push(Half {
                 pu: k.a[j],
                 px: k.b[j],
@@ -216,82 +322,200 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 px: -k.b[j],
                 q: -(k.lo[j] - k.c[j]),
             });
+            // at s_{i+1}: a' u + b' (x + 2Δu) + c' within the limits
+            let pu = kr.a[j] + 2.0 * dlt * kr.b[j];
+            hs.push(Half {
+                pu,
+                px: kr.b[j],
+                q: kr.hi[j] - kr.c[j],
+            });
+            hs.push(Half {
+                pu: -pu,
+                px: -kr.b[j],
+                q: -(kr.lo[j] - kr.c[j]),
+            });
         }
-        hs.push(Half {
-            pu: 2.0 * dlt,
-            px: 1.0,
-            q: next.1,
-        });
-        hs.push(Half {
-            pu: -2.0 * dlt,
-            px: -1.0,
-            q: -next.0,
-        });
-        hs.push(Half {
-            pu: 0.0,
-            px: -1.0,
-            q: 0.0,
-        });
-        hs.push(Half {
-            pu: 0.0,
-            px: 1.0,
-            q: k.cap2,
-        });
-        hs.push(Half {
-            pu: 1.0,
-            px: 0.0,
-            q: BIG,
-        });
-        hs.push(Half {
-            pu: -1.0,
-            px: 0.0,
-            q: BIG,
-        });
-        hs
+        for r in 0..k.ra.len() {
+            // added rows at s_i: a u + b x ≤ −c; at s_{i+1}: (a' + 2Δb') u + b' x ≤ −c'
+            hs.push(Half {
+                pu: k.ra[r],
+                px: k.rb[r],
+                q: -k.rc[r],
+            });
+            hs.push(Half {
+                pu: kr.ra[r] + 2.0 * dlt * kr.rb[r],
+                px: kr.rb[r],
+                q: -kr.rc[r],
+            });
+        }
+        let tail = [
+            (2.0 * dlt, 1.0, next.1),
+            (-2.0 * dlt, -1.0, -next.0),
+            (0.0, -1.0, 0.0),
+            (0.0, 1.0, k.cap2),
+            (1.0, 0.0, BIG),
+            (-1.0, 0.0, BIG),
+        ];
+        for (pu, px, q) in tail {
+            hs.push(Half { pu, px, q });
+        }
     }
 
-    fn piece(&self, s_a: f64, s_b: f64) -> Result<Grid, PlanningError> {
-        let path = self.lim.dynamics().joint_path().path();
-        // grid: breakpoints inside plus uniform subdivision of each sub-interval
-        let mut knots = vec![s_a];
-        for b in path.breakpoints() {
-            if b > s_a && b < s_b {
-                knots.push(b);
+    /// K_i for speed-dependent limits: the x ≥ 0 for which the admissible s̈ at ṡ = √x meet
+    /// the s̈ that reach `next` (assumed an interval; found by doubling, a golden-section
+    /// search for a feasible x, and bisection of both ends to round-off).
+    fn k_set_search(
+        &self,
+        k: &Coeff,
+        s: f64,
+        dlt: f64,
+        next: (f64, f64),
+        lo: &mut [f64],
+        hi: &mut [f64],
+    ) -> Option<(f64, f64)> {
+        let lim = self.lim.torque_limits();
+        let mut g = |x: f64| -> f64 {
+            lim.limits(s, x.max(0.0).sqrt(), lo, hi);
+            if lo.iter().chain(hi.iter()).any(|v| v.is_nan()) {
+                return -1.0;
             }
+            let (a, b) = u_range(k, lo, hi, x, dlt, next);
+            b - a
+        };
+        let cap = k.cap2;
+        let mut top = (2.0 * next.1).max(1e-6).min(cap);
+        let mut top_ok = false;
+        for _ in 0..200 {
+            if g(top) < 0.0 {
+                break;
+            }
+            if top >= cap {
+                top_ok = true;
+                break;
+            }
+            top = (2.0 * top).min(cap);
         }
-        knots.push(s_b);
-        // corners of the joint path (B jumps): the motion must be at rest there, (4.3.8)
+        // a feasible x: 0, or the maximiser of the margin on [0, top]
+        let g0 = g(0.0);
+        let xf = if g0 >= 0.0 {
+            0.0
+        } else if top_ok {
+            top
+        } else {
+            let phi = 0.5 * (5f64.sqrt() - 1.0);
+            let (mut a, mut b) = (0.0, top);
+            let mut best = (f64::NEG_INFINITY, 0.0);
+            for _ in 0..100 {
+                let x1 = b - phi * (b - a);
+                let x2 = a + phi * (b - a);
+                let (g1, g2) = (g(x1), g(x2));
+                for (gv, xv) in [(g1, x1), (g2, x2)] {
+                    if gv > best.0 {
+                        best = (gv, xv);
+                    }
+                }
+                if g1 >= g2 {
+                    b = x2;
+                } else {
+                    a = x1;
+                }
+                if best.0 >= 0.0 || b - a <= 1e-15 * b {
+                    break;
+                }
+            }
+            if best.0 < 0.0 {
+                return None;
+            }
+            best.1
+        };
+        let upper = if top_ok {
+            top
+        } else {
+            let (mut a, mut b) = (xf, top);
+            while b - a > 1e-15 * b && b - a > 1e-300 {
+                let m = 0.5 * (a + b);
+                if m <= a || m >= b {
+                    break;
+                }
+                if g(m) >= 0.0 {
+                    a = m;
+                } else {
+                    b = m;
+                }
+            }
+            a
+        };
+        let lower = if g0 >= 0.0 {
+            0.0
+        } else {
+            let (mut a, mut b) = (0.0, xf);
+            while b - a > 1e-15 * b {
+                let m = 0.5 * (a + b);
+                if m <= a || m >= b {
+                    break;
+                }
+                if g(m) >= 0.0 {
+                    b = m;
+                } else {
+                    a = m;
+                }
+            }
+            b
+        };
+        Some((lower, upper))
+    }
+
+    /// One piece between rest points on the grid `grid` (breakpoints included).
+    fn piece(&self, grid: Vec<f64>) -> Result<Grid, PlanningError> {
+        let path = self.lim.dynamics().joint_path().path();
         let jp = self.lim.dynamics().joint_path();
         let nq = jp.dof();
+        let n = grid.len() - 1;
+        let (s_a, s_b) = (grid[0], grid[n]);
+        // corners of the joint path (B jumps): the motion must be at rest there, (4.3.8)
         let (mut q, mut bl, mut br, mut bb) =
             (vec![0.0; nq], vec![0.0; nq], vec![0.0; nq], vec![0.0; nq]);
         let mut corners = Vec::new();
-        for &b in &knots[1..knots.len() - 1] {
-            jp.eval(path.locate_left(b), b, &mut q, &mut bl, &mut bb)?;
-            jp.eval(path.locate(b), b, &mut q, &mut br, &mut bb)?;
-            let nb = bl.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1e-300);
-            if bl.iter().zip(&br).any(|(l, r)| (l - r).abs() > 1e-8 * nb) {
-                corners.push(b);
+        for b in path.breakpoints() {
+            if b > s_a && b < s_b {
+                jp.eval(path.locate_left(b), b, &mut q, &mut bl, &mut bb)?;
+                jp.eval(path.locate(b), b, &mut q, &mut br, &mut bb)?;
+                let nb = bl.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1e-300);
+                if bl.iter().zip(&br).any(|(l, r)| (l - r).abs() > 1e-8 * nb) {
+                    corners.push(b);
+                }
             }
         }
-        let mut grid = Vec::new();
-        for w in knots.windows(2) {
-            let m = ((self.cfg.intervals as f64 * (w[1] - w[0])).round() as usize).max(4);
-            for k in 0..m {
-                grid.push(w[0] + (w[1] - w[0]) * k as f64 / m as f64);
-            }
-        }
-        grid.push(s_b);
-        let n = grid.len() - 1;
-        let coeffs: Vec<Coeff> = (0..n)
-            .map(|i| self.coeff(path.locate(grid[i]), grid[i]))
+        let speed = self.lim.torque_limits().depends_on_speed();
+        // coefficients at the left end of each interval, and at its right end on the same
+        // segment (equal to the next left end except at breakpoints)
+        let segs: Vec<usize> = (0..n).map(|i| path.locate(grid[i])).collect();
+        let left: Vec<Coeff> = (0..n)
+            .map(|i| self.coeff(segs[i], grid[i]))
             .collect::<Result<_, _>>()?;
+        let right: Vec<Coeff> = (0..n)
+            .map(|i| {
+                if i + 1 < n && segs[i + 1] == segs[i] {
+                    Ok(left[i + 1].clone())
+                } else {
+                    self.coeff(segs[i], grid[i + 1])
+                }
+            })
+            .collect::<Result<_, _>>()?;
+        let nj = self.lim.dynamics().dof();
+        let (mut lo, mut hi) = (vec![0.0; nj], vec![0.0; nj]);
+        let mut hs = Vec::with_capacity(4 * nj + 6);
         // backward pass: controllable sets
         let mut k_sets = vec![(0.0, 0.0); n + 1];
         for i in (0..n).rev() {
             let dlt = grid[i + 1] - grid[i];
-            let hs = Self::halves(&coeffs[i], dlt, k_sets[i + 1]);
-            match lp_x_range(&hs) {
+            let r = if speed {
+                self.k_set_search(&left[i], grid[i], dlt, k_sets[i + 1], &mut lo, &mut hi)
+            } else {
+                Self::halves(&mut hs, &left[i], &right[i], dlt, k_sets[i + 1]);
+                lp_x_range(&hs)
+            };
+            match r {
                 Some(r) if corners.contains(&grid[i]) && r.0 <= 1e-12 => k_sets[i] = (0.0, 0.0),
                 Some(r) if !corners.contains(&grid[i]) => k_sets[i] = r,
                 _ => return Err(PlanningError::EmptyAdmissibleRegion { s: grid[i] }),
@@ -301,80 +525,260 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             return Err(PlanningError::EmptyAdmissibleRegion { s: s_a });
         }
         // forward pass: greedy maximal acceleration inside the controllable sets
-        let mut x = vec![0.0; n + 1];
+        let mut x = vec![0.0f64; n + 1];
         let mut u = vec![0.0; n];
         for i in 0..n {
-            let k = &coeffs[i];
+            let k = &left[i];
             let dlt = grid[i + 1] - grid[i];
-            let mut ulo = (k_sets[i + 1].0 - x[i]) / (2.0 * dlt);
-            let mut uhi = (k_sets[i + 1].1 - x[i]) / (2.0 * dlt);
-            for j in 0..k.a.len() {
-                let lo = k.lo[j] - k.c[j] - k.b[j] * x[i];
-                let hi = k.hi[j] - k.c[j] - k.b[j] * x[i];
-                if k.a[j] > 0.0 {
-                    ulo = ulo.max(lo / k.a[j]);
-                    uhi = uhi.min(hi / k.a[j]);
-                } else if k.a[j] < 0.0 {
-                    ulo = ulo.max(hi / k.a[j]);
-                    uhi = uhi.min(lo / k.a[j]);
+            let uhi = if speed {
+                let lim = self.lim.torque_limits();
+                lim.limits(grid[i], x[i].sqrt(), &mut lo, &mut hi);
+                let (ul, uh) = u_range(k, &lo, &hi, x[i], dlt, k_sets[i + 1]);
+                // the largest u whose right end (s_{i+1}, x_i + 2Δu) meets the limits too, by
+                // bisection (the collocation error shrinks from O(Δ) to round-off where the
+                // speed grows)
+                let kr = &right[i];
+                let mut ok = |uu: f64| -> bool {
+                    let xr = (x[i] + 2.0 * dlt * uu).max(0.0);
+                    lim.limits(grid[i + 1], xr.sqrt(), &mut lo, &mut hi);
+                    (0..nj).all(|j| {
+                        let t = kr.a[j] * uu + kr.b[j] * xr + kr.c[j];
+                        let tol = 1e-12 * (1.0 + lo[j].abs() + hi[j].abs());
+                        t <= hi[j] + tol && t >= lo[j] - tol
+                    }) && (0..kr.ra.len()).all(|r| {
+                        let v = kr.ra[r] * uu + kr.rb[r] * xr + kr.rc[r];
+                        v <= 1e-12
+                            * ((kr.ra[r] * uu).abs() + (kr.rb[r] * xr).abs() + kr.rc[r].abs())
+                    })
+                };
+                if ul >= uh || ok(uh) || !ok(ul) {
+                    uh
+                } else {
+                    let (mut a, mut b) = (ul, uh);
+                    for _ in 0..100 {
+                        let m = 0.5 * (a + b);
+                        if m <= a || m >= b {
+                            break;
+                        }
+                        if ok(m) {
+                            a = m;
+                        } else {
+                            b = m;
+                        }
+                    }
+                    a
                 }
-            }
-            let _ = ulo;
-            u[i] = uhi;
+            } else {
+                let (_, mut uh) = u_range(k, &k.lo, &k.hi, x[i], dlt, k_sets[i + 1]);
+                // the same limits at s_{i+1}: (a' + 2Δb') u ≤ T^max − c' − b' x, and ≥ T^min …
+                let kr = &right[i];
+                for j in 0..nj {
+                    let pu = kr.a[j] + 2.0 * dlt * kr.b[j];
+                    let l = kr.lo[j] - kr.c[j] - kr.b[j] * x[i];
+                    let h = kr.hi[j] - kr.c[j] - kr.b[j] * x[i];
+                    if pu > 0.0 {
+                        uh = uh.min(h / pu);
+                    } else if pu < 0.0 {
+                        uh = uh.min(l / pu);
+                    }
+                }
+                for r in 0..kr.ra.len() {
+                    let pu = kr.ra[r] + 2.0 * dlt * kr.rb[r];
+                    if pu > 0.0 {
+                        uh = uh.min(-(kr.rc[r] + kr.rb[r] * x[i]) / pu);
+                    }
+                }
+                uh
+            };
             x[i + 1] = (x[i] + 2.0 * dlt * uhi).clamp(k_sets[i + 1].0, k_sets[i + 1].1);
             u[i] = (x[i + 1] - x[i]) / (2.0 * dlt);
         }
         Ok((grid, x, u))
     }
 
+    /// The check after the solve: T(s, ṡ, s̈) of the profile against the true limits at
+    /// (s, ṡ) at both ends and the midpoint of every interval (and ṡ against the speed cap).
+    /// Returns the largest relative violation; errors when a grid point breaks a limit by more
+    /// than [`GRID_VIOLATION_TOL`] or a midpoint by more than `violation_tol`.
+    fn check(&self, g: &[f64], x: &[f64], u: &[f64]) -> Result<f64, PlanningError> {
+        let d = self.lim.dynamics();
+        let path = d.joint_path().path();
+        let lim = self.lim.torque_limits();
+        let n = d.dof();
+        let (mut tau, mut lo, mut hi) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        let mut worst = 0.0f64;
+        for i in 0..u.len() {
+            let seg = path.locate(g[i]);
+            let xm = 0.5 * (x[i] + x[i + 1]);
+            let sm = 0.5 * (g[i] + g[i + 1]);
+            for (s, xv, tol) in [
+                (g[i], x[i], GRID_VIOLATION_TOL),
+                (g[i + 1], x[i + 1], GRID_VIOLATION_TOL),
+                (sm, xm, self.cfg.violation_tol),
+            ] {
+                // speed-dependent limits are imposed at s_i only (collocation): the right end
+                // is checked with the midpoint tolerance
+                let tol = if lim.depends_on_speed() && s == g[i + 1] {
+                    self.cfg.violation_tol
+                } else {
+                    tol
+                };
+                let sd = xv.max(0.0).sqrt();
+                if let Some(f) = &self.cfg.speed_cap {
+                    let c = checked_speed_cap(f(s))?;
+                    let v = (sd - c).max(0.0) / c.max(1e-300);
+                    if v > tol {
+                        return Err(PlanningError::LimitViolated {
+                            joint: usize::MAX,
+                            s,
+                            relative: v,
+                        });
+                    }
+                    worst = worst.max(v);
+                }
+                // the added rows a s̈ + b ṡ² + c ≤ 0, relative to |a s̈| + |b ṡ²| + |c|
+                let rows = self.lim.rows_at(seg, s, |ra, rb, rc| {
+                    (0..ra.len()).fold(0.0f64, |m, r| {
+                        let v = ra[r] * u[i] + rb[r] * xv + rc[r];
+                        let scale = (ra[r] * u[i]).abs() + (rb[r] * xv).abs() + rc[r].abs();
+                        m.max(v.max(0.0) / scale.max(1e-300))
+                    })
+                })?;
+                if rows.is_nan() || rows > tol {
+                    return Err(PlanningError::LimitViolated {
+                        joint: usize::MAX,
+                        s,
+                        relative: rows,
+                    });
+                }
+                worst = worst.max(rows);
+                if lim.is_unlimited() {
+                    continue;
+                }
+                d.inverse_dynamics(seg, s, sd, u[i], &mut tau)?;
+                lim.limits(s, sd, &mut lo, &mut hi);
+                let big = lo
+                    .iter()
+                    .chain(hi.iter())
+                    .fold(0.0f64, |m, v| m.max(v.abs()));
+                for j in 0..n {
+                    let scale = lo[j].abs().max(hi[j].abs());
+                    let scale = if scale > 0.0 { scale } else { big.max(1e-300) };
+                    let v = (tau[j] - hi[j]).max(lo[j] - tau[j]).max(0.0) / scale;
+                    if v.is_nan() || v > tol {
+                        return Err(PlanningError::LimitViolated {
+                            joint: j,
+                            s,
+                            relative: v,
+                        });
+                    }
+                    worst = worst.max(v);
+                }
+            }
+        }
+        Ok(worst)
+    }
+
     /// Solves on the whole path, split at the rest points.
     ///
     /// Errors: the configuration's ([`ToppraConfig::validate`]), a grid above
-    /// [`validation::MAX_TOPPRA_GRID`] ([`PlanningError::WorkCap`]), limits that do not fit
-    /// the joint count ([`PlanningError::DimensionMismatch`]); the same variants as the phase
-    /// plane for a degenerate path or bad limits, and
+    /// [`validation::MAX_TOPPRA_GRID`] ([`PlanningError::WorkCap`]), fewer intervals than
+    /// pieces between breakpoints and rest points ([`PlanningError::InvalidParameter`]), limits
+    /// that do not fit the joint count ([`PlanningError::DimensionMismatch`]); the same
+    /// variants as the phase plane for a degenerate path or bad limits;
     /// [`PlanningError::EmptyAdmissibleRegion`] where the only admissible motion stays at rest
-    /// (zero limits, a zero speed cap: an infinite time is not a solution).
+    /// (zero limits, a zero speed cap: an infinite time is not a solution); and
+    /// [`PlanningError::LimitViolated`] when the profile fails the check after the solve.
     pub fn solve(&self) -> Result<ToppraSolution, PlanningError> {
         self.cfg.validate()?;
         self.lim
             .torque_limits()
             .check_dof(self.lim.dynamics().dof())?;
         let path = self.lim.dynamics().joint_path().path();
-        let work = self.cfg.intervals as f64 * (path.s_end() - path.s_start());
-        if work.is_nan() || work > validation::MAX_TOPPRA_GRID {
+        if self.cfg.intervals as f64 > validation::MAX_TOPPRA_GRID {
             return Err(PlanningError::WorkCap {
                 name: "intervals",
                 value: self.cfg.intervals as f64,
-                cap: "intervals * path length <= 1e6",
+                cap: "intervals <= 1e6",
             });
         }
         if let Some(tol) = self.cfg.feasibility_tol {
             self.lim.dynamics().check_feasible(200, tol)?;
         }
-        let mut cuts = vec![path.s_start()];
+        let (s0, s1) = (path.s_start(), path.s_end());
+        let mut cuts = vec![s0];
         let mut rp = self.cfg.rest_points.clone();
         rp.sort_by(|a, b| a.total_cmp(b));
         for v in rp {
-            if !(v > path.s_start() && v < path.s_end()) {
+            if !(v > s0 && v < s1) {
                 return Err(PlanningError::OutOfRange {
                     s: v,
-                    start: path.s_start(),
-                    end: path.s_end(),
+                    start: s0,
+                    end: s1,
                 });
             }
             cuts.push(v);
         }
-        cuts.push(path.s_end());
+        cuts.push(s1);
+        // knots: rest points and breakpoints; the total number of intervals is shared among
+        // the knot intervals in proportion to their length (largest remainder, at least 1)
+        let mut knots = cuts.clone();
+        knots.extend(path.breakpoints());
+        knots.sort_by(|a, b| a.total_cmp(b));
+        knots.dedup();
+        let pieces = knots.len() - 1;
+        let total = self.cfg.intervals;
+        if total < pieces {
+            return Err(PlanningError::InvalidParameter {
+                name: "intervals",
+                value: total as f64,
+                expected: ">= number of pieces between breakpoints and rest points",
+            });
+        }
+        let len = s1 - s0;
+        let share: Vec<f64> = knots
+            .windows(2)
+            .map(|w| total as f64 * (w[1] - w[0]) / len)
+            .collect();
+        let mut counts: Vec<usize> = share.iter().map(|v| (v.floor() as usize).max(1)).collect();
+        while counts.iter().sum::<usize>() < total {
+            // largest remainder
+            let k = (0..pieces)
+                .max_by(|&a, &b| {
+                    (share[a] - counts[a] as f64).total_cmp(&(share[b] - counts[b] as f64))
+                })
+                .unwrap_or(0);
+            counts[k] += 1;
+        }
+        while counts.iter().sum::<usize>() > total {
+            let k = (0..pieces)
+                .filter(|&k| counts[k] > 1)
+                .min_by(|&a, &b| {
+                    (share[a] - counts[a] as f64).total_cmp(&(share[b] - counts[b] as f64))
+                })
+                .unwrap_or(0);
+            counts[k] -= 1;
+        }
         let mut sol = ToppraSolution {
             s: Vec::new(),
             sd: Vec::new(),
             sdd: Vec::new(),
             total_time: 0.0,
             piece_times: Vec::new(),
+            max_violation: 0.0,
         };
         for w in cuts.windows(2) {
-            let (g, x, u) = self.piece(w[0], w[1])?;
+            let mut grid = Vec::new();
+            for (k, kw) in knots.windows(2).enumerate() {
+                if kw[0] >= w[0] && kw[1] <= w[1] {
+                    let m = counts[k];
+                    for j in 0..m {
+                        grid.push(kw[0] + (kw[1] - kw[0]) * j as f64 / m as f64);
+                    }
+                }
+            }
+            grid.push(w[1]);
+            let (g, x, u) = self.piece(grid)?;
             let mut t = 0.0;
             for i in 0..u.len() {
                 let den = x[i].sqrt() + x[i + 1].sqrt();
@@ -384,6 +788,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     return Err(PlanningError::EmptyAdmissibleRegion { s: g[i] });
                 }
             }
+            sol.max_violation = sol.max_violation.max(self.check(&g, &x, &u)?);
             sol.piece_times.push(t);
             sol.total_time += t;
             sol.s.extend(g);

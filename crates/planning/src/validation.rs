@@ -15,8 +15,8 @@ pub const MIN_STEP_FRACTION: f64 = 1e-5;
 /// Largest accepted `PhasePlaneConfig::mvc_grid` (grid points per segment; default 1000).
 pub const MAX_MVC_GRID: usize = 1_000_000;
 
-/// Largest accepted TOPP-RA grid (intervals over the whole path, `intervals × length`;
-/// default 2000 per unit of s): each interval costs two inverse-dynamics calls and two LPs.
+/// Largest accepted TOPP-RA grid (`ToppraConfig::intervals`, the total over the whole path;
+/// default 2000): each interval costs two inverse-dynamics calls and two LPs.
 pub const MAX_TOPPRA_GRID: f64 = 1e6;
 
 /// Smallest accepted relative tolerance (below it the step control only meets round-off).

@@ -23,7 +23,9 @@ use crate::{Row, Tolerance};
 /// Joint-force bound of Huang (6.2.16): −1 ≤ F_x, F_y ≤ 1 \[N\].
 pub const HUANG_FORCE_BOUND: f64 = 1.0;
 
-/// The two paths of Huang 6.2.1: (discontinuous slopes (6.2.5), continuous slope (6.2.9)).
+/// The two paths of Huang 6.2.1 built as the thesis states it (arc (6.2.3) given, s1 and s2
+/// solved from the normality condition): (discontinuous slopes (6.2.5), continuous slope
+/// (6.2.9)).
 pub fn huang_paths() -> Result<(ConstructedPath, ConstructedPath), PlanningError> {
     let task = ContourTask::huang();
     Ok((
@@ -50,6 +52,28 @@ pub fn huang_case1(rest: bool) -> Result<MinimumTimeSolution, PlanningError> {
 pub fn huang_case2() -> Result<MinimumTimeSolution, PlanningError> {
     let (_, p2) = huang_paths()?;
     solve_on(&p2, PhasePlaneConfig::default())
+}
+
+/// The configuration of the reported minimum times: rtol 1e-12, atol 1e-15 (the default
+/// 1e-10 leaves case 2(b) 1.3e-7 relative from the witness; this one 5e-8).
+pub fn reported_config() -> PhasePlaneConfig {
+    PhasePlaneConfig {
+        rtol: 1e-12,
+        atol: 1e-15,
+        ..PhasePlaneConfig::default()
+    }
+}
+
+/// The independent witness of the minimum times: a second integration at far tighter
+/// settings (rtol 1e-14, atol 1e-17, step ≤ 1/20000 of a piece, MVC grid 16000).
+pub fn witness_config() -> PhasePlaneConfig {
+    PhasePlaneConfig {
+        rtol: 1e-14,
+        atol: 1e-17,
+        max_step_fraction: 1.0 / 20000.0,
+        mvc_grid: 16000,
+        ..PhasePlaneConfig::default()
+    }
 }
 
 /// The phase plane on a constructed Huang path with the Cartesian robot, |F| ≤ 1 N (6.2.16).
@@ -85,7 +109,7 @@ pub fn huang_kinematic(case: u8, n: usize) -> Result<Vec<HistorySample>, Plannin
     }
 }
 
-/// TOPP-RA minimum time on a Huang path with `n` grid intervals per unit of s.
+/// TOPP-RA minimum time on a Huang path with `n` grid intervals in total.
 pub fn huang_toppra(
     continuous: bool,
     rest: bool,
@@ -156,8 +180,8 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
 
     // ---- 6.2.1: path construction -------------------------------------------------------
     let len_note = format!(
-        "s = arc length / L with L = {:.6} m (lines + arc through the printed points, p1 and p2 projected onto the circle by {:.1e} and {:.1e} m); normality residual |P'P' - 1| = {:.1e}",
-        p1.length, p1.projection[0], p1.projection[1], p1.checks.normality_residual
+        "Huang (6.2.1)-(6.2.3) as stated: arc x = 0.5 cos(2s - 2), y = 1.5 + 0.5 sin(2s - 2) given, s1 and s2 solved so that the lines have unit speed (|P(s1) - p0| = s1, |pf - P(s2)| = 1 - s2); normality residual |P'P' - 1| = {:.1e} (was 2e-4 with the printed points taken as exact, L = 1.000154)",
+        p1.checks.normality_residual
     );
     rows.push(row(
         "huang/6.2.5/s1",
@@ -175,6 +199,30 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
         len_note,
         Tolerance::Abs(5e-4),
     ));
+    for (k, (name, paper)) in [
+        ("x1", 0.1303),
+        ("y1", 1.0173),
+        ("x2", 0.3716),
+        ("y2", 1.1654),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let ours = p1.entry_exit[k / 2][k % 2];
+        let note = if name == "x1" {
+            "output of the construction, P(s1); 0.130245 rounds to 0.1302, the print has 0.1303 (one unit of the last digit: the thesis' own rounding)".to_string()
+        } else {
+            "output of the construction (P(s1) or P(s2)); rounds to the printed value".to_string()
+        };
+        rows.push(row(
+            &format!("huang/6.2.1/{name}"),
+            Some(paper),
+            ours,
+            "m",
+            note,
+            Tolerance::Abs(1e-4),
+        ));
+    }
     let paper_ac = [
         ("a1", -0.7788),
         ("a2", 0.4),
@@ -187,11 +235,7 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
     ];
     for (name, paper) in paper_ac {
         let ours = p1.coefficient(name).unwrap_or(f64::NAN);
-        let note = match name {
-            "a1" => "x(s1) = x1 with a1 = (x1 - x0)/s1 = -0.2697/0.34637; the printed -0.7788 is 2e-4 larger in magnitude (within 1e-3)".to_string(),
-            "c1" => "c1 = (xf - x2)/(1 - s2) = 0.0284/0.3665 (the printed 0.0776 is within the 1e-3 tolerance; 4-digit rounding of x2)".to_string(),
-            _ => String::from("computed from P(0) = p0, P(s1) = p1, P(s2) = p2, P(1) = pf"),
-        };
+        let note = "lines of unit speed from p0 to P(s1) and from P(s2) to pf (6.2.2), (6.2.4); equals the print to its last digit (was 2e-4 off in a1 with the printed points taken as exact)";
         rows.push(row(
             &format!("huang/6.2.5/{name}"),
             Some(paper),
@@ -207,7 +251,9 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
         Some(-2.0),
         off,
         "rad",
-        format!("arc angle theta(s) = {omega:.6} s + offset; the thesis writes cos(2s - 2)"),
+        format!(
+            "input (6.2.3): arc angle theta(s) = {omega:.6} s + offset, cos(2s - 2) as printed"
+        ),
         Tolerance::None,
     ));
     rows.push(row(
@@ -215,7 +261,7 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
         Some(2.0),
         omega,
         "rad",
-        "dtheta/ds = L / R",
+        "dtheta/ds = 1 / R (unit speed on the arc, normality (4.2.6))",
         Tolerance::None,
     ));
     rows.push(row(
@@ -264,7 +310,7 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
             Some(paper),
             ours,
             "m",
-            "computed from P(0) = p0, P(1) = pf and C1 joining to the arc at s1, s2 (P and P' equal to the arc's)",
+            "computed from P(0) = p0, P(1) = pf and C1 joining to the arc (6.2.7) at the solved s1, s2; equals the print to its last digit (d1, e2, e4, e5, e6 missed in the 4th digit with the printed points taken as exact)",
             Tolerance::Abs(2e-3),
         ));
     }
@@ -305,7 +351,7 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
                 0.1825 * (-1.56f64).powi(3) + h1.c[1] * 1.56 * 1.56 + p1.s1
             )
         } else {
-            "(4.3.21) with t1 = 1.56, t2 = 5.21, tf = 7.0 s".to_string()
+            "(4.3.21) with t1 = 1.56, t2 = 5.21, tf = 7.0 s and the solved s1, s2 of (6.2.5) (4th digit moved when the path became the construction as stated)".to_string()
         };
         rows.push(row(
             &format!("huang/6.2.15/b{}", k + 1),
@@ -322,7 +368,7 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
         Some(0.1014),
         h2.v,
         "1/s",
-        "(4.3.15) with t1 = 1.42, t2 = 4.25 s",
+        "(4.3.15) with t1 = 1.42, t2 = 4.25 s and the solved s1, s2",
         Tolerance::Abs(1e-3),
     ));
     let paper_l = [-0.1916, -0.3724, -0.2057, 0.4024];
@@ -332,28 +378,42 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
             Some(*paper),
             h2.e[k],
             "1/s^n",
-            "(4.3.16) with t1 = 1.42, t2 = 4.25, tf = 5.67 s",
+            "(4.3.16) with t1 = 1.42, t2 = 4.25, tf = 5.67 s and the solved s1, s2",
             Tolerance::Abs(1e-3),
         ));
     }
 
     // ---- 6.2.2 case 1(b): three rest-to-rest problems ---------------------------------------
-    let c1 = huang_case1(true)?;
+    let c1 = solve_on(
+        &p1,
+        PhasePlaneConfig {
+            rest_points: vec![p1.s1, p1.s2],
+            ..reported_config()
+        },
+    )?;
     let tight = solve_on(
         &p1,
         PhasePlaneConfig {
             rest_points: vec![p1.s1, p1.s2],
-            rtol: 1e-13,
-            atol: 1e-16,
-            max_step_fraction: 1.0 / 4000.0,
-            ..PhasePlaneConfig::default()
+            ..witness_config()
         },
     )?;
     let tr1 = huang_toppra(false, true, 8000)?;
     let tau2_note = format!(
-        "arc with contact force 1 N, |F| <= 1 N, rest at both ends; +0.57 % above the print. Witnesses: tighter integration (rtol 1e-13, step <= L/4000) gives {:.6} s, TOPP-RA (8000 intervals/unit s) gives {:.6} s. The thesis' tau3 is 0.6 % below the exact closed form of its straight segment, so its 1986 integration under-estimates times by about 0.6 %; the same bias explains tau2",
-        tight.piece_times[1], tr1.piece_times[1]
+        "arc with contact force 1 N, |F| <= 1 N, rest at both ends; +{:.2} % above the print. Witnesses: a second integration (rtol 1e-14, step <= 1/20000) gives {:.9} s ({:.1e} relative), TOPP-RA (8000 intervals) gives {:.6} s. The thesis' tau3 is 0.6 % below the exact closed form of its straight segment, so its 1986 integration under-estimates times by about 0.6 %; the same bias explains tau2",
+        100.0 * (c1.piece_times[1] - 2.4333) / 2.4333,
+        tight.piece_times[1],
+        (c1.piece_times[1] - tight.piece_times[1]) / tight.piece_times[1],
+        tr1.piece_times[1]
     );
+    rows.push(row(
+        "huang/6.2.2/case1b/tau2_witness",
+        None,
+        tight.piece_times[1],
+        "s",
+        "tau2 by the witness integration (rtol 1e-14, atol 1e-17, step <= 1/20000, MVC grid 16000)",
+        Tolerance::None,
+    ));
     let a1 = p1.coefficient("a1").unwrap_or(f64::NAN);
     let a3 = p1.coefficient("a3").unwrap_or(f64::NAN);
     let cc1 = p1.coefficient("c1").unwrap_or(f64::NAN);
@@ -416,7 +476,7 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
         ),
         Tolerance::Exact,
     ));
-    let whole = huang_case1(false)?;
+    let whole = solve_on(&p1, reported_config())?;
     rows.push(row(
         "huang/6.2.2/case1b/whole_path_total",
         None,
@@ -427,24 +487,26 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
     ));
 
     // ---- 6.2.2 case 2(b): whole path ---------------------------------------------------------
-    let c2 = huang_case2()?;
-    let c2t = solve_on(
-        &p2,
-        PhasePlaneConfig {
-            rtol: 1e-13,
-            atol: 1e-16,
-            max_step_fraction: 1.0 / 4000.0,
-            mvc_grid: 4000,
-            ..PhasePlaneConfig::default()
-        },
-    )?;
+    let c2 = solve_on(&p2, reported_config())?;
+    let c2t = solve_on(&p2, witness_config())?;
+    rows.push(row(
+        "huang/6.2.2/case2b/total_witness",
+        None,
+        c2t.total_time,
+        "s",
+        format!(
+            "the witness integration (rtol 1e-14, atol 1e-17, step <= 1/20000, MVC grid 16000); relative difference of the reported total {:.1e}",
+            (c2.total_time - c2t.total_time) / c2t.total_time
+        ),
+        Tolerance::None,
+    ));
     rows.push(row(
         "huang/6.2.2/case2b/total",
         Some(3.992),
         c2.total_time,
         "s",
         format!(
-            "phase plane, whole path, |F| <= 1 N ({:.3} % from the print); tighter tolerances (rtol 1e-13, step <= 1/4000, MVC grid 4000) give {:.7} s",
+            "phase plane (rtol 1e-12), whole path, |F| <= 1 N ({:.3} % from the print); the witness (rtol 1e-14, step <= 1/20000, MVC grid 16000) gives {:.9} s",
             100.0 * (c2.total_time - 3.992) / 3.992,
             c2t.total_time
         ),
@@ -510,7 +572,7 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
         t1r,
         "s",
         format!(
-            "TOPP-RA, {n} intervals; relative difference to the phase plane {:.2e}",
+            "TOPP-RA, {n} intervals (total), speed-free limits imposed at both ends of every interval; relative difference to the phase plane {:.2e}",
             (t1r - c1.total_time) / c1.total_time
         ),
         Tolerance::Rel(0.01),
@@ -531,7 +593,7 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
         t2r,
         "s",
         format!(
-            "TOPP-RA, {n} intervals; relative difference to the phase plane {:.2e}",
+            "TOPP-RA, {n} intervals (total), speed-free limits imposed at both ends of every interval; relative difference to the phase plane {:.2e}",
             (t2r - c2.total_time) / c2.total_time
         ),
         Tolerance::None,
@@ -543,7 +605,7 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
             None,
             t,
             "s",
-            format!("TOPP-RA grid convergence: {m} intervals per unit s, relative difference to the phase plane {:.2e}", (t - c2.total_time) / c2.total_time),
+            format!("TOPP-RA grid convergence: {m} intervals (total; the path has length 1), relative difference to the phase plane {:.2e}", (t - c2.total_time) / c2.total_time),
             Tolerance::None,
         ));
     }

@@ -168,7 +168,41 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                                             event = Some((q, Stop::Cross));
                                         }
                                     }
-                                    _ => init_sign = Some(d > 0.0),
+                                    Some(_) => init_sign = Some(d > 0.0),
+                                    None => {
+                                        // the step entered the reference's range: compare
+                                        // with the side at its edge, or a large step would
+                                        // jump over a crossing near the edge
+                                        let edge = if forward {
+                                            rf.first().map(|p| p.s)
+                                        } else {
+                                            rf.last().map(|p| p.s)
+                                        };
+                                        let de = edge
+                                            .filter(|e| {
+                                                (e - s) * dir > 0.0 && (s_new - e) * dir > 0.0
+                                            })
+                                            .and_then(|e| {
+                                                profile_x(rf, e).map(|(v, _)| herm(e) - v)
+                                            });
+                                        match de {
+                                            Some(de)
+                                                if de.abs() > eps_d(x)
+                                                    && (de > 0.0) != (d > 0.0) =>
+                                            {
+                                                let pos = de > 0.0;
+                                                let q = bisect(&|q| {
+                                                    Ok(profile_x(rf, q)
+                                                        .map(|(v, _)| (herm(q) - v > 0.0) != pos)
+                                                        .unwrap_or(false))
+                                                })?;
+                                                if closer(&event, q) {
+                                                    event = Some((q, Stop::Cross));
+                                                }
+                                            }
+                                            _ => init_sign = Some(d > 0.0),
+                                        }
+                                    }
                                 }
                             }
                         }

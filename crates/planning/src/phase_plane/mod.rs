@@ -267,7 +267,15 @@ impl MinimumTimeSolution {
 
 /// ∫ ds/√x from s0 to `upto` on one Hermite interval, 32 sub-intervals of the rule
 /// 2δ/(√x_j + √x_{j+1}) (exact when x is linear in s, i.e. s̈ constant).
-fn interval_time(s0: f64, x0: f64, f0: f64, s1: f64, x1: f64, f1: f64, upto: f64) -> f64 {
+pub(crate) fn interval_time(
+    s0: f64,
+    x0: f64,
+    f0: f64,
+    s1: f64,
+    x1: f64,
+    f1: f64,
+    upto: f64,
+) -> f64 {
     let m = 32;
     let end = upto.min(s1);
     if end <= s0 {

@@ -11,15 +11,18 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         self.lim.bounds(seg, s, x.max(0.0).sqrt())
     }
 
-    /// cap(s)² of the speed cap (∞ without one). Errors: [`PlanningError::InvalidParameter`]
-    /// (`"speed_cap"`) when the cap is NaN or negative at `s`.
-    pub(super) fn cap2(&self, s: f64) -> Result<f64, PlanningError> {
+    /// cap(s)² of the speed cap (∞ without one), the smaller of the configured cap and the
+    /// velocity rows of the limits ([`AccelerationLimits::velocity_cap2`], joint velocity
+    /// limits). Errors: [`PlanningError::InvalidParameter`] (`"speed_cap"`) when the cap is
+    /// NaN or negative at `s`.
+    pub(super) fn cap2(&self, seg: usize, s: f64) -> Result<f64, PlanningError> {
+        let rows = self.lim.velocity_cap2(seg, s)?;
         match &self.cfg.speed_cap {
             Some(c) => {
                 let v = checked_speed_cap(c(s))?;
-                Ok(v * v)
+                Ok((v * v).min(rows))
             }
-            None => Ok(f64::INFINITY),
+            None => Ok(rows),
         }
     }
 
@@ -30,7 +33,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
     }
 
     pub(super) fn admissible(&self, seg: usize, s: f64, x: f64) -> Result<bool, PlanningError> {
-        let c = self.cap2(s)?;
+        let c = self.cap2(seg, s)?;
         if x > c * (1.0 + 1e-12) + 1e-300 {
             return Ok(false);
         }
@@ -44,7 +47,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
     /// quadratic in ṡ the margin is piecewise linear and concave in x = ṡ².
     pub(super) fn probe(&self, seg: usize, s: f64, sd: f64) -> Result<(bool, f64), PlanningError> {
         let x = sd * sd;
-        let c = self.cap2(s)? * (1.0 + 1e-12) + 1e-300;
+        let c = self.cap2(seg, s)? * (1.0 + 1e-12) + 1e-300;
         if x > c {
             return Ok((false, c - x));
         }

@@ -32,7 +32,16 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             });
         }
         cf.reverse();
+        // where C_f met a velocity-type boundary (a slide along it joins C_f there)
+        let join_at = match cf.first() {
+            Some(p) if cf_stop == Stop::Mvc && cf.len() > 1 && p.x > 0.0 => Some(p.s),
+            _ => None,
+        };
         let mut joined = false;
+        // the last boundary exit (where, the node, the profile length) and its margin
+        let (mut exit_at, mut exit_margin): (Option<f64>, f64) = (None, 1e-9);
+        let mut exit_node = Node { s, x, u: 0.0, seg };
+        let mut exit_len = 0usize;
         'outer: loop {
             iterations += 1;
             if iterations > 10_000 {
@@ -67,7 +76,42 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 Stop::Mvc => {}
             }
             // velocity-type boundary: slide along it
-            if let Some((end, blocked)) = self.slide(&mut prof, hit, s_b)? {
+            let slid = self.slide(&mut prof, hit, s_b, join_at)?;
+            if let (Some((end, false)), Some(j)) = (slid, join_at) {
+                if end.s >= j {
+                    // slid onto the start of C_f: the profile continues along C_f
+                    switches.push(Switch {
+                        s: hit.s,
+                        x: hit.x,
+                        kind: SwitchKind::BoundaryEntry,
+                    });
+                    switches.push(Switch {
+                        s: end.s,
+                        x: end.x,
+                        kind: SwitchKind::BoundaryExit,
+                    });
+                    prof.extend(cf.iter().copied());
+                    joined = true;
+                    break;
+                }
+            }
+            if slid.is_none()
+                && exit_at.is_some_and(|e| (hit.s - e).abs() <= 1e-6 * (s_b - s_a))
+                && exit_margin < 1e-5
+            {
+                // leaving the boundary where the maximum acceleration is only just below the
+                // boundary's slope (a tangential exit): the extremal from ṡ²(1 − margin) met
+                // the boundary again at once; start it further below (margin 1e-9 → 1e-7 →
+                // 1e-5: the time changes by about margin/2 over the few steps it takes to
+                // diverge)
+                exit_margin *= 100.0;
+                prof.truncate(exit_len);
+                s = exit_node.s;
+                x = exit_node.x * (1.0 - exit_margin);
+                seg = exit_node.seg;
+                continue;
+            }
+            if let Some((end, blocked)) = slid {
                 switches.push(Switch {
                     s: hit.s,
                     x: hit.x,
@@ -83,8 +127,12 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                         break;
                     }
                     s = end.s;
-                    x = end.x * (1.0 - 1e-9);
+                    exit_margin = 1e-9;
+                    x = end.x * (1.0 - exit_margin);
                     seg = end.seg;
+                    exit_at = Some(end.s);
+                    exit_node = end;
+                    exit_len = prof.len();
                     continue;
                 }
                 hit = end;

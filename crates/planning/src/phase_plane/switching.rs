@@ -99,38 +99,71 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     }
                 }
             }
-            // zero-inertia points: a_i = Σ_j M_ij B_j changes sign
+            // zero-inertia points: a_i = Σ_j M_ij B_j changes sign (torque rows), or the s̈
+            // coefficient of an added row a s̈ + b ṡ² + c ≤ 0 does (e.g. B_i of a joint
+            // acceleration row where joint i reverses)
+            let torque = !self.lim.torque_limits().is_unlimited();
+            let nr = self.lim.rows_at(si, lo, |ra, _, _| ra.len())?;
+            let mut ra_prev = vec![0.0; nr];
+            let mut ra = vec![0.0; nr];
+            let mut flips: Vec<(usize, bool)> = Vec::with_capacity(dof + nr);
             for (k, &s) in g.iter().enumerate() {
-                self.dynamics().coefficients(si, s, 0.0, &mut a, &mut r)?;
+                flips.clear();
+                if torque {
+                    self.dynamics().coefficients(si, s, 0.0, &mut a, &mut r)?;
+                }
+                self.lim.rows_at(si, s, |v, _, _| ra.copy_from_slice(v))?;
                 if k > 0 {
-                    for i in 0..dof {
+                    for i in 0..if torque { dof } else { 0 } {
                         if a_prev[i] != 0.0 && (a[i] == 0.0 || (a[i] > 0.0) != (a_prev[i] > 0.0)) {
-                            let (mut l, mut h) = (g[k - 1], s);
-                            let sl = a_prev[i] > 0.0;
-                            for _ in 0..60 {
-                                let m = 0.5 * (l + h);
-                                self.dynamics().coefficients(si, m, 0.0, &mut a, &mut r)?;
-                                if (a[i] > 0.0) == sl && a[i] != 0.0 {
-                                    l = m;
-                                } else {
-                                    h = m;
-                                }
-                            }
-                            let x = self.mvc_x(si, h)?;
-                            if x.is_finite() {
-                                cands.push(Candidate {
-                                    s: h,
-                                    x: x * (1.0 - 1e-7),
-                                    kind: SwitchKind::ZeroInertia,
-                                    seg_left: si,
-                                    seg_right: si,
-                                });
-                            }
-                            self.dynamics().coefficients(si, s, 0.0, &mut a, &mut r)?;
+                            flips.push((i, true));
+                        }
+                    }
+                    for i in 0..nr {
+                        if ra_prev[i] != 0.0
+                            && (ra[i] == 0.0 || (ra[i] > 0.0) != (ra_prev[i] > 0.0))
+                        {
+                            flips.push((i, false));
                         }
                     }
                 }
-                a_prev.copy_from_slice(&a);
+                for &(i, is_torque) in &flips {
+                    let (mut l, mut h) = (g[k - 1], s);
+                    let sl = if is_torque {
+                        a_prev[i] > 0.0
+                    } else {
+                        ra_prev[i] > 0.0
+                    };
+                    for _ in 0..60 {
+                        let m = 0.5 * (l + h);
+                        let v = if is_torque {
+                            self.dynamics().coefficients(si, m, 0.0, &mut a, &mut r)?;
+                            a[i]
+                        } else {
+                            self.lim.rows_at(si, m, |v, _, _| v[i])?
+                        };
+                        if (v > 0.0) == sl && v != 0.0 {
+                            l = m;
+                        } else {
+                            h = m;
+                        }
+                    }
+                    let x = self.mvc_x(si, h)?;
+                    if x.is_finite() {
+                        cands.push(Candidate {
+                            s: h,
+                            x: x * (1.0 - 1e-7),
+                            kind: SwitchKind::ZeroInertia,
+                            seg_left: si,
+                            seg_right: si,
+                        });
+                    }
+                }
+                if torque {
+                    self.dynamics().coefficients(si, s, 0.0, &mut a, &mut r)?;
+                    a_prev.copy_from_slice(&a);
+                }
+                ra_prev.copy_from_slice(&ra);
             }
         }
         // breakpoints: MVC limits from both sides, zero at a corner of the joint path
@@ -196,17 +229,25 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         prof: &mut Vec<Node>,
         hit: Node,
         s_b: f64,
+        join_at: Option<f64>,
     ) -> Result<Option<(Node, bool)>, PlanningError> {
         let path = self.path();
         let seg = hit.seg;
-        let end = path.segments()[seg].s_end.min(s_b);
+        // the slide also ends where the final deceleration curve C_f left the boundary
+        let end = path.segments()[seg]
+            .s_end
+            .min(s_b)
+            .min(join_at.filter(|j| *j > hit.s).unwrap_or(f64::INFINITY));
         let ds = (s_b - prof[0].s) / (4.0 * self.cfg.mvc_grid.max(10) as f64);
         let mut cur = hit;
         let mut moved = false;
         let mut blocked = false;
         let mut first = true;
+        // the step is halved where the boundary stops being slideable (ureq leaves [h, γ]),
+        // so that the exit is located to 1e-9 of the step instead of one step early
+        let mut dsl = ds;
         while cur.s < end {
-            let sn = (cur.s + ds).min(end);
+            let sn = (cur.s + dsl).min(end);
             let xn = self.mvc_x_near(seg, sn, cur.x.sqrt())?;
             if !xn.is_finite() {
                 break;
@@ -215,10 +256,16 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             let ureq = 0.5 * (xn - cur.x) / (sn - cur.s);
             let b = self.bounds(seg, sn, xn)?;
             let tol = 1e-7 * (1.0 + b.lower.abs() + b.upper.abs());
-            if !b.singular_ok || ureq > b.upper + tol {
+            let leaves = !b.singular_ok || ureq > b.upper + tol;
+            let stops = ureq < b.lower - tol;
+            if (leaves || stops) && dsl > 1e-9 * ds {
+                dsl *= 0.5;
+                continue;
+            }
+            if leaves {
                 break;
             }
-            if ureq < b.lower - tol {
+            if stops {
                 blocked = true;
                 break;
             }
@@ -235,6 +282,19 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             };
             prof.push(cur);
             moved = true;
+        }
+        if moved {
+            // the nodes' s̈ as central differences of the boundary (second order; the secants
+            // above are first order), so that the Hermite interpolant of x = ṡ² between the
+            // nodes, from which the sampled trajectory takes ṡ and s̈, follows the boundary
+            let n = prof.len();
+            let first_k = n - 1 - prof.iter().rev().take_while(|p| p.s > hit.s).count();
+            for k in (first_k + 1)..n.saturating_sub(1) {
+                let (a, b) = (prof[k - 1], prof[k + 1]);
+                if b.s > a.s {
+                    prof[k].u = 0.5 * (b.x - a.x) / (b.s - a.s);
+                }
+            }
         }
         Ok(if moved { Some((cur, blocked)) } else { None })
     }

@@ -1,0 +1,234 @@
+//! A trajectory, not only a profile: the minimum-time solution sampled at given times (or at a
+//! fixed rate, e.g. a 1 kHz controller) as `t, s, ṡ, s̈, q, q̇, q̈, τ`.
+//!
+//! At a time t the state on the profile is found from its samples: s by inverting
+//! `t(s) = t_a + ∫ ds/√x` on the Hermite interpolant of x = ṡ² between two samples (the
+//! rule of [`crate::phase_plane::MinimumTimeSolution::time_at_s`]), ṡ = √x(s), and
+//! s̈ = x′(s)/2 clamped into the admissible `[h(s, ṡ), γ(s, ṡ)]` — so the sampled τ meets the
+//! limits up to round-off wherever the state is admissible. Then, Huang (4.3.2) and (4.3.6),
+//!
+//! ```text
+//! q = Q(s),  q̇ = B ṡ,  q̈ = B s̈ + B̄ ṡ²,  τ = a(s) s̈ + r(s, ṡ)
+//! ```
+//!
+//! The workspace's `Trajectory` (contour-projection) has no q̈ or τ columns and planning does
+//! not depend on projection, so [`SampledTrajectory`] writes its own CSV and JSON in the same
+//! number format (shortest round-trip).
+
+use crate::error::PlanningError;
+use crate::joint_path::JointPath;
+use crate::limits::{AccelerationLimits, TorqueLimits};
+use crate::phase_plane::{interval_time, MinimumTimeSolution};
+use contour_model::Mechanism;
+use contour_ode::hermite_cubic_scalar as hermite;
+use serde::Serialize;
+use std::io::Write;
+
+/// A minimum-time motion sampled in time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SampledTrajectory {
+    /// Times \[s\].
+    pub t: Vec<f64>,
+    /// Path parameter s(t).
+    pub s: Vec<f64>,
+    /// ṡ(t).
+    pub sd: Vec<f64>,
+    /// s̈(t).
+    pub sdd: Vec<f64>,
+    /// Joint positions q(t).
+    pub q: Vec<Vec<f64>>,
+    /// Joint velocities q̇ = B ṡ.
+    pub qd: Vec<Vec<f64>>,
+    /// Joint accelerations q̈ = B s̈ + B̄ ṡ².
+    pub qdd: Vec<Vec<f64>>,
+    /// Joint torques τ(s, ṡ, s̈), Huang (4.3.6).
+    pub tau: Vec<Vec<f64>>,
+}
+
+fn write_f64(w: &mut impl Write, x: f64) -> std::io::Result<()> {
+    let a = x.abs();
+    if x == 0.0 || (1e-5..1e16).contains(&a) {
+        write!(w, "{x}")
+    } else {
+        write!(w, "{x:e}")
+    }
+}
+
+impl SampledTrajectory {
+    /// Writes CSV: header `t,s,sd,sdd,q0..,qd0..,qdd0..,tau0..`, one row per sample, numbers in
+    /// their shortest round-trip form.
+    pub fn write_csv(&self, w: impl Write) -> std::io::Result<()> {
+        let n = self.q.first().map_or(0, Vec::len);
+        let mut w = std::io::BufWriter::new(w);
+        write!(w, "t,s,sd,sdd")?;
+        for name in ["q", "qd", "qdd", "tau"] {
+            for i in 0..n {
+                write!(w, ",{name}{i}")?;
+            }
+        }
+        writeln!(w)?;
+        for k in 0..self.t.len() {
+            write_f64(&mut w, self.t[k])?;
+            for v in [self.s[k], self.sd[k], self.sdd[k]] {
+                write!(w, ",")?;
+                write_f64(&mut w, v)?;
+            }
+            for rows in [&self.q, &self.qd, &self.qdd, &self.tau] {
+                for v in &rows[k] {
+                    write!(w, ",")?;
+                    write_f64(&mut w, *v)?;
+                }
+            }
+            writeln!(w)?;
+        }
+        w.flush()
+    }
+
+    /// Writes the samples as JSON (serde, the field names of this struct).
+    pub fn write_json(&self, w: impl Write) -> std::io::Result<()> {
+        serde_json::to_writer(w, self).map_err(std::io::Error::other)
+    }
+
+    /// Largest violation of the torque limits over the samples, relative to the size of each
+    /// joint's limit (0 when every sample is within its limits).
+    pub fn max_torque_violation<L: TorqueLimits + ?Sized>(&self, limits: &L) -> f64 {
+        let n = self.q.first().map_or(0, Vec::len);
+        let (mut lo, mut hi) = (vec![0.0; n], vec![0.0; n]);
+        let mut worst = 0.0f64;
+        for k in 0..self.t.len() {
+            limits.limits(self.s[k], self.sd[k], &mut lo, &mut hi);
+            for i in 0..n {
+                let scale = lo[i].abs().max(hi[i].abs()).max(1e-300);
+                let v = (self.tau[k][i] - hi[i])
+                    .max(lo[i] - self.tau[k][i])
+                    .max(0.0)
+                    / scale;
+                worst = worst.max(v);
+            }
+        }
+        worst
+    }
+}
+
+/// Samples `sol` (solved with `lim`) at `times` (clamped to `[0, total_time]`).
+///
+/// Errors: [`PlanningError::NonFinite`] for a NaN time, the dynamics' and limits' errors.
+pub fn sample<M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>(
+    sol: &MinimumTimeSolution,
+    lim: &AccelerationLimits<'_, M, P, L>,
+    times: &[f64],
+) -> Result<SampledTrajectory, PlanningError> {
+    let d = lim.dynamics();
+    let jp = d.joint_path();
+    let path = jp.path();
+    let n = d.dof();
+    let m = times.len();
+    let mut out = SampledTrajectory {
+        t: Vec::with_capacity(m),
+        s: Vec::with_capacity(m),
+        sd: Vec::with_capacity(m),
+        sdd: Vec::with_capacity(m),
+        q: Vec::with_capacity(m),
+        qd: Vec::with_capacity(m),
+        qdd: Vec::with_capacity(m),
+        tau: Vec::with_capacity(m),
+    };
+    let (mut q, mut b, mut bb) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let smp = &sol.samples;
+    if smp.is_empty() {
+        return Err(PlanningError::BadHistory {
+            what: "empty minimum-time solution",
+        });
+    }
+    for &t in times {
+        if t.is_nan() {
+            return Err(PlanningError::NonFinite {
+                what: "sample time",
+            });
+        }
+        let t = t.clamp(0.0, sol.total_time);
+        // the interval [a, b] of samples with a.t ≤ t ≤ b.t and a.s < b.s
+        let mut idx = smp
+            .partition_point(|p| p.t <= t)
+            .clamp(1, smp.len().max(2) - 1);
+        while idx + 1 < smp.len() && smp[idx].s <= smp[idx - 1].s {
+            idx += 1;
+        }
+        let (pa, pb) = if smp.len() == 1 {
+            (&smp[0], &smp[0])
+        } else {
+            (&smp[idx - 1], &smp[idx])
+        };
+        let (x0, f0, x1, f1) = (pa.sd * pa.sd, 2.0 * pa.sdd, pb.sd * pb.sd, 2.0 * pb.sdd);
+        let (s, x, xp) = if pb.s > pa.s {
+            // invert t(s) by bisection (t(s) increases)
+            let (mut lo, mut hi) = (pa.s, pb.s);
+            for _ in 0..200 {
+                let mid = 0.5 * (lo + hi);
+                if mid <= lo || mid >= hi {
+                    break;
+                }
+                if pa.t + interval_time(pa.s, x0, f0, pb.s, x1, f1, mid) <= t {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            let s = 0.5 * (lo + hi);
+            let x = hermite(pa.s, x0, f0, pb.s, x1, f1, s).max(0.0);
+            let del = 1e-7 * (pb.s - pa.s);
+            let (sl, sr) = ((s - del).max(pa.s), (s + del).min(pb.s));
+            let xp = (hermite(pa.s, x0, f0, pb.s, x1, f1, sr)
+                - hermite(pa.s, x0, f0, pb.s, x1, f1, sl))
+                / (sr - sl);
+            (s, x, xp)
+        } else {
+            (pa.s, x0, f0)
+        };
+        let sd = x.sqrt();
+        let seg = path.locate(s);
+        let bounds = lim.bounds(seg, s, sd)?;
+        let mut sdd = 0.5 * xp;
+        if bounds.lower <= bounds.upper {
+            sdd = sdd.clamp(bounds.lower, bounds.upper);
+        }
+        jp.eval(seg, s, &mut q, &mut b, &mut bb)?;
+        let mut tau = vec![0.0; n];
+        d.inverse_dynamics(seg, s, sd, sdd, &mut tau)?;
+        out.t.push(t);
+        out.s.push(s);
+        out.sd.push(sd);
+        out.sdd.push(sdd);
+        out.q.push(q.clone());
+        out.qd.push(b.iter().map(|v| v * sd).collect());
+        out.qdd
+            .push((0..n).map(|i| b[i] * sdd + bb[i] * sd * sd).collect());
+        out.tau.push(tau);
+    }
+    Ok(out)
+}
+
+/// Samples `sol` at `rate` Hz from t = 0 (k/rate for k = 0, 1, …) and at the final time.
+///
+/// Errors: [`PlanningError::InvalidParameter`] (`"rate"`) unless `rate > 0` and the sample
+/// count is at most 10⁷; the errors of [`sample`].
+pub fn sample_at_rate<M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>(
+    sol: &MinimumTimeSolution,
+    lim: &AccelerationLimits<'_, M, P, L>,
+    rate: f64,
+) -> Result<SampledTrajectory, PlanningError> {
+    let count = sol.total_time * rate;
+    if !(rate > 0.0 && count.is_finite() && count <= 1e7) {
+        return Err(PlanningError::InvalidParameter {
+            name: "rate",
+            value: rate,
+            expected: "> 0 with total_time * rate <= 1e7",
+        });
+    }
+    let k = count.floor() as usize;
+    let mut times: Vec<f64> = (0..=k).map(|i| i as f64 / rate).collect();
+    if sol.total_time - times[k] > 1e-12 * sol.total_time.max(1.0) {
+        times.push(sol.total_time);
+    }
+    sample(sol, lim, &times)
+}
