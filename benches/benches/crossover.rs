@@ -33,8 +33,15 @@ fn kkt_op(n: usize, kernel: Kernel) -> impl FnMut() -> f64 {
     let (mut qdd, mut lam) = (vec![0.0; n], vec![0.0; l]);
     let mut s = KktSolver::with_kernel(n, l, KktMethod::RangeSpace, kernel);
     move || {
-        s.solve(black_box(m.as_ref()), j.as_ref(), &f, &c, &mut qdd, &mut lam)
-            .expect("kkt");
+        s.solve(
+            black_box(m.as_ref()),
+            j.as_ref(),
+            &f,
+            &c,
+            &mut qdd,
+            &mut lam,
+        )
+        .expect("kkt");
         qdd[0]
     }
 }

@@ -3,7 +3,7 @@
 //! issue 13:
 //!
 //! * `keerthi` — Keerthi's 3-link robot under the control law (4.5) (N = 3, L = 2);
-//! * `andrews` — Andrews' squeezer at the test set's initial state (N = 7, L = 6);
+//! * `andrews` — Andrews' squeezer at the test set's initial angles, moving (ρ ≠ 0) (N = 7, L = 6);
 //! * `arm7` — Kövecses' 7-joint arm with its tip held (N = 7, L = 3).
 //!
 //! Per system one criterion group `constrained_<system>` with the ids `m_plus_h` (the model's
