@@ -1,43 +1,133 @@
-//! Kinematic-tree dynamics: CRBA (mass matrix) and RNEA (bias forces) for spatial_v2's
-//! planar(n), n = 2, 7, 20, 50, and for the 7-joint SSRMS-like arm, through the `Mechanism`
+//! Kinematic-tree dynamics: CRBA (mass matrix), RNEA (bias forces), ABA (forward dynamics,
+//! RBDA Table 7.1) and CRBA + RNEA + Cholesky (forward dynamics through `M`) for spatial_v2's
+//! planar(n), n = 2, 7, 20, 50, 100, and for the shipped 7-joint arm and Panda, through the
 //! calls a constraint method makes per f-evaluation (no allocation per call; see
-//! crates/model/tests). `cargo bench -p contour-benches --bench trees`.
+//! crates/model/tests). After the criterion groups a summary table prints µs per call (fastest
+//! of 41 batches) next to Pinocchio's, from `benches/peers/results/pinocchio_timing.csv` when
+//! that file is present. `cargo bench -p contour-benches --bench trees`.
 
 use std::hint::black_box;
 
-use contour::model::models::{arm7_initial_q, ssrms_arm};
+use contour::linalg::Cholesky;
+use contour::model::models::{arm7_initial_q, panda_arm, ssrms_arm};
 use contour::model::tree::KinematicTree;
 use contour::model::Mechanism;
+use contour_benches::min_time_us;
 use criterion::{criterion_group, criterion_main, Criterion};
 
-fn bench_tree(c: &mut Criterion, group_name: &str, tree: &KinematicTree, q: &[f64]) {
-    let n = tree.dof();
-    let qd: Vec<f64> = (0..n).map(|i| 0.1 * (i as f64 + 1.0).sin()).collect();
-    let mut m = faer::Mat::<f64>::zeros(n, n);
-    let mut h = vec![0.0; n];
-    let mut group = c.benchmark_group(group_name);
-    group.bench_function(format!("crba_{n}"), |b| {
-        b.iter(|| {
-            tree.mass_matrix(black_box(q), m.as_mut());
-            black_box(m[(0, 0)])
-        })
-    });
-    group.bench_function(format!("rnea_{n}"), |b| {
-        b.iter(|| {
-            tree.bias_forces(black_box(q), black_box(&qd), &mut h);
-            black_box(h[0])
-        })
-    });
-    group.finish();
+struct Ws {
+    q: Vec<f64>,
+    qd: Vec<f64>,
+    tau: Vec<f64>,
+    m: faer::Mat<f64>,
+    h: Vec<f64>,
+    qdd: Vec<f64>,
+    chol: Cholesky,
+}
+
+impl Ws {
+    fn new(tree: &KinematicTree, q: &[f64]) -> Self {
+        let n = tree.dof();
+        Self {
+            q: q.to_vec(),
+            qd: (0..n).map(|i| 0.1 * (i as f64 + 1.0).sin()).collect(),
+            tau: (0..n).map(|i| 0.5 * (i as f64 + 0.3).cos()).collect(),
+            m: faer::Mat::zeros(n, n),
+            h: vec![0.0; n],
+            qdd: vec![0.0; n],
+            chol: Cholesky::new(n),
+        }
+    }
+    fn crba(&mut self, t: &KinematicTree) -> f64 {
+        t.mass_matrix(black_box(&self.q), self.m.as_mut());
+        self.m[(0, 0)]
+    }
+    fn rnea(&mut self, t: &KinematicTree) -> f64 {
+        t.bias_forces(black_box(&self.q), black_box(&self.qd), &mut self.h);
+        self.h[0]
+    }
+    fn aba(&mut self, t: &KinematicTree) -> f64 {
+        t.forward_dynamics(black_box(&self.q), &self.qd, &self.tau, &mut self.qdd)
+            .expect("aba");
+        self.qdd[0]
+    }
+    fn crba_cholesky(&mut self, t: &KinematicTree) -> f64 {
+        t.mass_matrix(black_box(&self.q), self.m.as_mut());
+        t.bias_forces(&self.q, &self.qd, &mut self.h);
+        self.chol.factor(self.m.as_ref()).expect("spd");
+        for (x, (u, h)) in self.qdd.iter_mut().zip(self.tau.iter().zip(&self.h)) {
+            *x = u - h;
+        }
+        self.chol.solve_in_place(&mut self.qdd);
+        self.qdd[0]
+    }
+}
+
+type Op = (&'static str, fn(&mut Ws, &KinematicTree) -> f64);
+const OPS: [Op; 4] = [
+    ("crba", Ws::crba),
+    ("rnea", Ws::rnea),
+    ("aba", Ws::aba),
+    ("crba_rnea_cholesky", Ws::crba_cholesky),
+];
+
+fn cases() -> Vec<(String, KinematicTree, Vec<f64>)> {
+    let mut out = Vec::new();
+    for n in [2usize, 7, 20, 50, 100] {
+        let q: Vec<f64> = (0..n).map(|i| 0.3 * (i as f64 + 0.5).cos()).collect();
+        out.push((format!("planar_{n}"), KinematicTree::planar(n), q));
+    }
+    out.push(("arm7".into(), ssrms_arm(), arm7_initial_q().to_vec()));
+    out.push(("panda".into(), panda_arm(), vec![0.3; 7]));
+    out
 }
 
 fn trees(c: &mut Criterion) {
-    for n in [2usize, 7, 20, 50] {
-        let tree = KinematicTree::planar(n);
-        let q: Vec<f64> = (0..n).map(|i| 0.3 * (i as f64 + 0.5).cos()).collect();
-        bench_tree(c, &format!("planar_{n}"), &tree, &q);
+    for (name, tree, q) in cases() {
+        let n = tree.dof();
+        let mut ws = Ws::new(&tree, &q);
+        let mut group = c.benchmark_group(&name);
+        for (id, op) in OPS {
+            group.bench_function(format!("{id}_{n}"), |b| b.iter(|| op(&mut ws, &tree)));
+        }
+        group.finish();
     }
-    bench_tree(c, "arm7", &ssrms_arm(), &arm7_initial_q());
+    if std::env::var_os("TREES_NO_SUMMARY").is_none() {
+        summary();
+    }
+}
+
+fn summary() {
+    let peer = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/peers/results/pinocchio_timing.csv"
+    ))
+    .unwrap_or_default();
+    // robot,nv,crba_us,rnea_us,aba_us,...
+    let pin = |robot: &str, col: usize| -> Option<f64> {
+        peer.lines()
+            .find(|l| l.starts_with(&format!("{robot},")))
+            .and_then(|l| l.split(',').nth(col))
+            .and_then(|v| v.parse().ok())
+    };
+    println!("\nµs per call (fastest of 41 batches); in brackets: ratio to Pinocchio 4.1 (C++)");
+    println!("| tree | crba | rnea | aba | crba + rnea + cholesky |");
+    println!("|---|---|---|---|---|");
+    for (name, tree, q) in cases() {
+        let mut ws = Ws::new(&tree, &q);
+        let cells: Vec<String> = OPS
+            .iter()
+            .enumerate()
+            .map(|(k, (_, op))| {
+                let t = min_time_us(|| op(&mut ws, &tree));
+                match (k < 3).then(|| pin(&name, k + 2)).flatten() {
+                    Some(p) => format!("{t:.3} ({:.2}×)", t / p),
+                    None => format!("{t:.3}"),
+                }
+            })
+            .collect();
+        println!("| {name} | {} |", cells.join(" | "));
+    }
 }
 
 criterion_group!(benches, trees);

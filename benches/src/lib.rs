@@ -1,3 +1,32 @@
-//! Shared helpers for the criterion benches (see `benches/`).
+//! Shared helpers of the criterion benches (see `benches/`).
 
 pub mod arm7_line;
+
+use std::hint::black_box;
+use std::time::Instant;
+
+/// µs per call of `f`: the fastest of 41 batches of ≥ 1 ms each. The bench machines are shared,
+/// so the least-disturbed batch measures the code (a median of wall-clock batches there
+/// measures the load). Used by the summary tables that print ratios from one sitting.
+pub fn min_time_us<R>(mut f: impl FnMut() -> R) -> f64 {
+    let mut iters = 1u64;
+    loop {
+        let t = Instant::now();
+        for _ in 0..iters {
+            black_box(f());
+        }
+        if t.elapsed().as_secs_f64() > 1e-3 {
+            break;
+        }
+        iters *= 2;
+    }
+    (0..41)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..iters {
+                black_box(f());
+            }
+            t.elapsed().as_secs_f64() * 1e6 / iters as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}

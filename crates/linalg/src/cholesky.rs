@@ -11,39 +11,68 @@ use faer::linalg::cholesky::llt::factor::{cholesky_in_place, cholesky_in_place_s
 use faer::linalg::triangular_solve::{
     solve_lower_triangular_in_place, solve_upper_triangular_in_place,
 };
-use faer::{ColMut, Mat, MatMut, MatRef, Par};
+use faer::{ColMut, MatMut, MatRef, Par};
 
+use crate::dense::{self, Kernel};
 use crate::error::{check_dims, check_finite, LinalgError};
 use crate::scratch::Scratch;
-use faer::prelude::{Reborrow, ReborrowMut};
+use faer::prelude::ReborrowMut;
 
 /// Workspace for the Cholesky factorization `M = L Lᵀ` of an `n × n` SPD matrix.
 ///
-/// Allocates in [`Cholesky::new`] only.
+/// `L` is stored column-major in one contiguous buffer. Up to
+/// [`SMALL_MAX`](crate::SMALL_MAX) the in-place kernels of this crate factor and solve
+/// (no dispatch, no scratch); above it faer's blocked kernels work on the same buffer
+/// ([`Kernel`]). Allocates in [`Cholesky::new`] only.
 #[derive(Debug)]
 pub struct Cholesky {
     n: usize,
-    l: Mat<f64>,
+    l: Vec<f64>,
+    /// `1 / L_jj` (small kernels only).
+    inv: Vec<f64>,
+    kernel: Kernel,
+    /// The lower triangle of `M` before faer's factorization, to report a failing pivot (faer
+    /// path only; empty for the small kernels).
+    backup: Vec<f64>,
     buf: Scratch,
     factored: bool,
 }
 
 impl Clone for Cholesky {
     fn clone(&self) -> Self {
-        let mut c = Self::new(self.n);
-        c.l.copy_from(&self.l);
+        let mut c = Self::with_kernel(self.n, self.kernel);
+        c.l.copy_from_slice(&self.l);
+        c.inv.copy_from_slice(&self.inv);
+        c.backup.copy_from_slice(&self.backup);
         c.factored = self.factored;
         c
     }
 }
 
 impl Cholesky {
-    /// Allocates a workspace for `n × n` matrices.
+    /// Allocates a workspace for `n × n` matrices ([`Kernel::Auto`]).
     pub fn new(n: usize) -> Self {
-        let req = cholesky_in_place_scratch::<f64>(n, Par::Seq, Default::default());
+        Self::with_kernel(n, Kernel::Auto)
+    }
+
+    /// Allocates a workspace for `n × n` matrices with an explicit kernel choice (benches and
+    /// tests compare the two; [`Cholesky::new`] is what callers want).
+    pub fn with_kernel(n: usize, kernel: Kernel) -> Self {
+        let req = if kernel.is_small(n) {
+            faer::dyn_stack::StackReq::EMPTY
+        } else {
+            cholesky_in_place_scratch::<f64>(n, Par::Seq, Default::default())
+        };
         Self {
             n,
-            l: Mat::zeros(n, n),
+            l: vec![0.0; n * n],
+            inv: vec![0.0; if kernel.is_small(n) { n } else { 0 }],
+            kernel,
+            backup: if kernel.is_small(n) {
+                Vec::new()
+            } else {
+                vec![0.0; n * n]
+            },
             buf: Scratch::new(req),
             factored: false,
         }
@@ -67,66 +96,90 @@ impl Cholesky {
     pub fn factor(&mut self, m: MatRef<'_, f64>) -> Result<(), LinalgError> {
         self.factored = false;
         check_dims("Cholesky::factor: m", m, self.n, self.n)?;
-        check_finite("Cholesky::factor: m", m)?;
         let n = self.n;
+        // Copy the lower triangle (zero above) and check every entry's finiteness in the
+        // same pass; the culprit is located only on failure.
+        let mut finite = true;
         for j in 0..n {
-            for i in 0..n {
-                self.l[(i, j)] = if i >= j { m[(i, j)] } else { 0.0 };
-            }
+            finite &= dense::copy_col(m, j, &mut self.l[j * n..j * n + n], j);
         }
-        let res = cholesky_in_place(
-            self.l.as_mut(),
-            Default::default(),
-            Par::Seq,
-            self.buf.stack(),
-            Default::default(),
-        );
-        match res {
-            Ok(_) => {
-                self.zero_upper();
-                self.factored = true;
-                Ok(())
-            }
-            Err(LltError::NonPositivePivot { index }) => {
-                let pivot = self.failed_pivot(m, index);
-                Err(LinalgError::NotPositiveDefinite { index, pivot })
-            }
+        if !finite {
+            check_finite("Cholesky::factor: m", m)?;
         }
+        self.factor_copied()
     }
 
-    /// Recomputes the failing pivot `M_kk − ‖L₁₁⁻¹ M[k, :k]ᵀ‖²` from the valid
-    /// leading `k × k` block of `L`, using the free strict upper triangle of
-    /// column `k` as scratch (no allocation).
-    fn failed_pivot(&mut self, m: MatRef<'_, f64>, k: usize) -> f64 {
-        if k >= self.n {
-            return f64::NAN;
-        }
-        for i in 0..k {
-            self.l[(i, k)] = m[(k, i)];
-        }
-        let (left, mut right) = self.l.as_mut().split_at_col_mut(k);
-        let l11 = left.rb().get(..k, ..k);
-        let rhs = right.rb_mut().get_mut(..k, 0..1);
-        solve_lower_triangular_in_place(l11, rhs, Par::Seq);
-        let mut s = m[(k, k)];
-        for i in 0..k {
-            s -= self.l[(i, k)] * self.l[(i, k)];
+    /// Factors the lower triangle already copied into the storage of `L`.
+    pub(crate) fn factor_copied(&mut self) -> Result<(), LinalgError> {
+        self.factored = false;
+        let n = self.n;
+        if self.kernel.is_small(n) {
+            dense::cholesky_in_place(&mut self.l, &mut self.inv, n)
+                .map_err(|(index, pivot)| LinalgError::NotPositiveDefinite { index, pivot })?;
+        } else {
+            // keep M to recompute a failing pivot (O(n²) against the O(n³) factorization)
+            self.backup.copy_from_slice(&self.l);
+            let res = cholesky_in_place(
+                MatMut::from_column_major_slice_mut(&mut self.l, n, n),
+                Default::default(),
+                Par::Seq,
+                self.buf.stack(),
+                Default::default(),
+            );
+            if let Err(LltError::NonPositivePivot { index }) = res {
+                let pivot = self.failed_pivot(index);
+                return Err(LinalgError::NotPositiveDefinite { index, pivot });
+            }
         }
         self.zero_upper();
+        self.factored = true;
+        Ok(())
+    }
+
+    /// Mutable access to the storage of `L` (column-major, `n × n`) for callers of this crate
+    /// that copy `M` in themselves before [`Cholesky::factor_copied`].
+    pub(crate) fn storage_mut(&mut self) -> &mut [f64] {
+        &mut self.l
+    }
+
+    /// Recomputes the failing pivot `M_kk − ‖L₁₁⁻¹ M[k, :k]ᵀ‖²` of the faer path from the
+    /// valid leading `k × k` block of `L` and the saved `M`, using the strict upper triangle of
+    /// column `k` as scratch. No allocation.
+    fn failed_pivot(&mut self, k: usize) -> f64 {
+        let n = self.n;
+        if k >= n {
+            return f64::NAN;
+        }
+        let mut s = self.backup[k + k * n];
+        let (left, right) = self.l.split_at_mut(k * n);
+        let x = &mut right[..k];
+        for (i, xi) in x.iter_mut().enumerate() {
+            *xi = self.backup[k + i * n];
+        }
+        // x ← L₁₁⁻¹ x (forward substitution on the leading block)
+        for j in 0..k {
+            let xj = x[j] / left[j * n + j];
+            x[j] = xj;
+            for i in j + 1..k {
+                x[i] -= left[j * n + i] * xj;
+            }
+        }
+        for v in x.iter() {
+            s -= v * v;
+        }
         s
     }
 
     fn zero_upper(&mut self) {
-        for j in 0..self.n {
-            for i in 0..j {
-                self.l[(i, j)] = 0.0;
-            }
+        let n = self.n;
+        for j in 0..n {
+            self.l[j * n..j * n + j].fill(0.0);
         }
     }
 
     /// The lower-triangular factor `L` (strict upper triangle is zero).
     pub fn l(&self) -> MatRef<'_, f64> {
-        self.l.as_ref()
+        MatRef::from_column_major_slice(&self.l, self.n, self.n)
     }
 
     /// `x ← M⁻¹ x` (forward then backward substitution).
@@ -135,8 +188,51 @@ impl Cholesky {
     /// `x` is filled with NaN.
     pub fn solve_in_place(&mut self, x: &mut [f64]) {
         debug_assert_eq!(x.len(), self.n);
-        let col = ColMut::from_slice_mut(x);
-        self.solve_mat_in_place(col.as_mat_mut());
+        if !self.factored || x.len() != self.n {
+            x.fill(f64::NAN);
+            return;
+        }
+        if self.kernel.is_small(self.n) {
+            dense::solve_lower(&self.l, &self.inv, self.n, x);
+            dense::solve_lower_transpose(&self.l, &self.inv, self.n, x);
+        } else {
+            let col = ColMut::from_slice_mut(x);
+            self.solve_mat_in_place(col.as_mat_mut());
+        }
+    }
+
+    /// `x ← L⁻¹ x` for a vector (length `n`; NaN without a factorization).
+    pub fn solve_lower_vec_in_place(&self, x: &mut [f64]) {
+        if !self.factored || x.len() != self.n {
+            x.fill(f64::NAN);
+            return;
+        }
+        if self.kernel.is_small(self.n) {
+            dense::solve_lower(&self.l, &self.inv, self.n, x);
+        } else {
+            solve_lower_triangular_in_place(
+                self.l(),
+                ColMut::from_slice_mut(x).as_mat_mut(),
+                Par::Seq,
+            );
+        }
+    }
+
+    /// `x ← L⁻ᵀ x` for a vector (length `n`; NaN without a factorization).
+    pub fn solve_upper_vec_in_place(&self, x: &mut [f64]) {
+        if !self.factored || x.len() != self.n {
+            x.fill(f64::NAN);
+            return;
+        }
+        if self.kernel.is_small(self.n) {
+            dense::solve_lower_transpose(&self.l, &self.inv, self.n, x);
+        } else {
+            solve_upper_triangular_in_place(
+                self.l().transpose(),
+                ColMut::from_slice_mut(x).as_mat_mut(),
+                Par::Seq,
+            );
+        }
     }
 
     /// `X ← M⁻¹ X`.
@@ -151,7 +247,20 @@ impl Cholesky {
         if !self.guard(x.rb_mut()) {
             return;
         }
-        solve_lower_triangular_in_place(self.l.as_ref(), x, Par::Seq);
+        if self.kernel.is_small(self.n) {
+            for c in 0..x.ncols() {
+                match x.rb_mut().col_mut(c).try_as_col_major_mut() {
+                    Some(col) => dense::solve_lower(&self.l, &self.inv, self.n, col.as_slice_mut()),
+                    None => solve_lower_triangular_in_place(
+                        self.l(),
+                        x.rb_mut().get_mut(.., c..c + 1),
+                        Par::Seq,
+                    ),
+                }
+            }
+        } else {
+            solve_lower_triangular_in_place(self.l(), x, Par::Seq);
+        }
     }
 
     /// `X ← L⁻ᵀ X`.
@@ -160,7 +269,22 @@ impl Cholesky {
         if !self.guard(x.rb_mut()) {
             return;
         }
-        solve_upper_triangular_in_place(self.l.as_ref().transpose(), x, Par::Seq);
+        if self.kernel.is_small(self.n) {
+            for c in 0..x.ncols() {
+                match x.rb_mut().col_mut(c).try_as_col_major_mut() {
+                    Some(col) => {
+                        dense::solve_lower_transpose(&self.l, &self.inv, self.n, col.as_slice_mut())
+                    }
+                    None => solve_upper_triangular_in_place(
+                        self.l().transpose(),
+                        x.rb_mut().get_mut(.., c..c + 1),
+                        Par::Seq,
+                    ),
+                }
+            }
+        } else {
+            solve_upper_triangular_in_place(self.l().transpose(), x, Par::Seq);
+        }
     }
 
     fn guard(&self, mut x: MatMut<'_, f64>) -> bool {
@@ -178,6 +302,7 @@ mod tests {
     use super::*;
     use crate::testing::{rand_mat, spd, Rng};
     use faer::linalg::solvers::Solve;
+    use faer::Mat;
     use faer::Side;
 
     #[test]
@@ -283,5 +408,59 @@ mod tests {
             ch.factor(m.as_ref()),
             Err(LinalgError::NonFinite { .. })
         ));
+    }
+
+    /// The small kernels and faer's give the same factor and solutions to round-off, on both
+    /// sides of the crossover, and both report the failing pivot.
+    #[test]
+    fn small_and_faer_kernels_agree() {
+        let mut rng = Rng::new(19);
+        for n in [1, 3, 8, 32, 33, 50] {
+            let m = spd(&mut rng, n);
+            let b: Vec<f64> = (0..n).map(|_| rng.uniform()).collect();
+            let mut small = Cholesky::with_kernel(n, Kernel::Small);
+            let mut big = Cholesky::with_kernel(n, Kernel::Faer);
+            small.factor(m.as_ref()).unwrap();
+            big.factor(m.as_ref()).unwrap();
+            let tol = 64.0 * f64::EPSILON * n as f64 * m.norm_max().sqrt();
+            assert!((small.l() - big.l()).norm_max() <= tol, "n = {n}");
+            let (mut xs, mut xb) = (b.clone(), b.clone());
+            small.solve_in_place(&mut xs);
+            big.solve_in_place(&mut xb);
+            let scale = xb.iter().fold(1.0f64, |a, v| a.max(v.abs()));
+            for i in 0..n {
+                assert!((xs[i] - xb[i]).abs() <= 1e4 * f64::EPSILON * n as f64 * scale);
+            }
+            let (mut ls, mut us) = (b.clone(), b.clone());
+            small.solve_lower_vec_in_place(&mut ls);
+            small.solve_upper_vec_in_place(&mut ls);
+            big.solve_lower_vec_in_place(&mut us);
+            big.solve_upper_vec_in_place(&mut us);
+            for i in 0..n {
+                assert!((ls[i] - xs[i]).abs() <= 1e4 * f64::EPSILON * n as f64 * scale);
+                assert!((us[i] - xb[i]).abs() <= 1e4 * f64::EPSILON * n as f64 * scale);
+            }
+        }
+        for kernel in [Kernel::Small, Kernel::Faer] {
+            let m = faer::mat![[1.0, 2.0], [2.0, 1.0]];
+            let mut ch = Cholesky::with_kernel(2, kernel);
+            match ch.factor(m.as_ref()) {
+                Err(LinalgError::NotPositiveDefinite { index: 1, pivot }) => {
+                    assert!((pivot + 3.0).abs() < 1e-12, "{kernel:?}: {pivot}")
+                }
+                other => panic!("{kernel:?}: {other:?}"),
+            }
+            // an indefinite 40 × 40: SPD with one diagonal entry made negative
+            let mut big = spd(&mut Rng::new(4), 40);
+            big[(37, 37)] = -1.0;
+            let mut ch = Cholesky::with_kernel(40, kernel);
+            match ch.factor(big.as_ref()) {
+                Err(LinalgError::NotPositiveDefinite { index: 37, pivot }) => assert!(pivot < 0.0),
+                other => panic!("{kernel:?}: {other:?}"),
+            }
+            let mut x = [1.0; 40];
+            ch.solve_in_place(&mut x);
+            assert!(x.iter().all(|v| v.is_nan()));
+        }
     }
 }

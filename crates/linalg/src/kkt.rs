@@ -27,9 +27,10 @@ use faer::linalg::lu::partial_pivoting::solve::{
     solve_in_place as lu_solve_in_place, solve_in_place_scratch,
 };
 use faer::linalg::matmul::matmul;
-use faer::{Accum, ColMut, ColRef, Mat, MatRef, Par};
+use faer::{Accum, Mat, MatMut, MatRef, Par};
 
 use crate::cholesky::Cholesky;
+use crate::dense::{self, Kernel};
 use crate::error::{check_dims, check_finite, check_finite_vec, check_len, check_tol, LinalgError};
 use crate::scratch::Scratch;
 
@@ -59,17 +60,25 @@ pub enum KktMethod {
 
 /// Workspace for the augmented system `M q̈ − Jᵀλ = f`, `J q̈ = c`
 /// (`n` coordinates, `m` constraints). Allocates in [`KktSolver::new`] only.
+///
+/// RangeSpace works on contiguous column-major storage: for `n + m ≤`
+/// [`SMALL_MAX`](crate::SMALL_MAX) with the in-place kernels of this crate (no per-call
+/// dispatch), above it with faer's ([`Kernel`]). The finiteness of the inputs is checked in
+/// the pass that copies them into the workspace.
 #[derive(Debug)]
 pub struct KktSolver {
     n: usize,
     m: usize,
     method: KktMethod,
+    kernel: Kernel,
     pivot_rtol: f64,
     // RangeSpace
     chol_m: Cholesky,
     chol_s: Cholesky,
-    y: Mat<f64>,
-    s: Mat<f64>,
+    /// `Y = L⁻¹ Jᵀ`, `n × m` column-major.
+    y: Vec<f64>,
+    /// `S = Yᵀ Y`, `m × m` column-major (both triangles).
+    s: Vec<f64>,
     // FullLu
     k: Mat<f64>,
     rhs: Mat<f64>,
@@ -79,13 +88,24 @@ pub struct KktSolver {
 }
 
 impl KktSolver {
-    /// Allocates a workspace for `n` coordinates and `m` constraints.
+    /// Allocates a workspace for `n` coordinates and `m` constraints ([`Kernel::Auto`]).
     ///
     /// Only the storage of the chosen `method` is allocated.
     pub fn new(n: usize, m: usize, method: KktMethod) -> Self {
+        Self::with_kernel(n, m, method, Kernel::Auto)
+    }
+
+    /// As [`KktSolver::new`], with an explicit kernel choice for the range-space method
+    /// (`Kernel::Auto` decides on `n + m`).
+    pub fn with_kernel(n: usize, m: usize, method: KktMethod, kernel: Kernel) -> Self {
         let (rs, lu) = match method {
             KktMethod::RangeSpace => ((n, m), 0),
             KktMethod::FullLu => ((n, 0), n + m),
+        };
+        let sub = if kernel.is_small(n + m) {
+            Kernel::Small
+        } else {
+            Kernel::Faer
         };
         let req = StackReq::any_of(&[
             lu_in_place_scratch::<usize, f64>(lu, lu, Par::Seq, Default::default()),
@@ -95,11 +115,12 @@ impl KktSolver {
             n,
             m,
             method,
+            kernel: sub,
             pivot_rtol: DEFAULT_KKT_PIVOT_RTOL,
-            chol_m: Cholesky::new(rs.0),
-            chol_s: Cholesky::new(rs.1),
-            y: Mat::zeros(rs.0, rs.1),
-            s: Mat::zeros(rs.1, rs.1),
+            chol_m: Cholesky::with_kernel(rs.0, sub),
+            chol_s: Cholesky::with_kernel(rs.1, sub),
+            y: vec![0.0; rs.0 * rs.1],
+            s: vec![0.0; rs.1 * rs.1],
             k: Mat::zeros(lu, lu),
             rhs: Mat::zeros(lu, 1),
             perm: vec![0; lu],
@@ -157,16 +178,24 @@ impl KktSolver {
         check_len("KktSolver::solve: c", c, nc)?;
         check_len("KktSolver::solve: qdd", qdd, n)?;
         check_len("KktSolver::solve: lambda", lambda, nc)?;
-        check_finite("KktSolver::solve: m", m)?;
-        check_finite("KktSolver::solve: j", j)?;
-        check_finite_vec("KktSolver::solve: f", f)?;
-        check_finite_vec("KktSolver::solve: c", c)?;
         match self.method {
             KktMethod::RangeSpace => self.solve_range_space(m, j, f, c, qdd, lambda),
-            KktMethod::FullLu => self.solve_full_lu(m, j, f, c, qdd, lambda),
+            KktMethod::FullLu => {
+                check_all_finite(m, j, f, c)?;
+                self.solve_full_lu(m, j, f, c, qdd, lambda)
+            }
         }
     }
 
+    /// Range-space method on contiguous storage (Huang (2.4.8)):
+    ///
+    /// ```text
+    /// M = L Lᵀ,  Y = L⁻¹ Jᵀ,  S = Yᵀ Y = J M⁻¹ Jᵀ = L_S L_Sᵀ,
+    /// z = L⁻¹ f,  λ = S⁻¹ (c − Yᵀ z),  q̈ = L⁻ᵀ (z + Y λ)
+    /// ```
+    ///
+    /// (`Yᵀ z = J M⁻¹ f` and `L⁻ᵀ(z + Yλ) = M⁻¹(f + Jᵀλ)`): two triangular solves with `L` on
+    /// vectors besides the `m` columns of `Y`.
     fn solve_range_space(
         &mut self,
         m: MatRef<'_, f64>,
@@ -176,30 +205,63 @@ impl KktSolver {
         qdd: &mut [f64],
         lambda: &mut [f64],
     ) -> Result<(), LinalgError> {
-        let nc = self.m;
-        self.chol_m.factor(m)?;
+        let (n, nc) = (self.n, self.m);
+        // Copy the lower triangle of M and Jᵀ, checking finiteness in the same pass (every
+        // entry of `m`, as the error contract says); locate the culprit only on failure.
+        let mut finite = true;
+        {
+            let l = self.chol_m.storage_mut();
+            for col in 0..n {
+                finite &= dense::copy_col(m, col, &mut l[col * n..col * n + n], col);
+            }
+        }
+        let jt = j.transpose();
+        for row in 0..nc {
+            finite &= dense::copy_col(jt, row, &mut self.y[row * n..row * n + n], 0);
+        }
+        if !(finite && dense::all_finite(f) && dense::all_finite(c)) {
+            check_all_finite(m, j, f, c)?;
+        }
+        self.chol_m.factor_copied()?;
         if nc > 0 {
-            // Y = L⁻¹ Jᵀ, S = Yᵀ Y = J M⁻¹ Jᵀ (symmetric PSD by construction).
-            self.y.copy_from(j.transpose());
-            self.chol_m.solve_lower_in_place(self.y.as_mut());
-            matmul(
-                self.s.as_mut(),
-                Accum::Replace,
-                self.y.transpose(),
-                self.y.as_ref(),
-                1.0,
-                Par::Seq,
-            );
-            let smax = (0..nc).map(|i| self.s[(i, i)]).fold(0.0_f64, f64::max);
+            // Y = L⁻¹ Jᵀ, S = Yᵀ Y (symmetric PSD by construction).
+            self.chol_m
+                .solve_lower_in_place(MatMut::from_column_major_slice_mut(&mut self.y, n, nc));
+            if self.kernel == Kernel::Small {
+                for b in 0..nc {
+                    let yb = &self.y[b * n..b * n + n];
+                    for a in b..nc {
+                        let v = dense::dot(&self.y[a * n..a * n + n], yb);
+                        self.s[a + b * nc] = v;
+                        self.s[b + a * nc] = v;
+                    }
+                }
+            } else {
+                let y = MatRef::from_column_major_slice(&self.y, n, nc);
+                matmul(
+                    MatMut::from_column_major_slice_mut(&mut self.s, nc, nc),
+                    Accum::Replace,
+                    y.transpose(),
+                    y,
+                    1.0,
+                    Par::Seq,
+                );
+            }
+            let smax = (0..nc).map(|i| self.s[i + i * nc]).fold(0.0_f64, f64::max);
+            self.chol_s.storage_mut().copy_from_slice(&self.s);
             let tol = self.pivot_rtol;
-            let ok = smax > 0.0
-                && self.chol_s.factor(self.s.as_ref()).is_ok()
-                && (0..nc).all(|i| {
-                    let d = self.chol_s.l()[(i, i)];
+            let ok = smax > 0.0 && self.chol_s.factor_copied().is_ok() && {
+                let ls = self.chol_s.l();
+                (0..nc).all(|i| {
+                    let d = ls[(i, i)];
                     d * d > tol * smax
-                });
+                })
+            };
             if !ok {
-                let rank = pivoted_cholesky_rank(self.s.as_mut(), tol * smax);
+                let rank = pivoted_cholesky_rank(
+                    MatMut::from_column_major_slice_mut(&mut self.s, nc, nc),
+                    tol * smax,
+                );
                 return Err(LinalgError::RankDeficient {
                     rank,
                     required: nc,
@@ -207,34 +269,25 @@ impl KktSolver {
                 });
             }
         }
-        // λ = S⁻¹ (c − J M⁻¹ f)
+        // z = L⁻¹ f
         qdd.copy_from_slice(f);
-        self.chol_m.solve_in_place(qdd);
-        lambda.copy_from_slice(c);
+        self.chol_m.solve_lower_vec_in_place(qdd);
         if nc > 0 {
-            matmul(
-                ColMut::from_slice_mut(lambda).as_mat_mut(),
-                Accum::Add,
-                j,
-                ColRef::from_slice(qdd).as_mat(),
-                -1.0,
-                Par::Seq,
-            );
+            // λ = S⁻¹ (c − Yᵀ z)
+            for a in 0..nc {
+                lambda[a] = c[a] - dense::dot(&self.y[a * n..a * n + n], qdd);
+            }
             self.chol_s.solve_in_place(lambda);
+            // z + Y λ
+            for a in 0..nc {
+                let la = lambda[a];
+                for (x, ya) in qdd.iter_mut().zip(&self.y[a * n..a * n + n]) {
+                    *x += ya * la;
+                }
+            }
         }
-        // q̈ = M⁻¹ (f + Jᵀ λ)
-        qdd.copy_from_slice(f);
-        if nc > 0 {
-            matmul(
-                ColMut::from_slice_mut(qdd).as_mat_mut(),
-                Accum::Add,
-                j.transpose(),
-                ColRef::from_slice(lambda).as_mat(),
-                1.0,
-                Par::Seq,
-            );
-        }
-        self.chol_m.solve_in_place(qdd);
+        // q̈ = L⁻ᵀ (z + Y λ)
+        self.chol_m.solve_upper_vec_in_place(qdd);
         Ok(())
     }
 
@@ -316,6 +369,20 @@ impl KktSolver {
         }
         Ok(())
     }
+}
+
+/// The finiteness checks of [`KktSolver::solve`] in their documented order (`m`, `j`, `f`,
+/// `c`), each reporting the first non-finite entry.
+fn check_all_finite(
+    m: MatRef<'_, f64>,
+    j: MatRef<'_, f64>,
+    f: &[f64],
+    c: &[f64],
+) -> Result<(), LinalgError> {
+    check_finite("KktSolver::solve: m", m)?;
+    check_finite("KktSolver::solve: j", j)?;
+    check_finite_vec("KktSolver::solve: f", f)?;
+    check_finite_vec("KktSolver::solve: c", c)
 }
 
 /// Numerical rank of a symmetric PSD matrix by Cholesky with diagonal

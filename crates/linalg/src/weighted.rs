@@ -23,7 +23,8 @@ use faer::linalg::triangular_solve::{
 use faer::{Accum, Mat, MatRef, Par, Side};
 
 use crate::cholesky::Cholesky;
-use crate::error::{check_dims, check_finite, LinalgError};
+use crate::dense;
+use crate::error::{check_dims, check_finite, check_tol, LinalgError};
 use crate::pinv::PseudoInverse;
 
 /// Workspace for `W = L⁻ᵀ (A L⁻ᵀ)†`, `P_c = W A`, `P_a = I − W A` (Kövecses (17)),
@@ -40,6 +41,14 @@ pub struct WeightedProjectors {
     w: Mat<f64>,
     p_c: Mat<f64>,
     p_a: Mat<f64>,
+    // The Schur path of `update`: Y = L⁻¹Aᵀ (n × m), S = YᵀY = L_S L_Sᵀ, G = L_S⁻¹, T = Y S⁻¹.
+    y: Vec<f64>,
+    chol_s: Cholesky,
+    g: Vec<f64>,
+    t: Vec<f64>,
+    /// Whether the last computation went through the SVD (singular values available).
+    svd: bool,
+    rank: usize,
 }
 
 impl WeightedProjectors {
@@ -54,6 +63,12 @@ impl WeightedProjectors {
             w: Mat::zeros(n, m),
             p_c: Mat::zeros(n, n),
             p_a: Mat::identity(n, n),
+            y: vec![0.0; n * m],
+            chol_s: Cholesky::new(m),
+            g: vec![0.0; m * m],
+            t: vec![0.0; n * m],
+            svd: false,
+            rank: 0,
         }
     }
 
@@ -99,7 +114,11 @@ impl WeightedProjectors {
         solve_lower_triangular_in_place(chol.l(), self.at.as_mut(), Par::Seq);
         self.atil.copy_from(self.at.transpose());
         // Kövecses (15): Ã†.
+        self.svd = false;
+        self.rank = 0;
         self.pinv.compute(self.atil.as_ref(), abs_tol, rel_tol)?;
+        self.svd = true;
+        self.rank = self.pinv.rank();
         // Kövecses (17): W = L̂⁻¹ Ã† = L⁻ᵀ Ã†.
         self.w.copy_from(self.pinv.pinv());
         solve_upper_triangular_in_place(chol.l().transpose(), self.w.as_mut(), Par::Seq);
@@ -120,6 +139,115 @@ impl WeightedProjectors {
         Ok(())
     }
 
+    /// As [`WeightedProjectors::compute`], without an SVD where the rank is known to be full:
+    /// for `m ≤ n` the full-row-rank formula (18), `W = L⁻ᵀ Y S⁻¹` with `Y = L⁻¹Aᵀ = Ãᵀ` and
+    /// `S = Yᵀ Y = Ã Ãᵀ = L_S L_Sᵀ`, is used when the Cholesky factor of `S` *certifies* that
+    /// the SVD would keep every singular value:
+    ///
+    /// ```text
+    /// σ_min(Ã)² = λ_min(S) ≥ 1 / ‖L_S⁻¹‖_F²,     σ_max(Ã)² ≤ tr S,
+    /// accept when  ‖L_S⁻¹‖_F² · tr S ≤ 1e8  and  1/‖L_S⁻¹‖_F > max(abs_tol, rel_tol · √tr S)
+    /// ```
+    ///
+    /// (the first bound keeps `κ(S) ≤ 1e8`, so the `O(ε · tr S)` round-off of forming `S`
+    /// cannot change the rank decision). Otherwise — a rank-deficient, nearly deficient or wide
+    /// `A` — it falls back to [`WeightedProjectors::compute`]. Same results to round-off, same
+    /// errors; [`WeightedProjectors::singular_values`] is empty after the full-rank path.
+    pub fn update(
+        &mut self,
+        chol: &Cholesky,
+        a: MatRef<'_, f64>,
+        abs_tol: f64,
+        rel_tol: f64,
+    ) -> Result<(), LinalgError> {
+        let (n, m) = (self.n, self.m);
+        if m == 0 || m > n || chol.dim() != n || !chol.is_factored() {
+            return self.compute(chol, a, abs_tol, rel_tol);
+        }
+        check_dims("WeightedProjectors::compute: a", a, m, n)?;
+        check_tol("PseudoInverse::compute: abs_tol", abs_tol)?;
+        check_tol("PseudoInverse::compute: rel_tol", rel_tol)?;
+        self.svd = false;
+        self.rank = 0;
+        // Y = L⁻¹ Aᵀ, finiteness checked in the copy
+        let mut finite = true;
+        for row in 0..m {
+            let col = &mut self.y[row * n..row * n + n];
+            for k in 0..n {
+                let v = a[(row, k)];
+                finite &= v.is_finite();
+                col[k] = v;
+            }
+            chol.solve_lower_vec_in_place(col);
+        }
+        if !finite {
+            check_finite("WeightedProjectors::compute: a", a)?;
+        }
+        // S = Yᵀ Y (lower triangle) and its trace
+        let mut trace = 0.0;
+        {
+            let ls = self.chol_s.storage_mut();
+            for b in 0..m {
+                let yb = &self.y[b * n..b * n + n];
+                for r in 0..m {
+                    ls[r + b * m] = if r >= b {
+                        dense::dot(&self.y[r * n..r * n + n], yb)
+                    } else {
+                        0.0
+                    };
+                }
+                trace += ls[b + b * m];
+            }
+        }
+        if self.chol_s.factor_copied().is_err() {
+            return self.compute(chol, a, abs_tol, rel_tol);
+        }
+        // G = L_S⁻¹ (lower triangular), column by column
+        for c in 0..m {
+            let gc = &mut self.g[c * m..c * m + m];
+            gc.fill(0.0);
+            gc[c] = 1.0;
+            self.chol_s.solve_lower_vec_in_place(gc);
+        }
+        let g_f2: f64 = self.g.iter().map(|v| v * v).sum();
+        let sigma_min_lb = 1.0 / g_f2.sqrt();
+        if !(g_f2 * trace <= 1e8 && sigma_min_lb > abs_tol.max(rel_tol * trace.sqrt())) {
+            return self.compute(chol, a, abs_tol, rel_tol);
+        }
+        // Kövecses (18): T = Ã† = Y S⁻¹ = Y Gᵀ G; then W = L⁻ᵀ T.
+        for c in 0..m {
+            let tc = &mut self.t[c * n..c * n + n];
+            tc.fill(0.0);
+            // (Y Gᵀ G)_{:,c} = Σ_{a ≥ c} G_ac Σ_{b ≤ a} G_ab Y_{:,b}
+            for a_ in c..m {
+                let gac = self.g[a_ + c * m];
+                for b in 0..=a_ {
+                    let f = gac * self.g[a_ + b * m];
+                    for (x, yb) in tc.iter_mut().zip(&self.y[b * n..b * n + n]) {
+                        *x += f * yb;
+                    }
+                }
+            }
+            chol.solve_upper_vec_in_place(tc);
+            for i in 0..n {
+                self.w[(i, c)] = tc[i];
+            }
+        }
+        // P_c = W A, P_a = I − W A
+        for j in 0..n {
+            for i in 0..n {
+                let mut s = 0.0;
+                for c in 0..m {
+                    s += self.w[(i, c)] * a[(c, j)];
+                }
+                self.p_c[(i, j)] = s;
+                self.p_a[(i, j)] = if i == j { 1.0 } else { 0.0 } - s;
+            }
+        }
+        self.rank = m;
+        Ok(())
+    }
+
     /// The weighted generalized inverse `W = L⁻ᵀ (A L⁻ᵀ)†` (`n × m`).
     pub fn w(&self) -> MatRef<'_, f64> {
         self.w.as_ref()
@@ -137,12 +265,18 @@ impl WeightedProjectors {
 
     /// Numerical rank of `Ã = A L⁻ᵀ` (equal to that of `A`).
     pub fn rank(&self) -> usize {
-        self.pinv.rank()
+        self.rank
     }
 
-    /// Singular values of `Ã = A L⁻ᵀ` (unit-consistent, Kövecses after (13)).
+    /// Singular values of `Ã = A L⁻ᵀ` (unit-consistent, Kövecses after (13)) from the last
+    /// [`WeightedProjectors::compute`], or from an [`WeightedProjectors::update`] that fell
+    /// back to the SVD; empty after an update that took the full-rank path.
     pub fn singular_values(&self) -> &[f64] {
-        self.pinv.singular_values()
+        if self.svd {
+            self.pinv.singular_values()
+        } else {
+            &[]
+        }
     }
 }
 
@@ -231,6 +365,76 @@ mod tests {
     use faer::linalg::solvers::DenseSolveCore;
 
     const EPS: f64 = f64::EPSILON;
+
+    /// `update` gives `compute`'s W, P_c, P_a to round-off on full-rank A (the Schur path,
+    /// no singular values), falls back to the SVD on rank-deficient and wide A (same rank,
+    /// singular values present), and reports the same errors.
+    #[test]
+    fn update_matches_compute() {
+        let mut rng = Rng::new(43);
+        for (n, m) in [(1, 1), (3, 1), (6, 2), (7, 3), (7, 6), (10, 10), (40, 5)] {
+            let mass = spd(&mut rng, n);
+            let a = rand_mat(&mut rng, m, n);
+            let mut ch = Cholesky::new(n);
+            ch.factor(mass.as_ref()).unwrap();
+            let (mut full, mut fast) =
+                (WeightedProjectors::new(n, m), WeightedProjectors::new(n, m));
+            full.compute(&ch, a.as_ref(), 0.0, DEFAULT_RANK_RTOL)
+                .unwrap();
+            fast.update(&ch, a.as_ref(), 0.0, DEFAULT_RANK_RTOL)
+                .unwrap();
+            let s = full.singular_values();
+            let cond = s[0] / s[m - 1];
+            assert_eq!(fast.rank(), m);
+            if cond * cond < 1e7 {
+                assert!(
+                    fast.singular_values().is_empty(),
+                    "{n}x{m}: Schur path expected"
+                );
+            }
+            let tol = 1e3 * EPS * cond * cond * (n + m) as f64;
+            assert!(
+                (fast.w() - full.w()).norm_l2() <= tol * full.w().norm_l2(),
+                "{n}x{m}"
+            );
+            assert!((fast.p_a() - full.p_a()).norm_max() <= tol, "{n}x{m}");
+            assert!((fast.p_c() - full.p_c()).norm_max() <= tol, "{n}x{m}");
+        }
+        // rank-deficient and wide: the SVD decides
+        let n = 6;
+        let mass = spd(&mut rng, n);
+        let mut ch = Cholesky::new(n);
+        ch.factor(mass.as_ref()).unwrap();
+        for (a, rank) in [
+            (low_rank(&mut rng, 3, n, 2), 2),
+            (rand_mat(&mut rng, 8, n), 6),
+        ] {
+            let mut wp = WeightedProjectors::new(n, a.nrows());
+            wp.update(&ch, a.as_ref(), 0.0, DEFAULT_RANK_RTOL).unwrap();
+            assert_eq!(wp.rank(), rank);
+            assert!(!wp.singular_values().is_empty());
+        }
+        let mut a = rand_mat(&mut rng, 2, n);
+        a[(1, 4)] = f64::NAN;
+        let mut wp = WeightedProjectors::new(n, 2);
+        assert!(matches!(
+            wp.update(&ch, a.as_ref(), 0.0, DEFAULT_RANK_RTOL),
+            Err(LinalgError::NonFinite { row: 1, col: 4, .. })
+        ));
+        assert!(matches!(
+            wp.update(&ch, a.transpose(), 0.0, DEFAULT_RANK_RTOL),
+            Err(LinalgError::DimensionMismatch { .. })
+        ));
+        a[(1, 4)] = 1.0;
+        assert!(matches!(
+            wp.update(&ch, a.as_ref(), -1.0, DEFAULT_RANK_RTOL),
+            Err(LinalgError::InvalidTolerance { .. })
+        ));
+        assert!(matches!(
+            wp.update(&Cholesky::new(n), a.as_ref(), 0.0, DEFAULT_RANK_RTOL),
+            Err(LinalgError::NotFactored { .. })
+        ));
+    }
 
     #[test]
     fn full_rank_matches_eq18() {

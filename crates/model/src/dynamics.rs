@@ -65,6 +65,13 @@ pub struct DynamicsOptions {
 ///
 /// All constraint rows are treated as active equalities; choosing the active
 /// set of unilateral rows is the job of `contour-contact`.
+///
+/// Where no constraint row enters (`L = 0`, or [`ConstrainedDynamics::unconstrained_accelerations`])
+/// and the mechanism has an O(N) forward dynamics ([`Mechanism::fast_forward_dynamics`]: the
+/// articulated-body algorithm of a [`crate::tree::KinematicTree`]), that is used instead of
+/// `M` and a Cholesky factorization; `M` and `h` are then not evaluated, and
+/// [`ConstrainedDynamics::mass_matrix`] / [`ConstrainedDynamics::bias_forces`] keep the values
+/// of the last call that did evaluate them.
 #[derive(Debug)]
 pub struct ConstrainedDynamics {
     n: usize,
@@ -80,8 +87,12 @@ pub struct ConstrainedDynamics {
     f: Vec<f64>,
     c: Vec<f64>,
     qdd: Vec<f64>,
+    /// `(|f_k| + Σ_j |J_jk λ_j|) / max M_kk` of the residual check.
+    force: Vec<f64>,
     kkt: KktSolver,
     chol: Cholesky,
+    /// The mechanism answers [`Mechanism::fast_forward_dynamics`] (a kinematic tree: ABA).
+    fast: bool,
 }
 
 impl ConstrainedDynamics {
@@ -103,8 +114,11 @@ impl ConstrainedDynamics {
             f: vec![0.0; n],
             c: vec![0.0; l],
             qdd: vec![0.0; n],
+            force: vec![0.0; n],
             kkt: KktSolver::new(n, l, KktMethod::default()),
             chol: Cholesky::new(n),
+            // probe with empty slices: a model without the O(N) path answers `None` at once
+            fast: mech.fast_forward_dynamics(&[], &[], &[], &mut []).is_some(),
         }
     }
 
@@ -278,8 +292,41 @@ impl ConstrainedDynamics {
         lambda: &mut [f64],
     ) -> Result<(), ModelError> {
         check_outputs(mech, qdd, lambda)?;
+        if self.l == 0 && self.fast {
+            return self.fast_unconstrained(mech, t, q, qd, qdd);
+        }
         self.evaluate(mech, t, q, qd, None, true)?;
         self.solve(qdd, lambda)
+    }
+
+    /// `q̈ = M⁻¹(u − h)` by the mechanism's O(N) forward dynamics (ABA for trees), with the
+    /// checks of [`ConstrainedDynamics::evaluate`] on the state and on `u`.
+    fn fast_unconstrained<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        qdd: &mut [f64],
+    ) -> Result<(), ModelError> {
+        self.check_mechanism(mech)?;
+        mech.validate()?;
+        check_timed_state(mech, t, q, qd)?;
+        mech.applied_forces(t, q, qd, &mut self.u);
+        check_finite("applied forces", &self.u)?;
+        match mech.fast_forward_dynamics(q, qd, &self.u, qdd) {
+            Some(r) => r?,
+            None => {
+                // the probe of `new` said otherwise: take the general path
+                self.evaluate(mech, t, q, qd, None, false)?;
+                self.chol
+                    .factor(self.m.as_ref())
+                    .map_err(|e| ModelError::from_solver(e, self.l))?;
+                qdd.copy_from_slice(&self.f);
+                self.chol.solve_in_place(qdd);
+            }
+        }
+        check_finite("accelerations", qdd)
     }
 
     fn solve(&mut self, qdd: &mut [f64], lambda: &mut [f64]) -> Result<(), ModelError> {
@@ -310,20 +357,24 @@ impl ConstrainedDynamics {
     /// `J M⁻¹ Jᵀ` (e.g. `M = diag(1, 1e-12)`) does not, and is reported as
     /// [`ModelError::IllConditioned`] instead of returning accelerations that violate the
     /// constraint. No allocation.
-    fn check_residual(&self, qdd: &[f64], lambda: &[f64]) -> Result<(), ModelError> {
+    fn check_residual(&mut self, qdd: &[f64], lambda: &[f64]) -> Result<(), ModelError> {
         let n = self.n;
         let m = (0..n).fold(0.0f64, |a, k| a.max(self.m[(k, k)]));
+        // force_k = |f_k| + Σ_j |J_jk λ_j|, once per column (O(L·N), not O(L²·N))
+        for k in 0..n {
+            let mut force = self.f[k].abs();
+            for (jj, lj) in lambda.iter().enumerate() {
+                force += (self.j[(jj, k)] * lj).abs();
+            }
+            self.force[k] = force / m;
+        }
         for i in 0..self.l {
             let mut r = -self.c[i];
             let mut scale = self.c[i].abs();
             for k in 0..n {
                 let jik = self.j[(i, k)];
                 r += jik * qdd[k];
-                let mut force = self.f[k].abs();
-                for (jj, lj) in lambda.iter().enumerate() {
-                    force += (self.j[(jj, k)] * lj).abs();
-                }
-                scale += jik.abs() * (qdd[k].abs() + force / m);
+                scale += jik.abs() * (qdd[k].abs() + self.force[k]);
             }
             let bound = RESIDUAL_FACTOR * f64::EPSILON * scale;
             // a NaN residual fails too
@@ -404,6 +455,9 @@ impl ConstrainedDynamics {
         qdd: &mut [f64],
     ) -> Result<(), ModelError> {
         check_len("qdd", qdd, mech.dof())?;
+        if self.fast {
+            return self.fast_unconstrained(mech, t, q, qd, qdd);
+        }
         self.evaluate(mech, t, q, qd, None, false)?;
         self.chol
             .factor(self.m.as_ref())
@@ -632,6 +686,69 @@ mod tests {
         let (mut qdd, mut lambda) = ([0.0; 3], [0.0; 2]);
         d.accelerations(&boxed, 0.0, &q, &qd, &mut qdd, &mut lambda)
             .unwrap();
+    }
+
+    /// A kinematic tree without closures takes the articulated-body path (its `M` is never
+    /// evaluated), and gives CRBA + Cholesky's accelerations to 1e-12; with `u` from a
+    /// controller; a mechanism without the O(N) path still factors `M`.
+    #[test]
+    fn trees_without_closures_use_the_articulated_body_algorithm() {
+        let tree = crate::models::panda_arm();
+        struct Damper;
+        impl crate::Controller for Damper {
+            fn forces(&self, _t: f64, _q: &[f64], qd: &[f64], u: &mut [f64]) {
+                for (ui, v) in u.iter_mut().zip(qd) {
+                    *ui -= 0.7 * v;
+                }
+            }
+        }
+        let sys = WithController::new(&tree, Damper);
+        let n = sys.dof();
+        let mut d = ConstrainedDynamics::new(&sys);
+        assert!(d.fast);
+        let mut rng = SplitMix64::new(5);
+        for _ in 0..5 {
+            let q: Vec<f64> = (0..n).map(|_| rng.uniform(-2.0, 2.0)).collect();
+            let qd: Vec<f64> = (0..n).map(|_| rng.uniform(-1.0, 1.0)).collect();
+            let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);
+            d.accelerations(&sys, 0.0, &q, &qd, &mut a, &mut [])
+                .unwrap();
+            d.unconstrained_accelerations(&sys, 0.0, &q, &qd, &mut b)
+                .unwrap();
+            assert_eq!(a, b);
+            assert!(d.mass_matrix().norm_max() == 0.0, "M was evaluated");
+            // reference: M q̈ = u − h by CRBA + LU
+            let mut m = Mat::<f64>::zeros(n, n);
+            let (mut h, mut u) = (vec![0.0; n], vec![0.0; n]);
+            sys.mass_matrix(&q, m.as_mut());
+            sys.bias_forces(&q, &qd, &mut h);
+            sys.applied_forces(0.0, &q, &qd, &mut u);
+            let rhs = Mat::from_fn(n, 1, |i, _| u[i] - h[i]);
+            let x = m.partial_piv_lu().inverse() * &rhs;
+            let scale = (0..n).fold(1.0f64, |s, i| s.max(x[(i, 0)].abs()));
+            for i in 0..n {
+                assert!(
+                    (a[i] - x[(i, 0)]).abs() <= 1e-12 * scale,
+                    "{i}: {} {}",
+                    a[i],
+                    x[(i, 0)]
+                );
+            }
+        }
+        // a NaN state is still the typed error of the general path
+        let mut a = vec![0.0; n];
+        let mut q = vec![0.1; n];
+        q[3] = f64::NAN;
+        assert_eq!(
+            d.accelerations(&sys, 0.0, &q, &vec![0.0; n], &mut a, &mut []),
+            Err(ModelError::NonFinite {
+                what: "q",
+                index: 3
+            })
+        );
+        // Keerthi's robot has no O(N) path
+        let robot = KeerthiRobot::default();
+        assert!(!ConstrainedDynamics::new(&robot).fast);
     }
 
     #[test]

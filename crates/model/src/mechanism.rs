@@ -125,6 +125,22 @@ pub trait Mechanism {
         None
     }
 
+    /// Unconstrained forward dynamics `q̈ = M(q)⁻¹ (τ − h(q, q̇))` by an algorithm that does not
+    /// form `M`, when the model has one: [`crate::tree::KinematicTree`] answers with the O(N)
+    /// articulated-body algorithm (RBDA Table 7.1). `None` (the default) means "factor `M`":
+    /// [`crate::ConstrainedDynamics`] then uses `M` and `h` as before. Used only where no
+    /// constraint row is present (`L = 0`, or the unconstrained accelerations).
+    fn fast_forward_dynamics(
+        &self,
+        q: &[f64],
+        qd: &[f64],
+        tau: &[f64],
+        qdd: &mut [f64],
+    ) -> Option<Result<(), crate::ModelError>> {
+        let _ = (q, qd, tau, qdd);
+        None
+    }
+
     /// Checks the model's own parameters (lengths and masses positive and finite, other
     /// parameters finite): [`crate::ModelError::InvalidParameter`] naming the field. Models
     /// have public fields, so this runs where they are used: by
@@ -179,6 +195,15 @@ macro_rules! forward_mechanism {
         }
         fn validate(&self) -> Result<(), crate::ModelError> {
             (**self).validate()
+        }
+        fn fast_forward_dynamics(
+            &self,
+            q: &[f64],
+            qd: &[f64],
+            tau: &[f64],
+            qdd: &mut [f64],
+        ) -> Option<Result<(), crate::ModelError>> {
+            (**self).fast_forward_dynamics(q, qd, tau, qdd)
         }
     };
 }
@@ -285,5 +310,14 @@ impl<M: Mechanism, C: Controller> Mechanism for WithController<M, C> {
     }
     fn validate(&self) -> Result<(), crate::ModelError> {
         self.mechanism.validate()
+    }
+    fn fast_forward_dynamics(
+        &self,
+        q: &[f64],
+        qd: &[f64],
+        tau: &[f64],
+        qdd: &mut [f64],
+    ) -> Option<Result<(), crate::ModelError>> {
+        self.mechanism.fast_forward_dynamics(q, qd, tau, qdd)
     }
 }

@@ -1,4 +1,4 @@
-//! The per-call routines of kinematic trees (CRBA, RNEA, closure rows, FDgq)
+//! The per-call routines of kinematic trees (CRBA, RNEA, ABA, closure rows, FDgq)
 //! do not touch the heap: their workspaces are allocated when the tree is
 //! built. A per-thread counting allocator (`allocation-counter`) records the
 //! allocations of the measuring thread only (issue 11).
@@ -6,7 +6,7 @@
 use contour_model::explicit::{ExplicitDynamics, Planar2g};
 use contour_model::models::{arm7_initial_q, ssrms_arm_tip_held};
 use contour_model::tree::KinematicTree;
-use contour_model::Mechanism;
+use contour_model::{ConstrainedDynamics, Mechanism};
 use faer::Mat;
 /// The counter is live (so a zero below cannot pass vacuously): one box is one allocation.
 fn assert_counter_live() {
@@ -35,6 +35,8 @@ fn tree_algorithms_do_not_allocate_per_call() {
     let (mut h7, mut phi, mut rho) = ([0.0; 7], [0.0; 3], [0.0; 3]);
     let mut tau = [0.0; 7];
     let mut qdd2 = [0.0; 2];
+    let (mut qdd20, mut qdd7) = ([0.0; 20], [0.0; 7]);
+    let mut cd = ConstrainedDynamics::new(&planar);
     let mut run = |n: usize| {
         for _ in 0..n {
             planar.mass_matrix(&q20, m20.as_mut());
@@ -48,6 +50,14 @@ fn tree_algorithms_do_not_allocate_per_call() {
                 .inverse_dynamics(&q7, &qd7, &qd7, &mut tau)
                 .unwrap();
             let _ = arm.kinetic_energy(&q7, &qd7);
+            planar
+                .forward_dynamics(&q20, &q20, &h20, &mut qdd20)
+                .unwrap();
+            arm.tree()
+                .forward_dynamics(&q7, &qd7, &tau, &mut qdd7)
+                .unwrap();
+            cd.accelerations(&planar, 0.0, &q20, &q20, &mut qdd20, &mut [])
+                .unwrap();
             fdgq.accelerations(&p2g, &p2g, 0.0, &[0.3, 0.5], &[0.1, 0.2], &mut qdd2)
                 .unwrap();
         }

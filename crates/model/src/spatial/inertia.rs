@@ -1,7 +1,7 @@
 //! Spatial inertias.
 
 use super::mat3::{
-    add3, cross, mat3_mul, mat3_transpose, mat3_tvec, mat3_vec, scale3, skew, sub3, Mat3, Vec3,
+    add3, cross, dot, mat3_mul, mat3_transpose, mat3_tvec, mat3_vec, scale3, skew, sub3, Mat3, Vec3,
 };
 use super::transform::Transform;
 use super::vector::{Force, Motion};
@@ -71,34 +71,34 @@ impl SpatialInertia {
     /// expressed in A (the CRBA step `I^c_λ += Xᵀ I^c_i X`, RBDA Table 6.2).
     ///
     /// With `h' = Eᵀh`, `Ī' = Eᵀ Ī E`: `h_A = h' + m r`,
-    /// `Ī_A = Ī' − m r×r× − h'×r× − r×h'×`.
+    /// `Ī_A = Ī' − m r×r× − h'×r× − r×h'×`, evaluated with `a×b× = b aᵀ − (a·b) 1` as
+    /// `Ī_A = Ī' − m (r rᵀ − (r·r) 1) − (r h'ᵀ + h' rᵀ) + 2 (h'·r) 1` on the upper triangle
+    /// (symmetric by construction; `Ī'` from `Ī E` and the upper triangle of `Eᵀ (Ī E)`).
     pub fn transform_transpose(&self, x: &Transform) -> SpatialInertia {
         let e = &x.rot;
         let hp = mat3_tvec(e, &self.h);
-        let ip = mat3_mul(&mat3_transpose(e), &mat3_mul(&self.ibar, e));
+        let ie = mat3_mul(&self.ibar, e);
         let r = &x.trans;
-        let rx = skew(r);
-        let hx = skew(&hp);
-        let rr = mat3_mul(&rx, &rx);
-        let hr = mat3_mul(&hx, &rx);
-        let rh = mat3_mul(&rx, &hx);
-        let mut ibar = ip;
+        let m = self.mass;
+        let rr = dot(r, r);
+        let hr = dot(&hp, r);
+        let diag = m * rr + 2.0 * hr;
+        let mut ibar = [[0.0; 3]; 3];
         for i in 0..3 {
-            for j in 0..3 {
-                ibar[i][j] -= self.mass * rr[i][j] + hr[i][j] + rh[i][j];
-            }
-        }
-        // exact symmetry (the formula is symmetric up to rounding)
-        for i in 0..3 {
-            for j in 0..i {
-                let s = 0.5 * (ibar[i][j] + ibar[j][i]);
-                ibar[i][j] = s;
-                ibar[j][i] = s;
+            for j in i..3 {
+                // (Eᵀ Ī E)_ij = Σ_k E_ki (Ī E)_kj
+                let ip = e[0][i] * ie[0][j] + e[1][i] * ie[1][j] + e[2][i] * ie[2][j];
+                let mut v = ip - m * r[i] * r[j] - (r[i] * hp[j] + hp[i] * r[j]);
+                if i == j {
+                    v += diag;
+                }
+                ibar[i][j] = v;
+                ibar[j][i] = v;
             }
         }
         SpatialInertia {
-            mass: self.mass,
-            h: add3(&hp, &scale3(self.mass, r)),
+            mass: m,
+            h: add3(&hp, &scale3(m, r)),
             ibar,
         }
     }

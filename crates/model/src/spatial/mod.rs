@@ -11,16 +11,19 @@
 //! X* = X⁻ᵀ = [E −E r×; 0 E]                                 RBDA (2.25)
 //! I = [Ī  h×; h×ᵀ  m 1],  h = m c,  Ī = I_c + m c× c×ᵀ        RBDA (2.62) (spatial_v2 `mcI`)
 //! I_A = Xᵀ I_B X   (inertia of a body expressed in B, moved to A)
+//! I^A = [A B; Bᵀ C] (articulated-body inertia, RBDA §7.1: [`ArticulatedInertia`])
 //! ```
 //!
 //! 3-vectors are `[f64; 3]` ([`Vec3`]) and 3×3 matrices are row-major
 //! `[[f64; 3]; 3]` ([`Mat3`]); everything is `Copy` and allocation free.
 
+mod articulated;
 mod inertia;
 mod mat3;
 mod transform;
 mod vector;
 
+pub use articulated::ArticulatedInertia;
 pub use inertia::SpatialInertia;
 pub use mat3::{
     add3, cross, dot, mat3_identity, mat3_mul, mat3_transpose, mat3_tvec, mat3_vec, rotation_about,

@@ -2,7 +2,8 @@
 
 use super::joint::Joint;
 use crate::spatial::{
-    add3, cross, dot, mat3_tvec, scale3, Force, Motion, SpatialInertia, Transform, Vec3,
+    add3, cross, dot, mat3_tvec, scale3, ArticulatedInertia, Force, Motion, SpatialInertia,
+    Transform, Vec3,
 };
 use crate::validate::{check_finite, check_len};
 use crate::{Mechanism, ModelError};
@@ -26,6 +27,14 @@ pub(crate) struct TreeWorkspace {
     pub(crate) ic: Vec<SpatialInertia>,
     /// Motion subspaces in world coordinates, `⁰X_i⁻¹ S_i`.
     pub(crate) s_world: Vec<Motion>,
+    /// Articulated-body inertias `I^A_i` (ABA).
+    pub(crate) ia: Vec<ArticulatedInertia>,
+    /// Articulated bias forces `p^A_i` (ABA).
+    pub(crate) pa: Vec<Force>,
+    /// `U_i = I^A_i S_i` (ABA).
+    pub(crate) uu: Vec<Force>,
+    /// `D_i = S_iᵀ U_i` and `u_i = τ_i − S_iᵀ p^A_i` (ABA).
+    pub(crate) du: Vec<[f64; 2]>,
 }
 
 impl TreeWorkspace {
@@ -37,6 +46,10 @@ impl TreeWorkspace {
         self.f.push(Force::ZERO);
         self.ic.push(SpatialInertia::default());
         self.s_world.push(Motion::ZERO);
+        self.ia.push(ArticulatedInertia::default());
+        self.pa.push(Force::ZERO);
+        self.uu.push(Force::ZERO);
+        self.du.push([0.0; 2]);
     }
 }
 
@@ -56,14 +69,14 @@ impl TreeWorkspace {
 #[derive(Debug, Clone)]
 pub struct KinematicTree {
     name: String,
-    parent: Vec<Option<usize>>,
-    joint: Vec<Joint>,
-    x_tree: Vec<Transform>,
-    inertia: Vec<SpatialInertia>,
+    pub(super) parent: Vec<Option<usize>>,
+    pub(super) joint: Vec<Joint>,
+    pub(super) x_tree: Vec<Transform>,
+    pub(super) inertia: Vec<SpatialInertia>,
     body_names: Vec<String>,
-    q_index: Vec<Option<usize>>,
-    dof: usize,
-    gravity: Vec3,
+    pub(super) q_index: Vec<Option<usize>>,
+    pub(super) dof: usize,
+    pub(super) gravity: Vec3,
     ws: RefCell<TreeWorkspace>,
 }
 
@@ -244,18 +257,18 @@ impl KinematicTree {
         }
     }
 
-    fn check_q(&self, q: &[f64]) -> Result<(), ModelError> {
+    pub(crate) fn check_q(&self, q: &[f64]) -> Result<(), ModelError> {
         check_len("q", q, self.dof)?;
         check_finite("q", q)
     }
 
-    fn check_qd(&self, qd: &[f64]) -> Result<(), ModelError> {
+    pub(crate) fn check_qd(&self, qd: &[f64]) -> Result<(), ModelError> {
         check_len("qd", qd, self.dof)?;
         check_finite("qd", qd)
     }
 
     #[inline]
-    fn qi(&self, i: usize, q: &[f64]) -> f64 {
+    pub(crate) fn qi(&self, i: usize, q: &[f64]) -> f64 {
         self.q_index[i].map_or(0.0, |k| q[k])
     }
 
@@ -338,29 +351,35 @@ impl KinematicTree {
         }
     }
 
-    /// CRBA into `m` (RBDA Table 6.2); every entry is written.
+    /// CRBA into `m` (RBDA Table 6.2) in world coordinates; every entry is written.
+    ///
+    /// `H_ij = S_jᵀ X* I^c_i S_i` is frame invariant, so with the composite inertias summed in
+    /// world coordinates, `I^c_i = Σ_{k ∈ subtree(i)} ⁰X_kᵀ I_k ⁰X_k`, and the world motion
+    /// subspaces `⁰S_i = ⁰X_i⁻¹ S_i`, every entry is a dot product,
+    /// `H_ij = ⁰S_j · (I^c_i ⁰S_i)` for `j` an ancestor of `i` (no force transform per pair,
+    /// as in Pinocchio's CRBA).
     fn crba(&self, ws: &mut TreeWorkspace, q: &[f64], mut m: MatMut<'_, f64>) {
         self.kinematics(ws, q, None);
         let nb = self.n_bodies();
-        ws.ic[..nb].copy_from_slice(&self.inertia);
+        for i in 0..nb {
+            ws.ic[i] = self.inertia[i].transform_transpose(&ws.x0[i]);
+        }
         for i in (0..nb).rev() {
             if let Some(p) = self.parent[i] {
-                let icp = ws.ic[i].transform_transpose(&ws.xup[i]);
-                ws.ic[p] += icp;
+                let ic = ws.ic[i];
+                ws.ic[p] += ic;
             }
         }
         m.fill(0.0);
         for i in 0..nb {
             let Some(k) = self.q_index[i] else { continue };
-            let s = self.joint[i].motion_subspace();
-            let mut f = ws.ic[i].apply(&s);
-            m[(k, k)] = s.dot(&f);
+            let f = ws.ic[i].apply(&ws.s_world[i]);
+            m[(k, k)] = ws.s_world[i].dot(&f);
             let mut j = i;
             while let Some(p) = self.parent[j] {
-                f = ws.xup[j].transpose_apply_force(&f);
                 j = p;
                 if let Some(kj) = self.q_index[j] {
-                    let hij = self.joint[j].motion_subspace().dot(&f);
+                    let hij = ws.s_world[j].dot(&f);
                     m[(k, kj)] = hij;
                     m[(kj, k)] = hij;
                 }
@@ -679,5 +698,14 @@ impl Mechanism for KinematicTree {
     }
     fn potential_energy(&self, q: &[f64]) -> Option<f64> {
         Some(self.potential(q))
+    }
+    fn fast_forward_dynamics(
+        &self,
+        q: &[f64],
+        qd: &[f64],
+        tau: &[f64],
+        qdd: &mut [f64],
+    ) -> Option<Result<(), ModelError>> {
+        Some(self.forward_dynamics(q, qd, tau, qdd))
     }
 }

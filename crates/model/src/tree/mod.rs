@@ -48,6 +48,7 @@
 //! workspace), and the methods are not re-entrant (none calls another while
 //! holding the borrow). No `unsafe` is involved.
 
+mod aba;
 mod closure;
 mod joint;
 mod kinematic_tree;

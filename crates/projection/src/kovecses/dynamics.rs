@@ -29,7 +29,8 @@ pub(super) fn check_finite(what: &'static str, x: &[f64]) -> Result<(), ModelErr
     }
 }
 
-/// Evaluates `M(q)`, factors it, evaluates `A(t, q)` and computes `W`, `P_c`, `P_a` (17).
+/// Evaluates `M(q)`, factors it, evaluates `A(t, q)` and computes `W`, `P_c`, `P_a` (17)
+/// ((18) without an SVD where full row rank is certified, [`WeightedProjectors::update`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn projectors_at<M: Mechanism + ?Sized>(
     mech: &M,
@@ -47,7 +48,7 @@ pub(super) fn projectors_at<M: Mechanism + ?Sized>(
         .map_err(|e| model_error(e, "mass matrix", q.len()))?;
     a.fill(0.0);
     mech.constraint_jacobian(t, q, a.as_mut());
-    proj.compute(chol, a.as_ref(), 0.0, rank_rtol)
+    proj.update(chol, a.as_ref(), 0.0, rank_rtol)
         .map_err(|e| model_error(e, "constraint jacobian", a.nrows()))
 }
 
