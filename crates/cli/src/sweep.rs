@@ -76,28 +76,8 @@ pub struct Sweep {
     pub random: Vec<(String, Distribution)>,
 }
 
-/// SplitMix64 (Steele, Lea & Flood 2014): the seed mixer and the generator of the sample.
-#[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator from `seed`.
-    pub fn new(seed: u64) -> Self {
-        Self(seed)
-    }
-    /// The next 64 bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform on `[0, 1)` (53 bits).
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-}
+/// The seed mixer and the generator of the sample (SplitMix64).
+pub use contour::model::rng::SplitMix64;
 
 /// The seed of run `i` of a sweep seeded `seed`.
 pub fn run_seed(seed: u64, i: u64) -> u64 {

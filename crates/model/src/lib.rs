@@ -62,6 +62,7 @@ mod error;
 pub mod explicit;
 mod mechanism;
 pub mod models;
+pub mod rng;
 pub mod spatial;
 pub mod testing;
 pub mod tree;

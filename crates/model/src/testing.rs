@@ -232,33 +232,7 @@ pub fn check_energy_balance<M: Mechanism + ?Sized>(
     }))
 }
 
-/// A tiny deterministic generator (SplitMix64) for reproducible random states in tests.
-#[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// Generator with the given seed.
-    pub fn new(seed: u64) -> Self {
-        Self(seed)
-    }
-    /// Next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform sample in `[lo, hi)`.
-    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        let u = (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-        lo + (hi - lo) * u
-    }
-    /// A vector of `n` uniform samples in `[lo, hi)`.
-    pub fn vector(&mut self, n: usize, lo: f64, hi: f64) -> Vec<f64> {
-        (0..n).map(|_| self.uniform(lo, hi)).collect()
-    }
-}
+pub use crate::rng::SplitMix64;
 
 #[cfg(test)]
 mod tests {
