@@ -6,7 +6,7 @@
 //! [`AutoDiff`], which is a [`Mechanism`]:
 //!
 //! ```text
-//! J = ∂φ/∂q                     N first-order duals (one per column of J)
+//! J = ∂φ/∂q                     ⌈N/2⌉ hyper-duals (two columns of J per evaluation of φ)
 //! b = ∂φ/∂t                     one first-order dual in t
 //! ρ = d²/dε² φ(t + ε, q + ε q̇)   one second-order dual:  J̇q̇ + 2 ∂J/∂t q̇ + ∂²φ/∂t²
 //! M = ∂²T/∂q̇²                   N(N+1)/2 hyper-duals (T is quadratic in q̇)
@@ -106,6 +106,7 @@ struct Workspace {
     phi2: Vec<Dual2_64>,
     qh: Vec<HyperDual64>,
     qdh: Vec<HyperDual64>,
+    phih: Vec<HyperDual64>,
 }
 
 /// The [`Mechanism`] of an [`AutoDiffModel`]: every derivative by dual numbers.
@@ -127,6 +128,7 @@ impl<G: AutoDiffModel> AutoDiff<G> {
             phi2: vec![Dual2_64::from(0.0); l],
             qh: vec![HyperDual64::from(0.0); n],
             qdh: vec![HyperDual64::from(0.0); n],
+            phih: vec![HyperDual64::from(0.0); l],
         };
         Self {
             model,
@@ -213,19 +215,30 @@ impl<G: AutoDiffModel> Mechanism for AutoDiff<G> {
         self.model.constraints(t, q, phi)
     }
 
-    /// Column `c` of `J`: a first-order dual with `ε` on `q_c`.
+    /// Columns `c` and `c + 1` of `J` per evaluation: a hyper-dual with `ε₁` on `q_c` and `ε₂`
+    /// on `q_{c+1}` (the mixed part is not used): ⌈N/2⌉ evaluations of `φ` instead of N.
     fn constraint_jacobian(&self, t: f64, q: &[f64], mut j: MatMut<'_, f64>) {
         let ws = &mut *self.ws.borrow_mut();
-        let Workspace { q1, phi1, .. } = ws;
+        let Workspace { qh, phih, .. } = ws;
         for (k, x) in q.iter().enumerate() {
-            q1[k] = dual(*x, 0.0);
+            qh[k] = hyper(*x, 0.0, 0.0);
         }
-        for c in 0..q.len() {
-            q1[c].eps = 1.0;
-            self.model.constraints(dual(t, 0.0), q1, phi1);
-            q1[c].eps = 0.0;
-            for (r, p) in phi1.iter().enumerate() {
-                j[(r, c)] = p.eps;
+        let n = q.len();
+        for c in (0..n).step_by(2) {
+            qh[c].eps1 = 1.0;
+            if c + 1 < n {
+                qh[c + 1].eps2 = 1.0;
+            }
+            self.model.constraints(hyper(t, 0.0, 0.0), qh, phih);
+            qh[c].eps1 = 0.0;
+            for (r, p) in phih.iter().enumerate() {
+                j[(r, c)] = p.eps1;
+            }
+            if c + 1 < n {
+                qh[c + 1].eps2 = 0.0;
+                for (r, p) in phih.iter().enumerate() {
+                    j[(r, c + 1)] = p.eps2;
+                }
             }
         }
     }
