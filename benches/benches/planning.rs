@@ -9,7 +9,6 @@
 
 use std::hint::black_box;
 
-use contour::model::tree::KinematicTree;
 use contour::planning::phase_plane::{PhasePlane, PhasePlaneConfig};
 use contour::planning::toppra::{Toppra, ToppraConfig};
 use contour::planning::{
@@ -50,22 +49,8 @@ fn huang_case2b(c: &mut Criterion) {
 }
 
 fn planar3_line(c: &mut Criterion) {
-    let arm = KinematicTree::planar_with_gravity(3, 9.81);
-    let seg = Segment {
-        s_start: 0.0,
-        s_end: 1.0,
-        shape: Shape::Line {
-            start: vec![0.2, 0.3, -0.2],
-            end: vec![1.2, -0.5, 0.6],
-        },
-        kind: SegmentKind::Unconstrained,
-    };
-    let jp = CartesianJointPath::new(Path::new(vec![seg]).unwrap());
+    let (arm, jp, limits) = contour_benches::planar3_line::problem().unwrap();
     let dynamics = PathDynamics::new(&arm, &jp).unwrap();
-    let limits = BoxLimits {
-        lower: vec![-80.0, -40.0, -15.0],
-        upper: vec![80.0, 40.0, 15.0],
-    };
     let acc = AccelerationLimits::new(&dynamics, &limits);
     let reference = PhasePlane::new(&acc, PhasePlaneConfig::default())
         .solve()

@@ -1,6 +1,7 @@
 //! Shared helpers of the criterion benches (see `benches/`).
 
 pub mod arm7_line;
+pub mod planar3_line;
 
 use std::hint::black_box;
 use std::time::Instant;

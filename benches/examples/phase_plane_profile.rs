@@ -1,13 +1,9 @@
 //! Profiling driver for the phase-plane solver: Huang's case 2(b) and a planar 3-link arm line
 //! (the two cases of `benches/benches/planning.rs`), repeated `N` times (first argument).
-//! `cargo run --release -p contour-papers --example phase_plane_profile -- 20`.
+//! `cargo run --release -p contour-benches --example phase_plane_profile -- 20`.
 
-use contour::model::tree::KinematicTree;
 use contour::planning::phase_plane::{PhasePlane, PhasePlaneConfig};
-use contour::planning::{
-    AccelerationLimits, BoxLimits, CartesianJointPath, Path, PathDynamics, Segment, SegmentKind,
-    Shape,
-};
+use contour::planning::{AccelerationLimits, PathDynamics};
 use contour_papers::huang::ch6_2_planning as rep;
 use std::time::Instant;
 
@@ -30,22 +26,8 @@ fn main() {
         dt * 1e3
     );
 
-    let arm = KinematicTree::planar_with_gravity(3, 9.81);
-    let seg = Segment {
-        s_start: 0.0,
-        s_end: 1.0,
-        shape: Shape::Line {
-            start: vec![0.2, 0.3, -0.2],
-            end: vec![1.2, -0.5, 0.6],
-        },
-        kind: SegmentKind::Unconstrained,
-    };
-    let jp = CartesianJointPath::new(Path::new(vec![seg]).unwrap());
+    let (arm, jp, limits) = contour_benches::planar3_line::problem().unwrap();
     let dynamics = PathDynamics::new(&arm, &jp).unwrap();
-    let limits = BoxLimits {
-        lower: vec![-80.0, -40.0, -15.0],
-        upper: vec![80.0, 40.0, 15.0],
-    };
     let acc = AccelerationLimits::new(&dynamics, &limits);
     let t0 = Instant::now();
     let mut sw = 0;
