@@ -211,3 +211,88 @@ fn nan_from_a_users_phi_is_a_typed_error() {
         .unwrap_err();
     assert!(matches!(err, ModelError::NonFinite { .. }), "{err:?}");
 }
+
+/// A planar chain of `n` unit rods (1 kg, centre of mass at 0.5 m, 1/12 kg·m² about it) in
+/// relative angles, its tip held at `(tip_x, 0)`: the same chain as
+/// `KinematicTree::planar_with_gravity(n, g)`, written as energies and two constraint rows.
+struct Chain {
+    n: usize,
+    g: f64,
+    tip_x: f64,
+}
+impl Chain {
+    /// Absolute angle, angular rate, and centre-of-mass position and velocity of each link.
+    fn walk<S: Scalar>(&self, q: &[S], qd: &[S], mut f: impl FnMut(S, S, [S; 2], [S; 2])) {
+        let (mut th, mut w) = (S::from(0.0), S::from(0.0));
+        let (mut p, mut v) = ([S::from(0.0); 2], [S::from(0.0); 2]);
+        for k in 0..self.n {
+            th += q[k];
+            w += qd[k];
+            let (s, c) = (th.sin(), th.cos());
+            let pc = [p[0] + c * 0.5, p[1] + s * 0.5];
+            let vc = [v[0] - s * w * 0.5, v[1] + c * w * 0.5];
+            f(th, w, pc, vc);
+            p = [p[0] + c, p[1] + s];
+            v = [v[0] - s * w, v[1] + c * w];
+        }
+    }
+}
+impl AutoDiffModel for Chain {
+    fn dof(&self) -> usize {
+        self.n
+    }
+    fn n_constraints(&self) -> usize {
+        2
+    }
+    fn kinetic_energy<S: Scalar>(&self, q: &[S], qd: &[S]) -> S {
+        let mut t = S::from(0.0);
+        self.walk(q, qd, |_, w, _, v| {
+            t += (v[0] * v[0] + v[1] * v[1]) * 0.5 + w * w * (0.5 / 12.0);
+        });
+        t
+    }
+    fn potential_energy<S: Scalar>(&self, q: &[S]) -> S {
+        let mut v = S::from(0.0);
+        self.walk(q, q, |_, _, p, _| v += p[1] * self.g);
+        v
+    }
+    fn constraints<S: Scalar>(&self, _t: S, q: &[S], phi: &mut [S]) {
+        let (mut th, mut x, mut y) = (S::from(0.0), S::from(0.0), S::from(0.0));
+        for qk in q {
+            th += *qk;
+            x += th.cos();
+            y += th.sin();
+        }
+        phi[0] = x - self.tip_x;
+        phi[1] = y;
+    }
+}
+
+/// Both sides of the lane width of the vector duals (N = 7 and 8: J in one pass, M and h by
+/// vector duals; N = 10: J in two passes, M and h by scalar hyper-duals): M and h equal
+/// the kinematic tree's (CRBA, RNEA) to 1e-13, J and ρ pass the finite-difference checks.
+#[test]
+fn chains_across_the_lane_width_match_the_tree_and_finite_differences() {
+    use contour_model::testing::{check_accel_bias, check_jacobian};
+    use contour_model::tree::KinematicTree;
+    for n in [7, 8, 9, 10] {
+        let g = 9.81;
+        let ad = AutoDiff::new(Chain { n, g, tip_x: 2.0 });
+        let tree = KinematicTree::planar_with_gravity(n, g);
+        let mut rng = SplitMix64::new(n as u64);
+        for _ in 0..10 {
+            let (q, qd) = (rng.vector(n, -1.5, 1.5), rng.vector(n, -2.0, 2.0));
+            let (mut ma, mut mt) = (Mat::<f64>::zeros(n, n), Mat::<f64>::zeros(n, n));
+            ad.mass_matrix(&q, ma.as_mut());
+            tree.mass_matrix(&q, mt.as_mut());
+            let (mut ha, mut ht) = (vec![0.0; n], vec![0.0; n]);
+            ad.bias_forces(&q, &qd, &mut ha);
+            tree.bias_forces(&q, &qd, &mut ht);
+            let (em, eh) = (rel(&mat(&ma), &mat(&mt)), rel(&ha, &ht));
+            assert!(em <= 1e-13 && eh <= 1e-13, "n = {n}: M {em:e}, h {eh:e}");
+            let ej = check_jacobian(&ad, 0.0, &q).unwrap();
+            let er = check_accel_bias(&ad, 0.0, &q, &qd).unwrap();
+            assert!(ej <= 1e-8 && er <= 1e-6, "n = {n}: J {ej:e}, rho {er:e}");
+        }
+    }
+}
