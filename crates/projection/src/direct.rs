@@ -10,7 +10,7 @@ use contour_model::{Baumgarte, DynamicsOptions, Mechanism};
 use contour_ode::OdeError;
 
 use crate::error::ProjectionError;
-use crate::method::{ConstraintMethod, RunContext, Start};
+use crate::method::{ConstraintMethod, MethodStart, RunContext};
 use crate::rhs::{ode_error, ConstrainedRhs};
 use crate::trajectory::SimulationStats;
 
@@ -26,7 +26,7 @@ impl<'m, M: Mechanism + ?Sized> Direct<'m, M> {
     pub(crate) fn new(
         ctx: &RunContext<'_, 'm, M>,
         baumgarte: Option<Baumgarte>,
-    ) -> Result<Start<Self>, ProjectionError> {
+    ) -> Result<MethodStart<Self>, ProjectionError> {
         let opts = DynamicsOptions {
             baumgarte,
             ..Default::default()
@@ -35,7 +35,7 @@ impl<'m, M: Mechanism + ?Sized> Direct<'m, M> {
             rhs: ConstrainedRhs::new(ctx.mech, opts)?,
             opts,
         };
-        Ok(Start::on_x(method, &ctx.x0, ctx.error_control))
+        Ok(MethodStart::on_x(method, &ctx.x0, ctx.error_control))
     }
 }
 

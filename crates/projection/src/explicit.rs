@@ -21,7 +21,7 @@ use faer::Mat;
 
 use crate::error::ProjectionError;
 use crate::integrator::Integrator;
-use crate::method::{ConstraintMethod, Multipliers, RunContext, Start};
+use crate::method::{ConstraintMethod, MethodStart, Multipliers, RunContext};
 use crate::rhs::ode_error;
 use crate::trajectory::SimulationStats;
 
@@ -110,7 +110,7 @@ impl<'m, M: Mechanism + ?Sized, G: ExplicitConstraint + ?Sized> ExplicitGamma<'m
     pub(crate) fn new(
         ctx: &RunContext<'_, 'm, M>,
         gamma: &'m G,
-    ) -> Result<Start<Self>, ProjectionError> {
+    ) -> Result<MethodStart<Self>, ProjectionError> {
         if let Integrator::Bdf(_) = ctx.integrator {
             return Err(ProjectionError::UnsupportedIntegrator {
                 method: "explicit_gamma_q",
@@ -135,7 +135,7 @@ impl<'m, M: Mechanism + ?Sized, G: ExplicitConstraint + ?Sized> ExplicitGamma<'m
             g: Mat::zeros(n, m),
             gs: vec![0.0; n],
         };
-        Ok(Start::on_x(
+        Ok(MethodStart::on_x(
             Self { rhs, monitor },
             &ctx.x0,
             ctx.error_control,

@@ -80,7 +80,7 @@ pub use kovecses::{
     AccelerationSolver, ConfigurationCorrection, ConstraintFilter, CorrectionCount,
     CorrectionOutcome, ProjectionDynamics, ProjectorConfig, VelocityFiltering,
 };
-pub use method::{Accepted, AfterStep, ConstraintMethod, Multipliers};
+pub use method::{Accepted, AfterStep, ConstraintMethod, MethodStart, Multipliers, RunContext};
 pub use parametrization::ParametrizationConfig;
 pub use perturbation::{
     ManifoldProjection, PerturbationConfig, ProjectionOutcome, VelocityJacobian,

@@ -15,7 +15,38 @@
 //! * its counters ([`ConstraintMethod::add_stats`]).
 //!
 //! A new method is one file with one `impl ConstraintMethod` (and one line choosing it in
-//! `simulation.rs`).
+//! `simulation.rs`). A user's own method needs no change here: [`crate::Simulation::run_method`]
+//! builds it from the validated [`RunContext`] and runs it with the same driver, integrators,
+//! recording and failure handling as the built-in ones:
+//!
+//! ```
+//! use contour_model::models::Pendulum;
+//! use contour_model::{DynamicsOptions, Mechanism};
+//! use contour_ode::OdeError;
+//! use contour_projection::{
+//!     ConstrainedRhs, ConstraintMethod, MethodStart, ProjectionError, Simulation, SimulationStats,
+//! };
+//!
+//! /// The direct approach (Keerthi (1.5)), written outside the crate.
+//! struct MyDirect<'m, M: ?Sized>(ConstrainedRhs<'m, M>);
+//!
+//! impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for MyDirect<'m, M> {
+//!     type Problem = ConstrainedRhs<'m, M>;
+//!     fn name(&self) -> &'static str { "my-direct" }
+//!     fn problem(&mut self) -> &mut Self::Problem { &mut self.0 }
+//!     fn integrator_error(&mut self, e: OdeError) -> ProjectionError { self.0.ode_error(e) }
+//!     fn add_stats(&self, s: &mut SimulationStats) { s.f_evals = self.0.evals; }
+//! }
+//!
+//! let p = Pendulum::default();
+//! let (q, qd) = p.state(0.3, 0.0);
+//! let traj = Simulation::new(&p, &q, &qd, 0.0, 1.0).run_method(|ctx| {
+//!     let rhs = ConstrainedRhs::new(ctx.mech, DynamicsOptions::default())?;
+//!     Ok(MethodStart::on_x(MyDirect(rhs), &ctx.x0, ctx.error_control))
+//! })?;
+//! assert_eq!(traj.method, "my-direct");
+//! # Ok::<(), ProjectionError>(())
+//! ```
 //!
 //! ```text
 //! loop (driver)                                   hooks (method)
@@ -175,16 +206,27 @@ pub trait ConstraintMethod<M: Mechanism + ?Sized> {
     fn add_stats(&self, s: &mut SimulationStats);
 }
 
-/// Everything a method needs to set itself up, validated by the builder.
+/// Everything a method needs to set itself up, validated by the [`crate::Simulation`]
+/// builder (dimensions, finiteness, time span, output times, tolerances, the consistent
+/// initial state).
 #[derive(Debug)]
-pub(crate) struct RunContext<'a, 'm, M: ?Sized> {
+#[non_exhaustive]
+pub struct RunContext<'a, 'm, M: ?Sized> {
+    /// The mechanism.
     pub mech: &'m M,
+    /// Start time.
     pub t0: f64,
+    /// Final time.
     pub t_end: f64,
+    /// Initial state `x0 = (q0, q̇0)` (made consistent if the builder asked for it).
     pub x0: Vec<f64>,
+    /// Tolerance τ and its norm.
     pub error_control: ErrorControl,
+    /// Output times (sorted; empty: every accepted step).
     pub output_times: &'a [f64],
+    /// Step budget.
     pub max_steps: usize,
+    /// The integrator the driver will build.
     pub integrator: &'a Integrator,
     /// Record λ after every accepted step too.
     pub lambda_at_steps: bool,
@@ -193,14 +235,17 @@ pub(crate) struct RunContext<'a, 'm, M: ?Sized> {
 /// An ODE method ready to run: the method, its initial integrated state `y0` and the
 /// integrator's tolerances for `y`.
 #[derive(Debug)]
-pub(crate) struct Start<C> {
+pub struct MethodStart<C> {
+    /// The method.
     pub method: C,
+    /// Initial integrated state (`x0`, or the method's chart coordinates).
     pub y0: Vec<f64>,
+    /// Tolerances of the integrator on `y`.
     pub tol: Tolerances,
 }
 
-impl<C> Start<C> {
-    /// `y0 = x0` with the tolerances of `ec` on it.
+impl<C> MethodStart<C> {
+    /// `y0 = x0` with the tolerances of `ec` on it (a method that integrates `x = (q, q̇)`).
     pub fn on_x(method: C, x0: &[f64], ec: ErrorControl) -> Self {
         Self {
             method,

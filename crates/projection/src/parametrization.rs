@@ -32,7 +32,9 @@ use faer::Mat;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ProjectionError;
-use crate::method::{check_parameters, Accepted, AfterStep, ConstraintMethod, RunContext, Start};
+use crate::method::{
+    check_parameters, Accepted, AfterStep, ConstraintMethod, MethodStart, RunContext,
+};
 use crate::rhs::{ode_error, ConstrainedRhs};
 use crate::trajectory::{EventKind, SimulationStats};
 
@@ -402,7 +404,7 @@ impl<'m, M: Mechanism + ?Sized> Parametrization<'m, M> {
     pub(crate) fn new(
         ctx: &RunContext<'_, 'm, M>,
         cfg: &ParametrizationConfig,
-    ) -> Result<Start<Self>, ProjectionError> {
+    ) -> Result<MethodStart<Self>, ProjectionError> {
         cfg.validate()?;
         let mut rhs = ParamRhs::new(ctx.mech, *cfg)?;
         let mut y0 = vec![0.0; 2 * rhs.d];
@@ -415,7 +417,7 @@ impl<'m, M: Mechanism + ?Sized> Parametrization<'m, M> {
             restarts: 0,
             failures: 0,
         };
-        Ok(Start { method, y0, tol })
+        Ok(MethodStart { method, y0, tol })
     }
 }
 

@@ -53,7 +53,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ProjectionError;
 use crate::integrator::Integrator;
-use crate::method::{check_parameters, Accepted, AfterStep, ConstraintMethod, RunContext, Start};
+use crate::method::{
+    check_parameters, Accepted, AfterStep, ConstraintMethod, MethodStart, RunContext,
+};
 use crate::rhs::{ode_error, ConstrainedRhs};
 use crate::tolerance::{ErrorControl, NormKind};
 use crate::trajectory::SimulationStats;
@@ -454,7 +456,7 @@ impl<'m, M: Mechanism + ?Sized> Perturbation<'m, M> {
     pub(crate) fn new(
         ctx: &RunContext<'_, 'm, M>,
         cfg: &PerturbationConfig,
-    ) -> Result<Start<Self>, ProjectionError> {
+    ) -> Result<MethodStart<Self>, ProjectionError> {
         cfg.validate()?;
         let mech = ctx.mech;
         let n2 = ctx.x0.len();
@@ -483,7 +485,7 @@ impl<'m, M: Mechanism + ?Sized> Perturbation<'m, M> {
         };
         // Keerthi (2.2): step 1 with tolerance τ/2.
         let ec = ctx.error_control.scaled(cfg.step_tolerance_factor);
-        Ok(Start::on_x(method, &ctx.x0, ec))
+        Ok(MethodStart::on_x(method, &ctx.x0, ec))
     }
 }
 

@@ -47,6 +47,12 @@ impl<'m, M: Mechanism + ?Sized> ConstrainedRhs<'m, M> {
         self.mech
     }
 
+    /// The error of a run for an integrator failure `e`: the model error behind a failed
+    /// right-hand side when there is one (taken from [`Self::last_error`]), else `e`.
+    pub fn ode_error(&mut self, e: contour_ode::OdeError) -> ProjectionError {
+        ode_error(e, &mut self.last_error)
+    }
+
     /// Number of coordinates N.
     pub fn dof(&self) -> usize {
         self.n

@@ -30,7 +30,7 @@ use crate::error::{ProjectionError, SimulationFailure};
 use crate::exact_stabilization::{EcsConfig, ExactStabilization};
 use crate::explicit::ExplicitGamma;
 use crate::kovecses::{ProjectorConfig, ProjectorMethod};
-use crate::method::{Accepted, AfterStep, ConstraintMethod, Multipliers, RunContext, Start};
+use crate::method::{Accepted, AfterStep, ConstraintMethod, MethodStart, Multipliers, RunContext};
 use crate::parametrization::{Parametrization, ParametrizationConfig};
 use crate::perturbation::{Perturbation, PerturbationConfig};
 use crate::recorder::{implicit_stats, Recorder};
@@ -210,6 +210,11 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
 
     /// Validates the input and builds the initial state `x0 = (q0, q̇0)`.
     fn context(&self) -> Result<RunContext<'_, 'm, M>, ProjectionError> {
+        self.context_for(self.explicit.is_some())
+    }
+
+    /// [`Self::context`]; `explicit`: the initial state is only checked finite (FDgq).
+    fn context_for(&self, explicit: bool) -> Result<RunContext<'_, 'm, M>, ProjectionError> {
         let n = self.mech.dof();
         for (what, v) in [("q0", &self.q0), ("qd0", &self.qd0)] {
             if v.len() != n {
@@ -219,7 +224,7 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
                     found: v.len(),
                 });
             }
-            if self.explicit.is_some() {
+            if explicit {
                 if let Some(index) = v.iter().position(|x| !x.is_finite()) {
                     return Err(ModelError::NonFinite { what, index }.into());
                 }
@@ -249,9 +254,9 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             }
         }
         self.error_control.validate()?;
-        let (q, qd) = match (self.explicit, self.initial) {
-            (Some(_), _) => (self.q0.clone(), self.qd0.clone()),
-            (None, InitialState::Require { tol }) => {
+        let (q, qd) = match (explicit, self.initial) {
+            (true, _) => (self.q0.clone(), self.qd0.clone()),
+            (false, InitialState::Require { tol }) => {
                 if !(tol.is_finite() && tol >= 0.0) {
                     return Err(ProjectionError::InvalidParameter {
                         name: "consistency tol",
@@ -269,7 +274,7 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
                 }
                 (self.q0.clone(), self.qd0.clone())
             }
-            (None, InitialState::MakeConsistent(opts)) => {
+            (false, InitialState::MakeConsistent(opts)) => {
                 let cs = consistent_state(self.mech, self.t0, &self.q0, &self.qd0, &opts)?;
                 (cs.q, cs.qd)
             }
@@ -318,6 +323,25 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
     }
 }
 
+impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
+    /// Runs a user's own [`ConstraintMethod`] with the one driver: `build` receives the
+    /// validated [`RunContext`] (the same input checks and consistent initial state as
+    /// [`Simulation::run`]) and returns the method with its initial integrated state; the
+    /// driver then owns the integrator (any [`Integrator`]), the step budget, the after-step
+    /// actions, recording, dense output, events, statistics and the partial trajectory of a
+    /// failure ([`crate::method`] has an example). The method set by [`Simulation::method`]
+    /// or [`Simulation::explicit`] is ignored.
+    pub fn run_method<C, F>(&self, build: F) -> Result<Trajectory, ProjectionError>
+    where
+        C: ConstraintMethod<M>,
+        C::Problem: OdeRhs,
+        F: FnOnce(&RunContext<'_, 'm, M>) -> Result<MethodStart<C>, ProjectionError>,
+    {
+        let ctx = self.context_for(false)?;
+        run_ode(&ctx, build(&ctx)?)
+    }
+}
+
 /// Builds the stepper named by an [`Integrator`] and evaluates `$body` with it bound to `$s`.
 macro_rules! with_stepper {
     ($integ:expr, $t0:expr, $y0:expr, $tol:expr, |$s:ident| $body:expr) => {
@@ -345,14 +369,14 @@ macro_rules! with_stepper {
 /// Runs an ODE method on the explicit-interface stepper of the context.
 fn run_ode<M, C>(
     ctx: &RunContext<'_, '_, M>,
-    start: Start<C>,
+    start: MethodStart<C>,
 ) -> Result<Trajectory, ProjectionError>
 where
     M: Mechanism + ?Sized,
     C: ConstraintMethod<M>,
     C::Problem: OdeRhs,
 {
-    let Start {
+    let MethodStart {
         mut method,
         y0,
         tol,

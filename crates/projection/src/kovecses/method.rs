@@ -9,7 +9,7 @@ use super::config::{AccelerationSolver, ProjectorConfig};
 use super::dynamics::ProjectionDynamics;
 use super::filter::ConstraintFilter;
 use crate::error::ProjectionError;
-use crate::method::{Accepted, AfterStep, ConstraintMethod, Multipliers, RunContext, Start};
+use crate::method::{Accepted, AfterStep, ConstraintMethod, MethodStart, Multipliers, RunContext};
 use crate::rhs::{ode_error, ConstrainedRhs};
 use crate::trajectory::SimulationStats;
 
@@ -115,7 +115,7 @@ impl<'m, M: Mechanism + ?Sized> ProjectorMethod<'m, M> {
     pub(crate) fn new(
         ctx: &RunContext<'_, 'm, M>,
         cfg: &ProjectorConfig,
-    ) -> Result<Start<Self>, ProjectionError> {
+    ) -> Result<MethodStart<Self>, ProjectionError> {
         cfg.validate()?;
         let mech = ctx.mech;
         let (n, l) = (mech.dof(), mech.n_constraints());
@@ -131,7 +131,7 @@ impl<'m, M: Mechanism + ?Sized> ProjectorMethod<'m, M> {
             qdd: vec![0.0; n],
             lambda: vec![0.0; l],
         };
-        Ok(Start::on_x(method, &ctx.x0, ctx.error_control))
+        Ok(MethodStart::on_x(method, &ctx.x0, ctx.error_control))
     }
 }
 
