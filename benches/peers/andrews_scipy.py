@@ -8,13 +8,12 @@ matched error. Not run in CI. Needs numpy and scipy (pip-installable).
 
 The model is a transcription of crates/model/src/models/andrews.rs (Hairer & Wanner VII.7,
 IVP test set data); its J and rho are checked against finite differences below."""
-import csv
 import math
 import sys
-import time
 
 import numpy as np
-from scipy.integrate import ode, solve_ivp
+
+from scipy_peers import compare, kkt_rhs, sweep
 
 XA, YA, XB, YB, XC, YC = -0.06934, -0.00227, -0.03635, 0.03273, 0.014, 0.072
 D, DA, E, EA, RR, RA = 28e-3, 115e-4, 2e-2, 1421e-5, 7e-3, 92e-5
@@ -101,22 +100,6 @@ def phi(q):
                          for a, s, idx in terms) for terms, c in ROWS])
 
 
-class Rhs:
-    def __init__(self):
-        self.n = 0
-
-    def __call__(self, t, x):
-        self.n += 1
-        q, qd = x[:7], x[7:]
-        j, rho = jac_rho(q, qd)
-        k = np.zeros((13, 13))
-        k[:7, :7] = mass(q)
-        k[:7, 7:] = -j.T
-        k[7:, :7] = j
-        sol = np.linalg.solve(k, np.concatenate([forces(q, qd), -rho]))
-        return np.concatenate([qd, sol[:7]])
-
-
 def check_model():
     rng = np.random.default_rng(1)
     q = np.array(Q0) + rng.uniform(-0.3, 0.3, 7)
@@ -131,59 +114,15 @@ def check_model():
     assert np.abs(rho - rfd).max() < 1e-4 * (1 + np.abs(rho).max()), np.abs(rho - rfd).max()
 
 
-def run(method, tau):
-    x0 = np.concatenate([Q0, np.zeros(7)])
-    best, res = math.inf, None
-    for _ in range(3):
-        f = Rhs()
-        t0 = time.perf_counter()
-        if method == "vode-adams":
-            r = ode(f).set_integrator("vode", method="adams", rtol=tau, atol=tau, nsteps=10 ** 6)
-            r.set_initial_value(x0, 0.0)
-            y = r.integrate(0.03)
-            ok = r.successful()
-        else:
-            sol = solve_ivp(f, (0, 0.03), x0, method=method, rtol=tau, atol=tau)
-            y, ok = sol.y[:, -1], sol.success
-        dt = time.perf_counter() - t0
-        if dt < best:
-            best, res = dt, (y, ok, f.n)
-    y, ok, n = res
-    err = float(np.max(np.abs(y[:7] - REF) / np.abs(REF)))
-    return ok, err, n, best
-
-
 def main():
     check_model()
-    out = "benches/peers/results/andrews_scipy.csv"
-    rows = []
-    for m in ["LSODA", "DOP853", "Radau", "vode-adams"]:
-        for k in range(4, 11):
-            tau = 10.0 ** -k
-            ok, err, n, dt = run(m, tau)
-            rows.append((m, tau, "ok" if ok else "failed", err, n, dt))
-            print(f"{m:>10} tau {tau:.0e}: err {err:.1e}, {n} f, {dt * 1e3:.1f} ms", flush=True)
-    with open(out, "w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["method", "tau", "status", "error", "f_evals", "seconds"])
-        w.writerows(rows)
-    print("wrote", out)
-    ours = list(csv.DictReader(open(sys.argv[1] if len(sys.argv) > 1 else
-                                    "benches/peers/results/andrews_work_precision.csv")))
-    ours = [r for r in ours if r["status"] == "ok"]
-    print("\nmatched error: for each decade of error, the fewest f-evals and least time per side")
-    for lo in [1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10]:
-        def best(rs, key):
-            c = [r for r in rs if float(r["error"]) <= lo]
-            return min(c, key=lambda r: float(r[key])) if c else None
-        peers = [dict(method=m, error=e, f_evals=n, seconds=s) for m, _, st, e, n, s in rows if st == "ok"]
-        of, os_ = best(ours, "f_evals"), best(ours, "seconds")
-        pf, ps = best(peers, "f_evals"), best(peers, "seconds")
-        if of and pf and os_ and ps:
-            print(f"error <= {lo:.0e}: f-evals ours {of['f_evals']} ({of['method']}/{of['integrator']}) vs "
-                  f"{pf['f_evals']} ({pf['method']}) = {float(of['f_evals']) / float(pf['f_evals']):.2f}x; "
-                  f"time ours {float(os_['seconds']) * 1e3:.3f} ms vs {float(ps['seconds']) * 1e3:.1f} ms "
-                  f"({ps['method']}) = {float(ps['seconds']) / float(os_['seconds']):.0f}x faster")
+    f = kkt_rhs(7, mass, forces, jac_rho)
+    x0 = np.concatenate([Q0, np.zeros(7)])
+    rows = sweep(f, x0, 0.03, lambda y: float(np.max(np.abs(y[:7] - REF) / np.abs(REF))),
+                 "benches/peers/results/andrews_scipy.csv", [10.0 ** -k for k in range(4, 11)])
+    compare(rows, sys.argv[1] if len(sys.argv) > 1 else
+            "benches/peers/results/andrews_work_precision.csv",
+            [1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10])
 
 
 if __name__ == "__main__":

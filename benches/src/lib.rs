@@ -2,6 +2,7 @@
 
 pub mod arm7_line;
 pub mod planar3_line;
+pub mod work_precision;
 
 use std::hint::black_box;
 use std::time::Instant;

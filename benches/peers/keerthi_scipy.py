@@ -1,0 +1,91 @@
+"""Keerthi's robot with its control law (4.5) from IC2 (made consistent), T = 5 s, with
+scipy (issue 13, item 5): the index-1 ODE form M q'' = u - h + J^T lambda, J q'' + rho = 0 (a
+dense KKT solve per right-hand side, in numpy), integrated by scipy's LSODA, DOP853, Radau and
+vode-Adams at rtol = atol = tau, tau = 1e-4 ... 1e-10.
+
+Input: benches/peers/results/keerthi_ic2_reference.csv (the consistent x0 and the reference
+q(5), written by `cargo run --release -p contour-benches --bin keerthi_work_precision`, which
+also writes the project's side, keerthi_work_precision.csv). The reference is checked here a
+third time, by DOP853 at rtol = atol = 1e-13 (to 1e-10). Writes
+benches/peers/results/keerthi_scipy.csv and prints the ratios at matched error (the error is
+max_i |q_i - q_ref,i| / max(|q_ref,i|, 0.1), as on the project's side). Not run in CI.
+
+The model is a transcription of crates/model/src/models/keerthi.rs (KeerthiRobot,
+KeerthiControlLaw); its J and rho are checked against finite differences below."""
+import csv
+import math
+import sys
+
+import numpy as np
+
+from scipy_peers import compare, integrate, isclose_or_die, kkt_rhs, sweep
+
+L3, M2, M3, J1, J2, J3, G, Y0, R2 = 0.2, 1.0, 2.0, 0.1, 0.2, 0.1, 9.8, 0.169, 0.2214
+QE, UE = np.array([0.436, 0.3, 0.2]), np.array([0.363, 29.4, 0.423])
+KP = np.array([[-3.655, -4.181, 3.136], [-15.934, -18.229, 13.672], [8.267, 9.455, -7.091]])
+KD = np.array([[-0.455, -2.167, 1.083], [-2.167, -10.325, 5.163], [1.083, 5.163, -2.581]])
+
+
+def mass(q):
+    l = q[2] + L3
+    return np.diag([J1 + J2 + J3 + M3 * l * l, M2 + M3, M3])
+
+
+def forces(q, qd):
+    """u - h: the control law (4.5) minus the velocity and gravity terms."""
+    l = q[2] + L3
+    h = np.array([2 * M3 * l * qd[0] * qd[2], (M2 + M3) * G, -M3 * l * qd[0] ** 2])
+    return UE + KP @ (q - QE) + KD @ qd - h
+
+
+def phi(q):
+    l = q[2] + L3
+    return np.array([l * math.sin(q[0]) - Y0, (l * math.cos(q[0])) ** 2 + q[1] ** 2 - R2])
+
+
+def jac_rho(q, qd):
+    l = q[2] + L3
+    s, c = math.sin(q[0]), math.cos(q[0])
+    j = np.array([[l * c, 0.0, s], [-2 * l * l * s * c, 2 * q[1], 2 * l * c * c]])
+    w1, w2, w3 = qd
+    rho = np.array([
+        -l * s * w1 * w1 + 2 * c * w1 * w3,
+        -2 * l * l * (c * c - s * s) * w1 * w1 - 8 * l * s * c * w1 * w3 + 2 * w2 * w2
+        + 2 * c * c * w3 * w3,
+    ])
+    return j, rho
+
+
+def check_model():
+    rng = np.random.default_rng(1)
+    q, qd = rng.uniform(-1, 1, 3), rng.uniform(-2, 2, 3)
+    j, rho = jac_rho(q, qd)
+    hh = 1e-6
+    jfd = np.array([(phi(q + hh * e) - phi(q - hh * e)) / (2 * hh) for e in np.eye(3)]).T
+    assert np.abs(j - jfd).max() < 1e-8, np.abs(j - jfd).max()
+    s = 1e-4
+    rfd = (phi(q + s * qd) - 2 * phi(q) + phi(q - s * qd)) / s ** 2
+    assert np.abs(rho - rfd).max() < 1e-5 * (1 + np.abs(rho).max()), np.abs(rho - rfd).max()
+
+
+def main():
+    check_model()
+    ref = {r[0]: np.array([float(v) for v in r[1:]]) for r in
+           csv.reader(open("benches/peers/results/keerthi_ic2_reference.csv")) if r[0] != "what"}
+    x0, q_ref = np.concatenate([ref["q0"], ref["qd0"]]), ref["q_at_5"]
+    f = kkt_rhs(3, mass, forces, jac_rho)
+    y, ok, _, _ = integrate(f, x0, 5.0, "DOP853", 1e-13, 1e-13)
+    isclose_or_die(y[:3], q_ref, 1e-10, "reference q(5): DOP853 at 1e-13 vs the project's")
+
+    def error(y):
+        return float(np.max(np.abs(y[:3] - q_ref) / np.maximum(np.abs(q_ref), 0.1)))
+
+    rows = sweep(f, x0, 5.0, error, "benches/peers/results/keerthi_scipy.csv",
+                 [10.0 ** -k for k in range(4, 11)])
+    compare(rows, sys.argv[1] if len(sys.argv) > 1 else
+            "benches/peers/results/keerthi_work_precision.csv",
+            [1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10])
+
+
+if __name__ == "__main__":
+    main()
