@@ -1059,10 +1059,7 @@ impl Stepper for Bdf {
         }
     }
 
-    stepper_bookkeeping!();
-    fn set_max_step(&mut self, h_max: f64) {
-        self.cfg.h_max = h_max;
-    }
+    stepper_bookkeeping!(h_max);
 }
 
 fn replace_common(s: &mut Bdf, y: &[f64]) -> Result<(), OdeError> {

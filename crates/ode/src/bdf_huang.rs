@@ -35,8 +35,8 @@ use crate::problem::check_finite;
 use crate::sirk::{SinglyImplicitRk, SirkConfig};
 use crate::stats::Stats;
 use crate::stepper::{
-    check_initial, check_params, clamp_to_stop, initial_derivative, stepper_bookkeeping, StepInfo,
-    Stepper,
+    check_constant_step_newton, check_initial, clamp_to_stop, initial_derivative,
+    stepper_bookkeeping, StepInfo, Stepper,
 };
 
 /// Starting procedure of [`HuangBdf2`].
@@ -121,19 +121,7 @@ impl HuangBdf2 {
     ) -> Result<Self, OdeError> {
         let n = y0.len();
         check_initial(t0, y0, &tol)?;
-        check_params([
-            ("h", cfg.h, cfg.h > 0.0 && cfg.h.is_finite()),
-            (
-                "newton_tol",
-                cfg.newton_tol,
-                cfg.newton_tol > 0.0 && cfg.newton_tol < 1.0,
-            ),
-            (
-                "max_iterations",
-                cfg.max_iterations as f64,
-                cfg.max_iterations > 0,
-            ),
-        ])?;
+        check_constant_step_newton(cfg.h, cfg.newton_tol, "max_iterations", cfg.max_iterations)?;
         let yp0 = initial_derivative(cfg.initial_derivative.as_deref(), n)?;
         let starter = match cfg.start {
             HuangStart::BackwardEuler => None,
@@ -457,13 +445,7 @@ impl Stepper for HuangBdf2 {
             };
         }
     }
-    stepper_bookkeeping!();
-    /// Constant-step method: `h ← min(h, h_max)`.
-    fn set_max_step(&mut self, h_max: f64) {
-        if h_max > 0.0 && h_max < self.cfg.h {
-            self.cfg.h = h_max;
-        }
-    }
+    stepper_bookkeeping!(constant_h);
 }
 
 crate::implicit::implicit_advance!(HuangBdf2);

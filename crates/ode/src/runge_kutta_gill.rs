@@ -310,10 +310,7 @@ impl Stepper for RungeKuttaGill {
         );
     }
 
-    stepper_bookkeeping!();
-    fn set_max_step(&mut self, h_max: f64) {
-        self.cfg.h_max = h_max;
-    }
+    stepper_bookkeeping!(h_max);
 }
 
 impl<F: OdeRhs + ?Sized> Advance<F> for RungeKuttaGill {

@@ -47,8 +47,8 @@ use crate::norm::Tolerances;
 use crate::problem::check_finite;
 use crate::stats::Stats;
 use crate::stepper::{
-    check_initial, check_params, clamp_to_stop, initial_derivative, stepper_bookkeeping,
-    stepper_state, StepInfo, Stepper,
+    check_constant_step_newton, check_initial, clamp_to_stop, initial_derivative,
+    stepper_bookkeeping, stepper_state, StepInfo, Stepper,
 };
 
 /// Coefficients of a two-stage singly-implicit Runge–Kutta method (Butcher notation).
@@ -162,19 +162,12 @@ impl SinglyImplicitRk {
     pub fn new(t0: f64, y0: &[f64], tol: Tolerances, cfg: SirkConfig) -> Result<Self, OdeError> {
         let n = y0.len();
         check_initial(t0, y0, &tol)?;
-        check_params([
-            ("h", cfg.h, cfg.h > 0.0 && cfg.h.is_finite()),
-            (
-                "newton_tol",
-                cfg.newton_tol,
-                cfg.newton_tol > 0.0 && cfg.newton_tol < 1.0,
-            ),
-            (
-                "max_newton_iterations",
-                cfg.max_newton_iterations as f64,
-                cfg.max_newton_iterations > 0,
-            ),
-        ])?;
+        check_constant_step_newton(
+            cfg.h,
+            cfg.newton_tol,
+            "max_newton_iterations",
+            cfg.max_newton_iterations,
+        )?;
         let yp = initial_derivative(cfg.initial_derivative.as_deref(), n)?;
         let tab = SirkTableau::huang();
         let z = || vec![0.0; n];
@@ -503,13 +496,7 @@ impl Stepper for SinglyImplicitRk {
             *o = l0 * self.y_prev[l] + l1 * self.y1_dense[l] + l2 * self.y[l];
         }
     }
-    stepper_bookkeeping!();
-    /// Constant-step method: `h ← min(h, h_max)`.
-    fn set_max_step(&mut self, h_max: f64) {
-        if h_max > 0.0 && h_max < self.cfg.h {
-            self.cfg.h = h_max;
-        }
-    }
+    stepper_bookkeeping!(constant_h);
 }
 
 crate::implicit::implicit_advance!(SinglyImplicitRk);

@@ -130,6 +130,22 @@ macro_rules! stepper_bookkeeping {
             self.t_stop = t_stop;
         }
     };
+    // Variable-step methods: `set_max_step` sets `cfg.h_max`.
+    (h_max) => {
+        $crate::stepper::stepper_bookkeeping!();
+        fn set_max_step(&mut self, h_max: f64) {
+            self.cfg.h_max = h_max;
+        }
+    };
+    // Constant-step methods: `set_max_step` lowers the step `cfg.h` to `h_max` (never raises it).
+    (constant_h) => {
+        $crate::stepper::stepper_bookkeeping!();
+        fn set_max_step(&mut self, h_max: f64) {
+            if h_max > 0.0 && h_max < self.cfg.h {
+                self.cfg.h = h_max;
+            }
+        }
+    };
 }
 pub(crate) use stepper_bookkeeping;
 
@@ -203,6 +219,25 @@ pub(crate) fn check_params<const K: usize>(
         }
     }
     Ok(())
+}
+
+/// The checks shared by the constant-step implicit steppers (Huang's BDF2, the singly-implicit
+/// RK): `h > 0` finite, `newton_tol ∈ (0, 1)`, `max_iterations > 0` (named `max_name`).
+pub(crate) fn check_constant_step_newton(
+    h: f64,
+    newton_tol: f64,
+    max_name: &'static str,
+    max_iterations: usize,
+) -> Result<(), OdeError> {
+    check_params([
+        ("h", h, h > 0.0 && h.is_finite()),
+        (
+            "newton_tol",
+            newton_tol,
+            newton_tol > 0.0 && newton_tol < 1.0,
+        ),
+        (max_name, max_iterations as f64, max_iterations > 0),
+    ])
 }
 
 /// The optional initial derivative `y'₀` of a configuration: checked for length `n` and

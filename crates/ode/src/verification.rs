@@ -31,23 +31,49 @@ use crate::stepper::Advance;
 use crate::test_models::{max_abs_diff, ExactSolution, HarmonicOscillator, Kepler};
 use crate::test_models::{Index1Dae, PendulumGgl, Robertson, VanDerPol};
 
+/// Errors of a halving sequence and the observed order of its last two.
+pub type OrderResult = Result<(Vec<f64>, f64), OdeError>;
+
+/// The oscillator `ω = 1` of every order measurement.
+const OSCILLATOR: HarmonicOscillator = HarmonicOscillator { omega: 1.0 };
+
+/// `exact(t_end)` of `problem`.
+fn exact_at<P: ExactSolution>(problem: &P, t_end: f64) -> Vec<f64> {
+    let mut exact = vec![0.0; problem.dim()];
+    problem.exact(t_end, &mut exact);
+    exact
+}
+
+/// Runs `stepper` on `f` to `t_end`: (max-norm distance to `exact`, stats).
+fn error_at<S: Advance<F>, F>(
+    stepper: &mut S,
+    f: &mut F,
+    exact: &[f64],
+    t_end: f64,
+) -> Result<(f64, Stats), OdeError> {
+    let opts = DriverOptions::default();
+    let sol = integrate(stepper, f, t_end, &[t_end], &mut [], &opts)?;
+    Ok((max_abs_diff(&sol.y[0], exact), sol.stats))
+}
+
 /// Runs `stepper` on `problem` to `t_end` and returns (max-norm global error, stats).
 pub fn global_error<S: Advance<P>, P: ExactSolution>(
     stepper: &mut S,
     problem: &mut P,
     t_end: f64,
 ) -> Result<(f64, Stats), OdeError> {
-    let sol = integrate(
-        stepper,
-        problem,
-        t_end,
-        &[t_end],
-        &mut [],
-        &DriverOptions::default(),
-    )?;
-    let mut exact = vec![0.0; problem.dim()];
-    problem.exact(t_end, &mut exact);
-    Ok((max_abs_diff(&sol.y[0], &exact), sol.stats))
+    let exact = exact_at(problem, t_end);
+    error_at(stepper, problem, &exact, t_end)
+}
+
+/// Runs an implicit `stepper` on `OdeAsDae(problem)` to `t_end`: (max-norm error, stats).
+pub fn dae_global_error<S: Advance<OdeAsDae<P>>, P: ExactSolution + Clone>(
+    stepper: &mut S,
+    problem: &P,
+    t_end: f64,
+) -> Result<(f64, Stats), OdeError> {
+    let exact = exact_at(problem, t_end);
+    error_at(stepper, &mut OdeAsDae::new(problem.clone()), &exact, t_end)
 }
 
 /// Global errors at `t_end` for the constant steps `t_end/nᵢ` made by `make(h)`.
@@ -57,14 +83,32 @@ pub fn error_sequence<S: Advance<P>, P: ExactSolution + Clone>(
     ns: &[usize],
     mut make: impl FnMut(f64, &P) -> Result<S, OdeError>,
 ) -> Result<Vec<f64>, OdeError> {
-    ns.iter()
-        .map(|&n| {
-            let h = t_end / n as f64;
-            let mut p = problem.clone();
-            let mut s = make(h, &p)?;
-            global_error(&mut s, &mut p, t_end).map(|r| r.0)
-        })
-        .collect()
+    halving(t_end, ns, |h| {
+        let mut p = problem.clone();
+        global_error(&mut make(h, &p)?, &mut p, t_end).map(|r| r.0)
+    })
+}
+
+/// Global errors at `t_end` of an implicit method on `OdeAsDae(problem)` for the constant
+/// steps `t_end/nᵢ`.
+pub fn error_sequence_dae<S: Advance<OdeAsDae<P>>, P: ExactSolution + Clone>(
+    problem: &P,
+    t_end: f64,
+    ns: &[usize],
+    mut make: impl FnMut(f64, &P) -> Result<S, OdeError>,
+) -> Result<Vec<f64>, OdeError> {
+    halving(t_end, ns, |h| {
+        dae_global_error(&mut make(h, problem)?, problem, t_end).map(|r| r.0)
+    })
+}
+
+/// `error(h)` for `h = t_end/nᵢ`.
+fn halving(
+    t_end: f64,
+    ns: &[usize],
+    error: impl FnMut(f64) -> Result<f64, OdeError>,
+) -> Result<Vec<f64>, OdeError> {
+    ns.iter().map(|&n| t_end / n as f64).map(error).collect()
 }
 
 /// `log₂(e₀/e₁)` of the last two errors of a halving sequence.
@@ -73,40 +117,64 @@ pub fn observed_order(errors: &[f64]) -> f64 {
     (errors[m - 2] / errors[m - 1]).log2()
 }
 
-/// Measured order of Runge–Kutta–Gill (theory 4).
-pub fn rkg_order() -> Result<(Vec<f64>, f64), OdeError> {
-    let p = HarmonicOscillator { omega: 1.0 };
-    let e = error_sequence(&p, 10.0, &[25, 50, 100, 200], |h, p| {
-        RungeKuttaGill::new(
-            p.t0(),
-            &p.y0(),
-            Tolerances::new(1e-6, 1e-6),
-            RungeKuttaGillConfig {
-                mode: GillMode::Fixed { h },
-                ..Default::default()
-            },
-        )
-    })?;
+/// The errors and their observed order.
+fn with_order(errors: Result<Vec<f64>, OdeError>) -> OrderResult {
+    let e = errors?;
     let o = observed_order(&e);
     Ok((e, o))
 }
 
-/// Measured order of Dormand–Prince 5(4) in constant-step mode (theory 5).
-pub fn dopri_order() -> Result<(Vec<f64>, f64), OdeError> {
-    let p = HarmonicOscillator { omega: 1.0 };
-    let e = error_sequence(&p, 10.0, &[25, 50, 100, 200], |h, p| {
-        DormandPrince54::new(
-            p.t0(),
-            &p.y0(),
-            Tolerances::new(1e-6, 1e-6),
-            DormandPrinceConfig {
-                fixed_step: Some(h),
+/// The order of an explicit stepper `make(t0, y0, tol, h)` on the oscillator over `[0, 10]`
+/// with the constant steps `10/nᵢ` and tolerances `tol` (used by start-ups only).
+fn explicit_order<S: Advance<HarmonicOscillator>>(
+    ns: &[usize],
+    tol: f64,
+    make: impl Fn(f64, &[f64], Tolerances, f64) -> Result<S, OdeError>,
+) -> OrderResult {
+    let tol = Tolerances::new(tol, tol);
+    with_order(error_sequence(&OSCILLATOR, 10.0, ns, |h, p| {
+        make(p.t0(), &p.y0(), tol.clone(), h)
+    }))
+}
+
+/// [`explicit_order`] for an implicit stepper on `OdeAsDae(oscillator)` (`tol`: the Newton
+/// test's).
+fn implicit_order<S: Advance<OdeAsDae<HarmonicOscillator>>>(
+    ns: &[usize],
+    tol: f64,
+    make: impl Fn(f64, &[f64], Tolerances, f64) -> Result<S, OdeError>,
+) -> OrderResult {
+    let tol = Tolerances::new(tol, tol);
+    with_order(error_sequence_dae(&OSCILLATOR, 10.0, ns, |h, p| {
+        make(p.t0(), &p.y0(), tol.clone(), h)
+    }))
+}
+
+/// Measured order of Runge–Kutta–Gill (theory 4).
+pub fn rkg_order() -> OrderResult {
+    explicit_order(&[25, 50, 100, 200], 1e-6, |t0, y0, tol, h| {
+        let mode = GillMode::Fixed { h };
+        RungeKuttaGill::new(
+            t0,
+            y0,
+            tol,
+            RungeKuttaGillConfig {
+                mode,
                 ..Default::default()
             },
         )
-    })?;
-    let o = observed_order(&e);
-    Ok((e, o))
+    })
+}
+
+/// Measured order of Dormand–Prince 5(4) in constant-step mode (theory 5).
+pub fn dopri_order() -> OrderResult {
+    explicit_order(&[25, 50, 100, 200], 1e-6, |t0, y0, tol, h| {
+        let cfg = DormandPrinceConfig {
+            fixed_step: Some(h),
+            ..Default::default()
+        };
+        DormandPrince54::new(t0, y0, tol, cfg)
+    })
 }
 
 /// Step counts used for ABM at order `k` (chosen so that the errors lie well above the
@@ -120,42 +188,20 @@ pub fn abm_steps(k: usize) -> [usize; 3] {
 }
 
 /// Measured order of ABM with fixed order `k` and constant step (theory `k + 1`).
-pub fn abm_order(k: usize) -> Result<(Vec<f64>, f64), OdeError> {
-    let p = HarmonicOscillator { omega: 1.0 };
-    let e = error_sequence(&p, 10.0, &abm_steps(k), |h, p| {
+pub fn abm_order(k: usize) -> OrderResult {
+    explicit_order(&abm_steps(k), 1e-13, |t0, y0, tol, h| {
+        let (order, step) = (AbmOrder::Fixed(k), AbmStep::Fixed { h });
         AdamsBashforthMoulton::new(
-            p.t0(),
-            &p.y0(),
-            Tolerances::new(1e-13, 1e-13),
+            t0,
+            y0,
+            tol,
             AbmConfig {
-                order: AbmOrder::Fixed(k),
-                step: AbmStep::Fixed { h },
+                order,
+                step,
                 ..Default::default()
             },
         )
-    })?;
-    let o = observed_order(&e);
-    Ok((e, o))
-}
-
-/// Runs an implicit `stepper` on `OdeAsDae(problem)` to `t_end`: (max-norm error, stats).
-pub fn dae_global_error<S: Advance<OdeAsDae<P>>, P: ExactSolution + Clone>(
-    stepper: &mut S,
-    problem: &P,
-    t_end: f64,
-) -> Result<(f64, Stats), OdeError> {
-    let mut f = OdeAsDae::new(problem.clone());
-    let sol = integrate(
-        stepper,
-        &mut f,
-        t_end,
-        &[t_end],
-        &mut [],
-        &DriverOptions::default(),
-    )?;
-    let mut exact = vec![0.0; problem.dim()];
-    problem.exact(t_end, &mut exact);
-    Ok((max_abs_diff(&sol.y[0], &exact), sol.stats))
+    })
 }
 
 /// Step counts on `[0, 10]` used for the BDF of order `k`.
@@ -171,83 +217,50 @@ pub fn bdf_steps(k: usize) -> [usize; 3] {
 /// Measured order of the BDF at fixed order `k`, constant step, started from the exact
 /// past values `y(−ih)`, `i = 0 … k` ([`Bdf::start_with_history`]), on the oscillator
 /// through [`OdeAsDae`], tolerance 1e-13 for the Newton test (theory `k`).
-pub fn bdf_order(k: usize) -> Result<(Vec<f64>, f64), OdeError> {
-    let p = HarmonicOscillator { omega: 1.0 };
-    let mut e = Vec::new();
-    for n in bdf_steps(k) {
-        let h = 10.0 / n as f64;
-        let cfg = BdfConfig::default().fixed(k, h);
-        let mut s = Bdf::new(0.0, &p.y0(), Tolerances::new(1e-13, 1e-13), cfg)?;
+pub fn bdf_order(k: usize) -> OrderResult {
+    implicit_order(&bdf_steps(k), 1e-13, |t0, y0, tol, h| {
+        let mut s = Bdf::new(t0, y0, tol, BdfConfig::default().fixed(k, h))?;
         let hist: Vec<Vec<f64>> = (0..=k)
-            .map(|i| {
-                let mut v = vec![0.0; 2];
-                p.exact(-(i as f64) * h, &mut v);
-                v
-            })
+            .map(|i| exact_at(&OSCILLATOR, -(i as f64) * h))
             .collect();
         let refs: Vec<&[f64]> = hist.iter().map(|v| v.as_slice()).collect();
         s.start_with_history(h, &refs)?;
-        e.push(dae_global_error(&mut s, &p, 10.0)?.0);
-    }
-    let o = observed_order(&e);
-    Ok((e, o))
+        Ok(s)
+    })
 }
 
 /// Measured order of Huang's constant-step BDF2 (theory 2) with the given start, on the
 /// oscillator over `[0, 10]`, `n = 100, 200, 400` steps, tolerance 1e-13 for the secant
 /// iteration.
-pub fn huang_bdf2_order(start: HuangStart) -> Result<(Vec<f64>, f64), OdeError> {
-    let p = HarmonicOscillator { omega: 1.0 };
-    let e = error_sequence_dae(&p, 10.0, &[100, 200, 400], |h, p| {
+pub fn huang_bdf2_order(start: HuangStart) -> OrderResult {
+    implicit_order(&[100, 200, 400], 1e-13, |t0, y0, tol, h| {
         HuangBdf2::new(
-            p.t0(),
-            &p.y0(),
-            Tolerances::new(1e-13, 1e-13),
+            t0,
+            y0,
+            tol,
             HuangBdf2Config {
                 h,
                 start,
                 ..Default::default()
             },
         )
-    })?;
-    let o = observed_order(&e);
-    Ok((e, o))
+    })
 }
 
 /// Measured order of the singly-implicit RK (theory 3), oscillator over `[0, 10]`,
 /// `n = 50, 100, 200` steps.
-pub fn sirk_order() -> Result<(Vec<f64>, f64), OdeError> {
-    let p = HarmonicOscillator { omega: 1.0 };
-    let e = error_sequence_dae(&p, 10.0, &[50, 100, 200], |h, p| {
+pub fn sirk_order() -> OrderResult {
+    implicit_order(&[50, 100, 200], 1e-13, |t0, y0, tol, h| {
         SinglyImplicitRk::new(
-            p.t0(),
-            &p.y0(),
-            Tolerances::new(1e-13, 1e-13),
+            t0,
+            y0,
+            tol,
             SirkConfig {
                 h,
                 ..Default::default()
             },
         )
-    })?;
-    let o = observed_order(&e);
-    Ok((e, o))
-}
-
-/// Global errors at `t_end` of an implicit method on `OdeAsDae(problem)` for the constant
-/// steps `t_end/nᵢ`.
-pub fn error_sequence_dae<S: Advance<OdeAsDae<P>>, P: ExactSolution + Clone>(
-    problem: &P,
-    t_end: f64,
-    ns: &[usize],
-    mut make: impl FnMut(f64, &P) -> Result<S, OdeError>,
-) -> Result<Vec<f64>, OdeError> {
-    ns.iter()
-        .map(|&n| {
-            let h = t_end / n as f64;
-            let mut s = make(h, problem)?;
-            dae_global_error(&mut s, problem, t_end).map(|r| r.0)
-        })
-        .collect()
+    })
 }
 
 /// Van der Pol `μ = 1000`, `y(3000)`: the BDF at `rtol = atol = 10⁻¹³`, max order 5

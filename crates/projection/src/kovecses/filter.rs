@@ -3,7 +3,7 @@
 //! filtering (33), on the accepted state.
 
 use contour_linalg::{Cholesky, WeightedProjectors};
-use contour_model::Mechanism;
+use contour_model::{Mechanism, ModelError};
 use faer::Mat;
 
 use super::config::{ConfigurationCorrection, CorrectionCount, ProjectorConfig, VelocityFiltering};
@@ -31,9 +31,7 @@ pub struct ConstraintFilter {
     cfg: ProjectorConfig,
     n: usize,
     l: usize,
-    m: Mat<f64>,
-    a: Mat<f64>,
-    chol: Cholesky,
+    eval: ProjectorEvaluation,
     cur: WeightedProjectors,
     prev: WeightedProjectors,
     prev_valid: bool,
@@ -50,6 +48,34 @@ pub struct ConstraintFilter {
     pub projector_evaluations: usize,
 }
 
+/// `M`, `A` and the Cholesky factor behind one evaluation of the projectors.
+#[derive(Debug)]
+struct ProjectorEvaluation {
+    m: Mat<f64>,
+    a: Mat<f64>,
+    chol: Cholesky,
+    rank_rtol: f64,
+}
+
+impl ProjectorEvaluation {
+    /// The projectors of Kövecses (18) at `(t, q)` into `proj`.
+    fn at<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        proj: &mut WeightedProjectors,
+    ) -> Result<(), ModelError> {
+        let Self {
+            m,
+            a,
+            chol,
+            rank_rtol,
+        } = self;
+        projectors_at(mech, t, q, m, a, chol, proj, *rank_rtol)
+    }
+}
+
 impl ConstraintFilter {
     /// Workspace for `mech`; the previous state is unset until [`ConstraintFilter::set_previous`].
     pub fn new<M: Mechanism + ?Sized>(
@@ -62,9 +88,12 @@ impl ConstraintFilter {
             cfg: *cfg,
             n,
             l,
-            m: Mat::zeros(n, n),
-            a: Mat::zeros(l, n),
-            chol: Cholesky::new(n),
+            eval: ProjectorEvaluation {
+                m: Mat::zeros(n, n),
+                a: Mat::zeros(l, n),
+                chol: Cholesky::new(n),
+                rank_rtol: cfg.rank_rtol,
+            },
             cur: WeightedProjectors::new(n, l),
             prev: WeightedProjectors::new(n, l),
             prev_valid: false,
@@ -109,16 +138,8 @@ impl ConstraintFilter {
                     t: self.t_prev,
                 });
             }
-            projectors_at(
-                mech,
-                self.t_prev,
-                &self.q_prev,
-                &mut self.m,
-                &mut self.a,
-                &mut self.chol,
-                &mut self.prev,
-                self.cfg.rank_rtol,
-            )?;
+            self.eval
+                .at(mech, self.t_prev, &self.q_prev, &mut self.prev)?;
             self.projector_evaluations += 1;
             self.prev_valid = true;
         }
@@ -186,16 +207,7 @@ impl ConstraintFilter {
                     ConfigurationCorrection::QuasiIterative => self.prev.w(),
                     // Kövecses (36): W(q^k).
                     _ => {
-                        projectors_at(
-                            mech,
-                            t,
-                            &x[..n],
-                            &mut self.m,
-                            &mut self.a,
-                            &mut self.chol,
-                            &mut self.cur,
-                            self.cfg.rank_rtol,
-                        )?;
+                        self.eval.at(mech, t, &x[..n], &mut self.cur)?;
                         self.projector_evaluations += 1;
                         self.cur.w()
                     }
@@ -217,16 +229,7 @@ impl ConstraintFilter {
             VelocityFiltering::Off => {}
             vf => {
                 let proj = if vf == VelocityFiltering::AtNewConfiguration {
-                    projectors_at(
-                        mech,
-                        t,
-                        &x[..n],
-                        &mut self.m,
-                        &mut self.a,
-                        &mut self.chol,
-                        &mut self.cur,
-                        self.cfg.rank_rtol,
-                    )?;
+                    self.eval.at(mech, t, &x[..n], &mut self.cur)?;
                     self.projector_evaluations += 1;
                     cur_at_q = true;
                     &self.cur
