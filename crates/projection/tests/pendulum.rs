@@ -96,6 +96,17 @@ fn direct_approach_drifts_and_baumgarte_bounds_the_drift() {
     assert!(bg_late < late, "baumgarte {bg_late:e} vs direct {late:e}");
 }
 
+/// `‖x_a(T) − x_b(T)‖₂` of two runs.
+fn final_distance(a: &Trajectory, b: &Trajectory) -> f64 {
+    let s: f64 = a
+        .x_final
+        .iter()
+        .zip(&b.x_final)
+        .map(|(x, y)| (x - y).powi(2))
+        .sum();
+    s.sqrt()
+}
+
 #[test]
 fn parametrization_stays_on_the_circle_and_reparametrizes() {
     let tr = run(
@@ -120,13 +131,7 @@ fn parametrization_stays_on_the_circle_and_reparametrizes() {
         1e-6,
         10.0,
     );
-    let d: f64 = tr
-        .x_final
-        .iter()
-        .zip(&pert.x_final)
-        .map(|(a, b)| (a - b).powi(2))
-        .sum::<f64>()
-        .sqrt();
+    let d = final_distance(&tr, &pert);
     assert!(d < 1e-3, "{d:e}");
 }
 
@@ -146,13 +151,7 @@ fn exact_stabilization_keeps_the_constraint_at_the_tolerance_level() {
         1e-10,
         5.0,
     );
-    let d: f64 = ecs
-        .x_final
-        .iter()
-        .zip(&pert.x_final)
-        .map(|(a, b)| (a - b).powi(2))
-        .sum::<f64>()
-        .sqrt();
+    let d = final_distance(&ecs, &pert);
     assert!(d < 1e-2, "{d:e}");
 }
 
