@@ -13,7 +13,7 @@ import sys
 
 import numpy as np
 
-from scipy_peers import compare, kkt_rhs, sweep
+from scipy_peers import check_jac_rho, compare, kkt_rhs, sweep
 
 XA, YA, XB, YB, XC, YC = -0.06934, -0.00227, -0.03635, 0.03273, 0.014, 0.072
 D, DA, E, EA, RR, RA = 28e-3, 115e-4, 2e-2, 1421e-5, 7e-3, 92e-5
@@ -104,14 +104,7 @@ def check_model():
     rng = np.random.default_rng(1)
     q = np.array(Q0) + rng.uniform(-0.3, 0.3, 7)
     qd = rng.uniform(-50, 50, 7)
-    j, rho = jac_rho(q, qd)
-    hh = 1e-6
-    jfd = np.array([(phi(q + hh * e) - phi(q - hh * e)) / (2 * hh) for e in np.eye(7)]).T
-    assert np.abs(j - jfd).max() < 1e-8, np.abs(j - jfd).max()
-    # rho = d2/ds2 phi(q + s qd)
-    s = 1e-4
-    rfd = (phi(q + s * qd) - 2 * phi(q) + phi(q - s * qd)) / s ** 2
-    assert np.abs(rho - rfd).max() < 1e-4 * (1 + np.abs(rho).max()), np.abs(rho - rfd).max()
+    check_jac_rho(phi, jac_rho, q, qd, 1e-4)
 
 
 def main():

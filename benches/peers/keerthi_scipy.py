@@ -18,7 +18,7 @@ import sys
 
 import numpy as np
 
-from scipy_peers import compare, integrate, isclose_or_die, kkt_rhs, sweep
+from scipy_peers import check_jac_rho, compare, integrate, isclose_or_die, kkt_rhs, sweep
 
 L3, M2, M3, J1, J2, J3, G, Y0, R2 = 0.2, 1.0, 2.0, 0.1, 0.2, 0.1, 9.8, 0.169, 0.2214
 QE, UE = np.array([0.436, 0.3, 0.2]), np.array([0.363, 29.4, 0.423])
@@ -59,13 +59,7 @@ def jac_rho(q, qd):
 def check_model():
     rng = np.random.default_rng(1)
     q, qd = rng.uniform(-1, 1, 3), rng.uniform(-2, 2, 3)
-    j, rho = jac_rho(q, qd)
-    hh = 1e-6
-    jfd = np.array([(phi(q + hh * e) - phi(q - hh * e)) / (2 * hh) for e in np.eye(3)]).T
-    assert np.abs(j - jfd).max() < 1e-8, np.abs(j - jfd).max()
-    s = 1e-4
-    rfd = (phi(q + s * qd) - 2 * phi(q) + phi(q - s * qd)) / s ** 2
-    assert np.abs(rho - rfd).max() < 1e-5 * (1 + np.abs(rho).max()), np.abs(rho - rfd).max()
+    check_jac_rho(phi, jac_rho, q, qd, 1e-5)
 
 
 def main():

@@ -101,6 +101,17 @@ def compare(rows, ours_csv, decades):
             print(f"error <= {lo:.0e}: not reached by " + ("us" if not of else "the peers"))
 
 
+def check_jac_rho(phi, jac_rho, q, qd, rho_rtol):
+    """J against central differences of phi, rho = d2/ds2 phi(q + s qd) against second ones."""
+    j, rho = jac_rho(q, qd)
+    hh = 1e-6
+    jfd = np.array([(phi(q + hh * e) - phi(q - hh * e)) / (2 * hh) for e in np.eye(len(q))]).T
+    assert np.abs(j - jfd).max() < 1e-8, np.abs(j - jfd).max()
+    s = 1e-4
+    rfd = (phi(q + s * qd) - 2 * phi(q) + phi(q - s * qd)) / s ** 2
+    assert np.abs(rho - rfd).max() < rho_rtol * (1 + np.abs(rho).max()), np.abs(rho - rfd).max()
+
+
 def max_abs(a):
     return float(np.max(np.abs(a)))
 

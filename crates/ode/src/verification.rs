@@ -124,6 +124,14 @@ fn with_order(errors: Result<Vec<f64>, OdeError>) -> OrderResult {
     Ok((e, o))
 }
 
+/// The stepper of step `h` on the oscillator: `make(t0, y0, Tolerances(tol, tol), h)`.
+fn on_oscillator<S>(
+    tol: f64,
+    make: impl Fn(f64, &[f64], Tolerances, f64) -> Result<S, OdeError>,
+) -> impl FnMut(f64, &HarmonicOscillator) -> Result<S, OdeError> {
+    move |h, p| make(p.t0(), &p.y0(), Tolerances::new(tol, tol), h)
+}
+
 /// The order of an explicit stepper `make(t0, y0, tol, h)` on the oscillator over `[0, 10]`
 /// with the constant steps `10/nᵢ` and tolerances `tol` (used by start-ups only).
 fn explicit_order<S: Advance<HarmonicOscillator>>(
@@ -131,10 +139,12 @@ fn explicit_order<S: Advance<HarmonicOscillator>>(
     tol: f64,
     make: impl Fn(f64, &[f64], Tolerances, f64) -> Result<S, OdeError>,
 ) -> OrderResult {
-    let tol = Tolerances::new(tol, tol);
-    with_order(error_sequence(&OSCILLATOR, 10.0, ns, |h, p| {
-        make(p.t0(), &p.y0(), tol.clone(), h)
-    }))
+    with_order(error_sequence(
+        &OSCILLATOR,
+        10.0,
+        ns,
+        on_oscillator(tol, make),
+    ))
 }
 
 /// [`explicit_order`] for an implicit stepper on `OdeAsDae(oscillator)` (`tol`: the Newton
@@ -144,10 +154,12 @@ fn implicit_order<S: Advance<OdeAsDae<HarmonicOscillator>>>(
     tol: f64,
     make: impl Fn(f64, &[f64], Tolerances, f64) -> Result<S, OdeError>,
 ) -> OrderResult {
-    let tol = Tolerances::new(tol, tol);
-    with_order(error_sequence_dae(&OSCILLATOR, 10.0, ns, |h, p| {
-        make(p.t0(), &p.y0(), tol.clone(), h)
-    }))
+    with_order(error_sequence_dae(
+        &OSCILLATOR,
+        10.0,
+        ns,
+        on_oscillator(tol, make),
+    ))
 }
 
 /// Measured order of Runge–Kutta–Gill (theory 4).
