@@ -21,7 +21,9 @@ use faer::{Mat, Side};
 /// `ε^{1/3}`, the optimal relative step of a central difference.
 const CBRT_EPS: f64 = 6.055454452393343e-6;
 
-fn rel_err(a: &[f64], b: &[f64]) -> f64 {
+/// Normwise relative difference `max|aᵢ − bᵢ| / max(|aᵢ|, |bᵢ|)` (0 when equal): the measure of
+/// every check here, for comparing two models' outputs in tests.
+pub fn relative_difference(a: &[f64], b: &[f64]) -> f64 {
     let num = a
         .iter()
         .zip(b)
@@ -67,7 +69,7 @@ pub fn check_jacobian<M: Mechanism + ?Sized>(
         qp[c] = q[c];
         qm[c] = q[c];
     }
-    Ok(rel_err(&analytic, &fd))
+    Ok(relative_difference(&analytic, &fd))
 }
 
 /// Normwise relative error of `b(t, q)` against central differences of `φ` in `t`.
@@ -89,7 +91,7 @@ pub fn check_rate_bias<M: Mechanism + ?Sized>(
         .zip(&fm)
         .map(|(p, m)| (p - m) / ((t + h) - (t - h)))
         .collect();
-    Ok(rel_err(&b, &fd))
+    Ok(relative_difference(&b, &fd))
 }
 
 /// `φ̇(s) = J(t+s, q+s q̇) q̇ + b(t+s, q+s q̇)` along the straight motion.
@@ -137,7 +139,7 @@ pub fn check_accel_bias<M: Mechanism + ?Sized>(
         .zip(&fm)
         .map(|(p, m)| (p - m) / (2.0 * s))
         .collect();
-    Ok(rel_err(&rho, &fd))
+    Ok(relative_difference(&rho, &fd))
 }
 
 /// Symmetry and definiteness of `M(q)`.

@@ -8,6 +8,7 @@
 use contour_model::autodiff::witnesses::{AdAndrews, AdFourBar, AdPendulum, AdSliderCrank};
 use contour_model::autodiff::{AutoDiff, AutoDiffModel, Scalar};
 use contour_model::models::{AndrewsSqueezer, Pendulum, RedundantFourBar, SliderCrank};
+use contour_model::testing::relative_difference as rel;
 use contour_model::testing::SplitMix64;
 use contour_model::{ConstrainedDynamics, Mechanism, ModelError};
 use faer::Mat;
@@ -33,19 +34,6 @@ impl AutoDiffModel for MovingPivot {
     fn constraints<S: Scalar>(&self, t: S, q: &[S], phi: &mut [S]) {
         let dx = q[0] - (t * self.omega).sin() * self.amp;
         phi[0] = dx * dx + q[1] * q[1] - 1.0;
-    }
-}
-
-fn rel(a: &[f64], b: &[f64]) -> f64 {
-    let num = a
-        .iter()
-        .zip(b)
-        .fold(0.0f64, |m, (x, y)| m.max((x - y).abs()));
-    let den = a.iter().chain(b).fold(0.0f64, |m, x| m.max(x.abs()));
-    if num == 0.0 {
-        0.0
-    } else {
-        num / den
     }
 }
 

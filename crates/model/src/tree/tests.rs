@@ -5,6 +5,7 @@
 use super::*;
 use crate::models::tests::check_model;
 use crate::spatial::{rpy_to_matrix, SpatialInertia, Transform};
+use crate::testing::relative_difference as rel;
 use crate::testing::{check_accel_bias, check_jacobian, check_mass_matrix, SplitMix64};
 use crate::{Mechanism, ModelError};
 use faer::Mat;
@@ -69,19 +70,6 @@ pub(crate) fn random_tree(seed: u64) -> KinematicTree {
         t.add_body(format!("b{i}"), *p, joint, x, inertia).unwrap();
     }
     t
-}
-
-fn rel(a: &[f64], b: &[f64]) -> f64 {
-    let num = a
-        .iter()
-        .zip(b)
-        .fold(0.0f64, |m, (x, y)| m.max((x - y).abs()));
-    let den = a.iter().chain(b).fold(0.0f64, |m, x| m.max(x.abs()));
-    if num == 0.0 {
-        0.0
-    } else {
-        num / den
-    }
 }
 
 fn mass(t: &KinematicTree, q: &[f64]) -> Mat<f64> {
