@@ -67,4 +67,4 @@ pub use limits::{
 pub use path::{ContactForce, Path, Segment, SegmentKind, Shape};
 pub use sampling::{sample, sample_at_rate, SampledTrajectory};
 pub use spline::{cubic_spline, SplineEnds};
-pub use tree_kinematics::TreePointKinematics;
+pub use tree_kinematics::{redundant_joint_path, RedundantJointPath, TreePointKinematics};
