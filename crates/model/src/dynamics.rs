@@ -246,9 +246,8 @@ impl ConstrainedDynamics {
         }
         if constraints && self.l > 0 {
             self.j.fill(0.0);
-            mech.constraint_jacobian(t, q, self.j.as_mut());
+            mech.constraint_jacobian_and_accel_bias(t, q, qd, self.j.as_mut(), &mut self.rho);
             check_finite_mat("constraint jacobian", self.j.as_ref())?;
-            mech.constraint_accel_bias(t, q, qd, &mut self.rho);
             check_finite("accel bias", &self.rho)?;
             // Keerthi (1.4): J q̈ = −ρ
             for i in 0..self.l {
