@@ -58,8 +58,7 @@ impl KinematicTree {
         let nb = self.n_bodies();
         // pass 1: velocities, velocity-product accelerations c_i (kept in ws.a), I^A, p^A
         for i in 0..nb {
-            let xj = self.joint[i].transform(self.qi(i, q));
-            ws.xup[i] = xj.compose(&self.x_tree[i]);
+            ws.xup[i] = self.joint[i].up_transform(self.qi(i, q), &self.x_tree[i]);
             let s = self.joint[i].motion_subspace();
             let vj = self.qi(i, qd) * s;
             let vp = match self.parent[i] {

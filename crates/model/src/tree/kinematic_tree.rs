@@ -283,14 +283,13 @@ impl KinematicTree {
     /// which give `J̇ q̇` for body points.
     pub(crate) fn kinematics(&self, ws: &mut TreeWorkspace, q: &[f64], qd: Option<&[f64]>) {
         for i in 0..self.n_bodies() {
-            let xj = self.joint[i].transform(self.qi(i, q));
-            ws.xup[i] = xj.compose(&self.x_tree[i]);
+            ws.xup[i] = self.joint[i].up_transform(self.qi(i, q), &self.x_tree[i]);
             ws.x0[i] = match self.parent[i] {
                 Some(p) => ws.xup[i].compose(&ws.x0[p]),
                 None => ws.xup[i],
             };
             let s = self.joint[i].motion_subspace();
-            ws.s_world[i] = ws.x0[i].inv_apply_motion(&s);
+            ws.s_world[i] = self.joint[i].subspace_in(&ws.x0[i]);
             if let Some(qd) = qd {
                 let vj = self.qi(i, qd) * s;
                 let (vp, ap) = match self.parent[i] {
@@ -323,8 +322,7 @@ impl KinematicTree {
             Motion::ZERO
         };
         for i in 0..self.n_bodies() {
-            let xj = self.joint[i].transform(self.qi(i, q));
-            ws.xup[i] = xj.compose(&self.x_tree[i]);
+            ws.xup[i] = self.joint[i].up_transform(self.qi(i, q), &self.x_tree[i]);
             let s = self.joint[i].motion_subspace();
             let vj = self.qi(i, qd) * s;
             let aj = qdd.map_or(Motion::ZERO, |a| self.qi(i, a) * s);
@@ -523,22 +521,33 @@ impl KinematicTree {
 
     // ---- public, validated queries ----------------------------------------
 
-    /// `⁰X_body`: the transform from the base (world) frame to `body`'s frame.
-    pub fn body_transform(&self, q: &[f64], body: usize) -> Result<Transform, ModelError> {
+    /// The shared frame of the queries below: checks `q` (and `q̇`) and `body`, runs the
+    /// forward kinematics (with velocities when `qd` is given) and reads the workspace.
+    fn query<R>(
+        &self,
+        q: &[f64],
+        qd: Option<&[f64]>,
+        body: usize,
+        read: impl FnOnce(&TreeWorkspace) -> R,
+    ) -> Result<R, ModelError> {
         self.check_q(q)?;
+        if let Some(qd) = qd {
+            self.check_qd(qd)?;
+        }
         self.check_body(body)?;
         let mut ws = self.workspace();
-        self.kinematics(&mut ws, q, None);
-        Ok(ws.x0[body])
+        self.kinematics(&mut ws, q, qd);
+        Ok(read(&ws))
+    }
+
+    /// `⁰X_body`: the transform from the base (world) frame to `body`'s frame.
+    pub fn body_transform(&self, q: &[f64], body: usize) -> Result<Transform, ModelError> {
+        self.query(q, None, body, |ws| ws.x0[body])
     }
 
     /// World position of the point with body coordinates `p` \[m\].
     pub fn point_position(&self, q: &[f64], body: usize, p: Vec3) -> Result<Vec3, ModelError> {
-        self.check_q(q)?;
-        self.check_body(body)?;
-        let mut ws = self.workspace();
-        self.kinematics(&mut ws, q, None);
-        Ok(self.ws_point_position(&ws, body, &p))
+        self.query(q, None, body, |ws| self.ws_point_position(ws, body, &p))
     }
 
     /// World velocity `J_p(q) q̇` of body point `p` \[m/s\].
@@ -549,12 +558,7 @@ impl KinematicTree {
         body: usize,
         p: Vec3,
     ) -> Result<Vec3, ModelError> {
-        self.check_q(q)?;
-        self.check_qd(qd)?;
-        self.check_body(body)?;
-        let mut ws = self.workspace();
-        self.kinematics(&mut ws, q, Some(qd));
-        Ok(self.ws_point_velocity(&ws, body, &p))
+        self.query(q, Some(qd), body, |ws| self.ws_point_velocity(ws, body, &p))
     }
 
     /// `J̇_p q̇`: the world acceleration of body point `p` when `q̈ = 0` \[m/s²\].
@@ -565,12 +569,9 @@ impl KinematicTree {
         body: usize,
         p: Vec3,
     ) -> Result<Vec3, ModelError> {
-        self.check_q(q)?;
-        self.check_qd(qd)?;
-        self.check_body(body)?;
-        let mut ws = self.workspace();
-        self.kinematics(&mut ws, q, Some(qd));
-        Ok(self.ws_point_accel_bias(&ws, body, &p))
+        self.query(q, Some(qd), body, |ws| {
+            self.ws_point_accel_bias(ws, body, &p)
+        })
     }
 
     /// Point Jacobian `J_p = ∂(world position of p)/∂q` (3×N) into `j`.
@@ -619,15 +620,12 @@ impl KinematicTree {
         qd: &[f64],
         body: usize,
     ) -> Result<(Vec3, Vec3), ModelError> {
-        self.check_q(q)?;
-        self.check_qd(qd)?;
-        self.check_body(body)?;
-        let mut ws = self.workspace();
-        self.kinematics(&mut ws, q, Some(qd));
-        Ok((
-            self.ws_angular_velocity(&ws, body),
-            self.ws_angular_accel_bias(&ws, body),
-        ))
+        self.query(q, Some(qd), body, |ws| {
+            (
+                self.ws_angular_velocity(ws, body),
+                self.ws_angular_accel_bias(ws, body),
+            )
+        })
     }
 
     fn kinetic(&self, q: &[f64], qd: &[f64]) -> f64 {

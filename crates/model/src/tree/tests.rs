@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::models::tests::check_model;
-use crate::spatial::{rpy_to_matrix, SpatialInertia, Transform};
+use crate::spatial::{rpy_to_matrix, Motion, SpatialInertia, Transform};
 use crate::testing::{check_accel_bias, check_jacobian, check_mass_matrix, SplitMix64};
 use crate::{Mechanism, ModelError};
 use faer::Mat;
@@ -429,4 +429,65 @@ fn aba_matches_crba_and_cholesky() {
         massless.forward_dynamics(&[0.0; 3], &[0.0; 3], &[0.0; 3], &mut qdd),
         Err(ModelError::MassMatrixNotPositiveDefinite { index: 2, .. })
     ));
+}
+
+/// The sparse joint forms of the recursive algorithms against the dense ones they replace:
+/// `up_transform(q, X_T) = X_J(q) X_T` (to round-off: Rodrigues' own diagonal `c + (1 − c)` is
+/// not exactly 1) and `subspace_in(X) = X⁻¹ S` (exactly), for the coordinate axes (both
+/// signs of q), a general axis, prismatic and fixed joints.
+#[test]
+fn sparse_joint_forms_match_the_dense_products() {
+    let mut rng = SplitMix64::new(13);
+    let diag = [1.0, -1.0, 1.0];
+    let general = [0.3, -0.5, 0.81];
+    let joints = [
+        Joint::RX,
+        Joint::RY,
+        Joint::RZ,
+        Joint::PX,
+        Joint::PY,
+        Joint::PZ,
+        Joint::revolute(general).unwrap(),
+        Joint::prismatic(general).unwrap(),
+        Joint::revolute(diag).unwrap(),
+        Joint::Fixed,
+    ];
+    for _ in 0..50 {
+        let rpy = [
+            rng.uniform(-3.0, 3.0),
+            rng.uniform(-1.5, 1.5),
+            rng.uniform(-3.0, 3.0),
+        ];
+        let x_tree = Transform::from_pose(
+            &rpy_to_matrix(&rpy),
+            rng.vector(3, -1.0, 1.0).try_into().unwrap(),
+        );
+        let q = rng.uniform(-4.0, 4.0);
+        for joint in &joints {
+            let sparse = joint.up_transform(q, &x_tree);
+            let dense = joint.transform(q).compose(&x_tree);
+            for r in 0..3 {
+                assert!(
+                    (sparse.trans[r] - dense.trans[r]).abs() <= 4.0 * f64::EPSILON,
+                    "{joint:?}"
+                );
+                for c in 0..3 {
+                    assert!(
+                        (sparse.rot[r][c] - dense.rot[r][c]).abs() <= 4.0 * f64::EPSILON,
+                        "{joint:?}: {sparse:?} vs {dense:?}"
+                    );
+                }
+            }
+            let s_sparse = joint.subspace_in(&x_tree);
+            let s_dense = x_tree.inv_apply_motion(&joint.motion_subspace());
+            let bits = |m: &Motion| {
+                m.ang
+                    .iter()
+                    .chain(&m.lin)
+                    .map(|v| (v + 0.0).to_bits())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(bits(&s_sparse), bits(&s_dense), "{joint:?}");
+        }
+    }
 }
