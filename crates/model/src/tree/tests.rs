@@ -491,3 +491,66 @@ fn sparse_joint_forms_match_the_dense_products() {
         }
     }
 }
+
+/// The joint transforms kept for the last `q` (`KinematicTree::up_transforms`) never serve a
+/// stale state: M, h, ABA's q̈ and a point position at alternating states (and the two states
+/// one bit apart) equal, bit for bit, those of a tree that has seen no other state; a tree that
+/// grows after an evaluation recomputes.
+#[test]
+fn kept_joint_transforms_follow_the_state() {
+    let fresh = || KinematicTree::planar_with_gravity(4, 9.81);
+    let q1: [f64; 4] = [0.3, -0.7, 1.1, 0.2];
+    let mut q2 = q1;
+    q2[2] = f64::from_bits(q2[2].to_bits() ^ 1);
+    let q3 = [-1.0, 0.4, 0.0, 2.0];
+    let qd = [0.5, -0.2, 0.1, 0.3];
+    let tau = [0.1, 0.2, -0.3, 0.05];
+    let eval = |t: &KinematicTree, q: &[f64]| {
+        let mut m = Mat::<f64>::zeros(4, 4);
+        let (mut h, mut qdd) = (vec![0.0; 4], vec![0.0; 4]);
+        t.mass_matrix(q, m.as_mut());
+        t.bias_forces(q, &qd, &mut h);
+        t.forward_dynamics(q, &qd, &tau, &mut qdd).unwrap();
+        let p = t.point_position(q, 3, [1.0, 0.0, 0.0]).unwrap();
+        let mut bits: Vec<u64> = (0..16).map(|k| m[(k % 4, k / 4)].to_bits()).collect();
+        bits.extend(h.iter().chain(&qdd).chain(&p).map(|v| v.to_bits()));
+        bits
+    };
+    let reused = fresh();
+    for q in [&q1, &q2, &q3, &q1, &q1, &q2] {
+        assert_eq!(eval(&reused, q), eval(&fresh(), q), "{q:?}");
+    }
+    // growing the tree invalidates what was kept
+    let mut grown = fresh();
+    let _ = eval(&grown, &q1);
+    grown
+        .add_body(
+            "tip",
+            Some(3),
+            Joint::RZ,
+            Transform::translation([1.0, 0.0, 0.0]),
+            SpatialInertia::from_mass_com_inertia(
+                1.0,
+                [0.5, 0.0, 0.0],
+                [[0.1, 0.0, 0.0], [0.0, 0.1, 0.0], [0.0, 0.0, 0.1]],
+            ),
+        )
+        .unwrap();
+    let mut reference = fresh();
+    reference
+        .add_body(
+            "tip",
+            Some(3),
+            Joint::RZ,
+            Transform::translation([1.0, 0.0, 0.0]),
+            SpatialInertia::from_mass_com_inertia(
+                1.0,
+                [0.5, 0.0, 0.0],
+                [[0.1, 0.0, 0.0], [0.0, 0.1, 0.0], [0.0, 0.0, 0.1]],
+            ),
+        )
+        .unwrap();
+    let q5 = [0.3, -0.7, 1.1, 0.2, 0.9];
+    let p = |t: &KinematicTree| t.point_position(&q5, 4, [1.0, 0.0, 0.0]).unwrap();
+    assert_eq!(p(&grown), p(&reference));
+}
