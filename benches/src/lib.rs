@@ -42,3 +42,30 @@ pub fn next_state(q: &mut [f64]) {
         *x = f64::from_bits(x.to_bits() ^ 1);
     }
 }
+
+/// Every constraint method of the driver with its default configuration, Baumgarte's with the
+/// critical gains of `baumgarte_delta` \[1/s\] (the benches that sweep them all).
+pub fn every_method(
+    baumgarte_delta: f64,
+) -> Result<[contour::prelude::Method; 6], contour::prelude::ProjectionError> {
+    use contour::prelude::*;
+    Ok([
+        Method::Direct,
+        Method::Baumgarte(BaumgarteGains::critical(baumgarte_delta)?),
+        Method::Perturbation(PerturbationConfig::default()),
+        Method::Parametrization(ParametrizationConfig::default()),
+        Method::ExactStabilization(EcsConfig::default()),
+        Method::Projector(ProjectorConfig::default()),
+    ])
+}
+
+/// Every integrator of the driver with its default configuration: ABM, DOPRI5, BDF, RK-Gill.
+pub fn every_integrator() -> [contour::prelude::Integrator; 4] {
+    use contour::prelude::Integrator;
+    [
+        Integrator::abm(),
+        Integrator::dopri5(),
+        Integrator::Bdf(Default::default()),
+        Integrator::RungeKuttaGill(Default::default()),
+    ]
+}

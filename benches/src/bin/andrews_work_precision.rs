@@ -27,20 +27,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "method,integrator,tau,status,error,f_evals,steps,seconds"
     )?;
     let a = AndrewsSqueezer::default();
-    let methods = [
-        Method::Direct,
-        Method::Baumgarte(BaumgarteGains::critical(100.0)?),
-        Method::Perturbation(PerturbationConfig::default()),
-        Method::Parametrization(ParametrizationConfig::default()),
-        Method::ExactStabilization(EcsConfig::default()),
-        Method::Projector(ProjectorConfig::default()),
-    ];
-    let integrators = [
-        Integrator::abm(),
-        Integrator::dopri5(),
-        Integrator::Bdf(Default::default()),
-        Integrator::RungeKuttaGill(Default::default()),
-    ];
+    let methods = contour_benches::every_method(100.0)?;
+    let integrators = contour_benches::every_integrator();
     for m in &methods {
         for i in &integrators {
             for k in 3..=11 {

@@ -4,12 +4,14 @@
 //! consistent start, T = 0.03 s, `ErrorControl::mixed(1e-6)`), the wall time of one run
 //! (fastest of 7, outputs only at T) next to `N_f ×` the time of one constrained evaluation at
 //! the initial state (`ConstrainedDynamics::accelerations`, and for the projector method
-//! `ProjectionDynamics::accelerations`; fastest of 41 batches). The ratio is what the driver,
-//! the integrator and the method's own algebra (projections, Newton) add to the evaluations;
-//! the method's counters are printed next to it. Prints a markdown table. Not run in CI
-//! (timings): `cargo run --release -p contour-benches --bin whole_runs [FILTER [RUNS]]`, where
-//! `FILTER` keeps the rows whose `system/method/integrator` contains it and `RUNS` (default 7)
-//! sets the number of runs per row (many runs of one row for a profiler).
+//! `ProjectionDynamics::accelerations`; fastest of 41 batches). Baumgarte's gains are critical
+//! with δ = 2 /s on Keerthi's robot (his ICS2) and δ = 100 /s on Andrews' squeezer. The ratio
+//! is what the driver, the integrator and the method's own algebra (projections, Newton) add
+//! to the evaluations; the method's counters are printed next to it. Prints a markdown table.
+//! Not run in CI (timings): `cargo run --release -p contour-benches --bin whole_runs
+//! [FILTER [RUNS]]`, where `FILTER` keeps the rows whose `system/method/integrator` contains
+//! it and `RUNS` (default 7) sets the number of runs per row (many runs of one row for a
+//! profiler).
 
 use std::time::Instant;
 
@@ -27,6 +29,8 @@ struct Case<'a> {
     qd0: Vec<f64>,
     t_end: f64,
     ec: ErrorControl,
+    /// Baumgarte's critical gains `δ` \[1/s\].
+    baumgarte_delta: f64,
 }
 
 /// µs of one constrained evaluation at the initial state: (KKT, projector).
@@ -70,6 +74,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             qd0: k0.qd.clone(),
             t_end: 5.0,
             ec: ErrorControl::absolute(1e-4),
+            baumgarte_delta: 2.0,
         },
         Case {
             name: "andrews",
@@ -78,22 +83,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             qd0: vec![0.0; 7],
             t_end: 0.03,
             ec: ErrorControl::mixed(1e-6),
+            baumgarte_delta: 100.0,
         },
     ];
-    let methods = [
-        Method::Direct,
-        Method::Baumgarte(BaumgarteGains::critical(2.0)?),
-        Method::Perturbation(PerturbationConfig::default()),
-        Method::Parametrization(ParametrizationConfig::default()),
-        Method::ExactStabilization(EcsConfig::default()),
-        Method::Projector(ProjectorConfig::default()),
-    ];
-    let integrators = [
-        Integrator::abm(),
-        Integrator::dopri5(),
-        Integrator::RungeKuttaGill(Default::default()),
-        Integrator::Bdf(Default::default()),
-    ];
+    let integrators = contour_benches::every_integrator();
     println!("| system | method | integrator | N_i | N_f | run µs | N_f × eval µs | ratio | µs/step | own algebra |");
     println!("|---|---|---|---|---|---|---|---|---|---|");
     for case in &cases {
@@ -102,7 +95,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "{}: one evaluation {kkt:.3} µs (KKT), {proj:.3} µs (projector)",
             case.name
         );
-        for m in &methods {
+        for m in &contour_benches::every_method(case.baumgarte_delta)? {
             let eval = if matches!(m, Method::Projector(_)) {
                 proj
             } else {

@@ -521,35 +521,22 @@ fn kept_joint_transforms_follow_the_state() {
         assert_eq!(eval(&reused, q), eval(&fresh(), q), "{q:?}");
     }
     // growing the tree invalidates what was kept
+    let grow = |t: &mut KinematicTree| {
+        let i = [[0.1, 0.0, 0.0], [0.0, 0.1, 0.0], [0.0, 0.0, 0.1]];
+        t.add_body(
+            "tip",
+            Some(3),
+            Joint::RZ,
+            Transform::translation([1.0, 0.0, 0.0]),
+            SpatialInertia::from_mass_com_inertia(1.0, [0.5, 0.0, 0.0], i),
+        )
+        .unwrap();
+    };
     let mut grown = fresh();
     let _ = eval(&grown, &q1);
-    grown
-        .add_body(
-            "tip",
-            Some(3),
-            Joint::RZ,
-            Transform::translation([1.0, 0.0, 0.0]),
-            SpatialInertia::from_mass_com_inertia(
-                1.0,
-                [0.5, 0.0, 0.0],
-                [[0.1, 0.0, 0.0], [0.0, 0.1, 0.0], [0.0, 0.0, 0.1]],
-            ),
-        )
-        .unwrap();
+    grow(&mut grown);
     let mut reference = fresh();
-    reference
-        .add_body(
-            "tip",
-            Some(3),
-            Joint::RZ,
-            Transform::translation([1.0, 0.0, 0.0]),
-            SpatialInertia::from_mass_com_inertia(
-                1.0,
-                [0.5, 0.0, 0.0],
-                [[0.1, 0.0, 0.0], [0.0, 0.1, 0.0], [0.0, 0.0, 0.1]],
-            ),
-        )
-        .unwrap();
+    grow(&mut reference);
     let q5 = [0.3, -0.7, 1.1, 0.2, 0.9];
     let p = |t: &KinematicTree| t.point_position(&q5, 4, [1.0, 0.0, 0.0]).unwrap();
     assert_eq!(p(&grown), p(&reference));
