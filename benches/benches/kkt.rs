@@ -13,7 +13,8 @@
 //! [`ProjectionDynamics::accelerations`]) and `solve/range_space` (the KKT solve alone on the
 //! assembled matrices). After the groups a summary table prints µs per call and the ratio to
 //! `M + h` (the fastest of 41 batches of `std::time::Instant`, so the ratios come from one sitting
-//! and survive a shared machine).
+//! and survive a shared machine). Every call is at a new state
+//! ([`contour_benches::next_state`]), as in a run.
 //! `cargo bench -p contour-benches --bench kkt`.
 
 use std::hint::black_box;
@@ -95,6 +96,7 @@ impl<'a> Ops<'a> {
     }
 
     fn m_plus_h(&mut self) -> f64 {
+        contour_benches::next_state(&mut self.q);
         self.mech.mass_matrix(black_box(&self.q), self.m.as_mut());
         self.mech
             .bias_forces(black_box(&self.q), black_box(&self.qd), &mut self.h);
@@ -102,6 +104,7 @@ impl<'a> Ops<'a> {
     }
 
     fn model_all(&mut self) -> f64 {
+        contour_benches::next_state(&mut self.q);
         let (q, qd) = (black_box(&self.q[..]), black_box(&self.qd[..]));
         self.mech.mass_matrix(q, self.m.as_mut());
         self.mech.bias_forces(q, qd, &mut self.h);
@@ -112,6 +115,7 @@ impl<'a> Ops<'a> {
     }
 
     fn range_space(&mut self) -> f64 {
+        contour_benches::next_state(&mut self.q);
         self.rs
             .accelerations(
                 &self.mech,
@@ -126,6 +130,7 @@ impl<'a> Ops<'a> {
     }
 
     fn full_lu(&mut self) -> f64 {
+        contour_benches::next_state(&mut self.q);
         self.lu
             .accelerations(
                 &self.mech,
@@ -140,6 +145,7 @@ impl<'a> Ops<'a> {
     }
 
     fn projector(&mut self) -> f64 {
+        contour_benches::next_state(&mut self.q);
         self.pd
             .accelerations(
                 &self.mech,
@@ -154,6 +160,7 @@ impl<'a> Ops<'a> {
     }
 
     fn solve(&mut self) -> f64 {
+        contour_benches::next_state(&mut self.q);
         self.solver
             .solve(
                 self.m.as_ref(),

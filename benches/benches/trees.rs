@@ -4,7 +4,8 @@
 //! calls a constraint method makes per f-evaluation (no allocation per call; see
 //! crates/model/tests). After the criterion groups a summary table prints µs per call (fastest
 //! of 41 batches) next to Pinocchio's, from `benches/peers/results/pinocchio_timing.csv` when
-//! that file is present. `cargo bench -p contour-benches --bench trees`.
+//! that file is present. Every call is at a new state ([`contour_benches::next_state`]), as in a
+//! run. `cargo bench -p contour-benches --bench trees`.
 
 use std::hint::black_box;
 
@@ -12,7 +13,7 @@ use contour::linalg::Cholesky;
 use contour::model::models::{arm7_initial_q, panda_arm, ssrms_arm};
 use contour::model::tree::KinematicTree;
 use contour::model::Mechanism;
-use contour_benches::min_time_us;
+use contour_benches::{min_time_us, next_state};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 struct Ws {
@@ -39,19 +40,23 @@ impl Ws {
         }
     }
     fn crba(&mut self, t: &KinematicTree) -> f64 {
+        next_state(&mut self.q);
         t.mass_matrix(black_box(&self.q), self.m.as_mut());
         self.m[(0, 0)]
     }
     fn rnea(&mut self, t: &KinematicTree) -> f64 {
+        next_state(&mut self.q);
         t.bias_forces(black_box(&self.q), black_box(&self.qd), &mut self.h);
         self.h[0]
     }
     fn aba(&mut self, t: &KinematicTree) -> f64 {
+        next_state(&mut self.q);
         t.forward_dynamics(black_box(&self.q), &self.qd, &self.tau, &mut self.qdd)
             .expect("aba");
         self.qdd[0]
     }
     fn crba_cholesky(&mut self, t: &KinematicTree) -> f64 {
+        next_state(&mut self.q);
         t.mass_matrix(black_box(&self.q), self.m.as_mut());
         t.bias_forces(&self.q, &self.qd, &mut self.h);
         self.chol.factor(self.m.as_ref()).expect("spd");

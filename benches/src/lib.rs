@@ -32,3 +32,41 @@ pub fn min_time_us<R>(mut f: impl FnMut() -> R) -> f64 {
         })
         .fold(f64::INFINITY, f64::min)
 }
+
+/// Moves `q` to a new state for the next timed call by flipping the last bit of `q[0]` (a
+/// relative change of 1e-16): a kinematic tree keeps its joint transforms for the last `q`
+/// (`KinematicTree` reuses them across CRBA, RNEA, ABA and closures at one state), so a bench
+/// that called it at one fixed `q` would time the cache, not a run's evaluation, where `q`
+/// changes every call.
+pub fn next_state(q: &mut [f64]) {
+    if let Some(x) = q.first_mut() {
+        *x = f64::from_bits(x.to_bits() ^ 1);
+    }
+}
+
+/// Every constraint method of the driver with its default configuration, Baumgarte's with the
+/// critical gains of `baumgarte_delta` \[1/s\] (the benches that sweep them all).
+pub fn every_method(
+    baumgarte_delta: f64,
+) -> Result<[contour::prelude::Method; 6], contour::prelude::ProjectionError> {
+    use contour::prelude::*;
+    Ok([
+        Method::Direct,
+        Method::Baumgarte(BaumgarteGains::critical(baumgarte_delta)?),
+        Method::Perturbation(PerturbationConfig::default()),
+        Method::Parametrization(ParametrizationConfig::default()),
+        Method::ExactStabilization(EcsConfig::default()),
+        Method::Projector(ProjectorConfig::default()),
+    ])
+}
+
+/// Every integrator of the driver with its default configuration: ABM, DOPRI5, BDF, RK-Gill.
+pub fn every_integrator() -> [contour::prelude::Integrator; 4] {
+    use contour::prelude::Integrator;
+    [
+        Integrator::abm(),
+        Integrator::dopri5(),
+        Integrator::Bdf(Default::default()),
+        Integrator::RungeKuttaGill(Default::default()),
+    ]
+}

@@ -10,18 +10,6 @@ use std::time::Instant;
 use contour::model::Mechanism;
 use contour::prelude::*;
 
-/// Every method of the driver, with the defaults a user gets.
-pub fn methods() -> Result<Vec<Method>, ProjectionError> {
-    Ok(vec![
-        Method::Direct,
-        Method::Baumgarte(BaumgarteGains::critical(100.0)?),
-        Method::Perturbation(PerturbationConfig::default()),
-        Method::Parametrization(ParametrizationConfig::default()),
-        Method::ExactStabilization(EcsConfig::default()),
-        Method::Projector(ProjectorConfig::default()),
-    ])
-}
-
 /// Max over components of `|q − q_ref| / max(|q_ref|, floor)`: relative where the reference is
 /// away from zero, absolute (in units of `floor`) near it.
 pub fn position_error(q: &[f64], reference: &[f64], floor: f64) -> f64 {
@@ -45,14 +33,9 @@ pub fn sweep<M: Mechanism + ?Sized>(
         out,
         "method,integrator,tau,status,error,f_evals,steps,seconds"
     )?;
-    let integrators = [
-        Integrator::abm(),
-        Integrator::dopri5(),
-        Integrator::bdf(),
-        Integrator::rkg(),
-    ];
-    for m in &methods()? {
-        for i in &integrators {
+    // Baumgarte with δ = 100 (Andrews' time scale); the same for Keerthi's robot.
+    for m in &crate::every_method(100.0)? {
+        for i in &crate::every_integrator() {
             for k in 3..=11 {
                 let tau = 10f64.powi(-k);
                 let sim = Simulation::new(mech, q0, qd0, 0.0, t_end)

@@ -71,6 +71,54 @@ pub(crate) fn copy_col(a: faer::MatRef<'_, f64>, col: usize, dst: &mut [f64], fr
     }
 }
 
+/// Largest dimension for which the kernels below are compiled with `n` a compile-time
+/// constant (fully unrolled loops, no bounds checks): Keerthi's robot (3), Andrews' squeezer
+/// and the 7-joint arms (7), their Schur complements (2, 3, 6).
+pub const UNROLL_MAX: usize = 8;
+
+/// Evaluates `$body` with `$n` bound to a compile-time constant for `1 ≤ n ≤` [`UNROLL_MAX`]
+/// (and to the run-time value above): the bodies are `#[inline(always)]` functions of `n`, so
+/// each arm is the one kernel specialized to its size. One copy of each kernel's source.
+macro_rules! fixed_n {
+    ($n:expr, |$m:ident| $body:expr) => {
+        match $n {
+            1 => {
+                let $m = 1;
+                $body
+            }
+            2 => {
+                let $m = 2;
+                $body
+            }
+            3 => {
+                let $m = 3;
+                $body
+            }
+            4 => {
+                let $m = 4;
+                $body
+            }
+            5 => {
+                let $m = 5;
+                $body
+            }
+            6 => {
+                let $m = 6;
+                $body
+            }
+            7 => {
+                let $m = 7;
+                $body
+            }
+            8 => {
+                let $m = 8;
+                $body
+            }
+            $m => $body,
+        }
+    };
+}
+
 /// Cholesky `A = L Lᵀ` in place (left-looking, column by column, Golub & Van Loan Alg. 4.2.2
 /// "gaxpy Cholesky"): on entry the lower triangle of the `n × n` column-major `a` holds `A`,
 /// on success it holds `L` (the strict upper triangle is not touched) and `inv[j] = 1 / L_jj`,
@@ -82,6 +130,12 @@ pub(crate) fn cholesky_in_place(
     n: usize,
 ) -> Result<(), (usize, f64)> {
     debug_assert!(a.len() == n * n && inv.len() == n);
+    fixed_n!(n, |n| cholesky_body(a, inv, n))
+}
+
+#[inline(always)]
+fn cholesky_body(a: &mut [f64], inv: &mut [f64], n: usize) -> Result<(), (usize, f64)> {
+    let (a, inv) = (&mut a[..n * n], &mut inv[..n]);
     for j in 0..n {
         let (left, right) = a.split_at_mut(j * n);
         let colj = &mut right[j..n];
@@ -112,6 +166,12 @@ pub(crate) fn cholesky_in_place(
 /// `l` (`n × n`, only the strict lower triangle read) with `inv[j] = 1 / L_jj`.
 pub(crate) fn solve_lower(l: &[f64], inv: &[f64], n: usize, x: &mut [f64]) {
     debug_assert!(l.len() == n * n && x.len() == n && inv.len() == n);
+    fixed_n!(n, |n| solve_lower_body(l, inv, n, x))
+}
+
+#[inline(always)]
+fn solve_lower_body(l: &[f64], inv: &[f64], n: usize, x: &mut [f64]) {
+    let (l, inv, x) = (&l[..n * n], &inv[..n], &mut x[..n]);
     for j in 0..n {
         let col = &l[j * n + j..j * n + n];
         let xj = x[j] * inv[j];
@@ -126,6 +186,12 @@ pub(crate) fn solve_lower(l: &[f64], inv: &[f64], n: usize, x: &mut [f64]) {
 /// columns of `L`), `inv[i] = 1 / L_ii`.
 pub(crate) fn solve_lower_transpose(l: &[f64], inv: &[f64], n: usize, x: &mut [f64]) {
     debug_assert!(l.len() == n * n && x.len() == n && inv.len() == n);
+    fixed_n!(n, |n| solve_lower_transpose_body(l, inv, n, x))
+}
+
+#[inline(always)]
+fn solve_lower_transpose_body(l: &[f64], inv: &[f64], n: usize, x: &mut [f64]) {
+    let (l, inv, x) = (&l[..n * n], &inv[..n], &mut x[..n]);
     for i in (0..n).rev() {
         let col = &l[i * n + i..i * n + n];
         let mut s = x[i];
@@ -169,7 +235,8 @@ mod tests {
     #[test]
     fn cholesky_and_triangular_solves() {
         let mut rng = Rng::new(5);
-        for n in [1, 2, 3, 7, 16, 33] {
+        // every unrolled size, the first general one, and two larger
+        for n in (1..=UNROLL_MAX + 1).chain([16, 33]) {
             let a = spd(&mut rng, n);
             let mut l: Vec<f64> = (0..n * n).map(|k| a[(k % n, k / n)]).collect();
             let mut inv = vec![0.0; n];

@@ -58,6 +58,16 @@ pub enum KktMethod {
     FullLu,
 }
 
+/// The data of one augmented system, `M`, `J`, `f`, `c` (dimensions checked by
+/// [`KktSolver::solve`]), as the methods and the finiteness check take them.
+#[derive(Clone, Copy)]
+struct Inputs<'a> {
+    m: MatRef<'a, f64>,
+    j: MatRef<'a, f64>,
+    f: &'a [f64],
+    c: &'a [f64],
+}
+
 /// Workspace for the augmented system `M q̈ − Jᵀλ = f`, `J q̈ = c`
 /// (`n` coordinates, `m` constraints). Allocates in [`KktSolver::new`] only.
 ///
@@ -178,11 +188,12 @@ impl KktSolver {
         check_len("KktSolver::solve: c", c, nc)?;
         check_len("KktSolver::solve: qdd", qdd, n)?;
         check_len("KktSolver::solve: lambda", lambda, nc)?;
+        let x = Inputs { m, j, f, c };
         match self.method {
-            KktMethod::RangeSpace => self.solve_range_space(m, j, f, c, qdd, lambda),
+            KktMethod::RangeSpace => self.solve_range_space(x, qdd, lambda),
             KktMethod::FullLu => {
-                check_all_finite(m, j, f, c)?;
-                self.solve_full_lu(m, j, f, c, qdd, lambda)
+                check_all_finite(x)?;
+                self.solve_full_lu(x, qdd, lambda)
             }
         }
     }
@@ -198,13 +209,11 @@ impl KktSolver {
     /// vectors besides the `m` columns of `Y`.
     fn solve_range_space(
         &mut self,
-        m: MatRef<'_, f64>,
-        j: MatRef<'_, f64>,
-        f: &[f64],
-        c: &[f64],
+        x: Inputs<'_>,
         qdd: &mut [f64],
         lambda: &mut [f64],
     ) -> Result<(), LinalgError> {
+        let Inputs { m, j, f, c } = x;
         let (n, nc) = (self.n, self.m);
         // Copy the lower triangle of M and Jᵀ, checking finiteness in the same pass (every
         // entry of `m`, as the error contract says); locate the culprit only on failure.
@@ -220,7 +229,7 @@ impl KktSolver {
             finite &= dense::copy_col(jt, row, &mut self.y[row * n..row * n + n], 0);
         }
         if !(finite && dense::all_finite(f) && dense::all_finite(c)) {
-            check_all_finite(m, j, f, c)?;
+            check_all_finite(x)?;
         }
         self.chol_m.factor_copied()?;
         if nc > 0 {
@@ -293,13 +302,11 @@ impl KktSolver {
 
     fn solve_full_lu(
         &mut self,
-        m: MatRef<'_, f64>,
-        j: MatRef<'_, f64>,
-        f: &[f64],
-        c: &[f64],
+        x: Inputs<'_>,
         qdd: &mut [f64],
         lambda: &mut [f64],
     ) -> Result<(), LinalgError> {
+        let Inputs { m, j, f, c } = x;
         let (n, nc) = (self.n, self.m);
         let size = n + nc;
         // Same definiteness check as RangeSpace (the factor itself is unused).
@@ -373,12 +380,7 @@ impl KktSolver {
 
 /// The finiteness checks of [`KktSolver::solve`] in their documented order (`m`, `j`, `f`,
 /// `c`), each reporting the first non-finite entry.
-fn check_all_finite(
-    m: MatRef<'_, f64>,
-    j: MatRef<'_, f64>,
-    f: &[f64],
-    c: &[f64],
-) -> Result<(), LinalgError> {
+fn check_all_finite(Inputs { m, j, f, c }: Inputs<'_>) -> Result<(), LinalgError> {
     check_finite("KktSolver::solve: m", m)?;
     check_finite("KktSolver::solve: j", j)?;
     check_finite_vec("KktSolver::solve: f", f)?;

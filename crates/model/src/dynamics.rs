@@ -26,6 +26,42 @@ use faer::{Mat, MatRef};
 /// ε ≈ 1e-8 on (relative residual 7.5e-8 at ε = 1e-8 is still accepted).
 pub const RESIDUAL_FACTOR: f64 = 1e8;
 
+/// The generalized force of Keerthi (1.1) without the constraint forces, `f = u − h`:
+/// evaluates `h(q, q̇)` and `u(t, q, q̇)` (or takes `input` as `u`), each checked for
+/// finiteness ([`ModelError::NonFinite`] naming `"bias forces"`, `"applied forces"` or `"u"`;
+/// an `input` of the wrong length is [`ModelError::DimensionMismatch`]). `h`, `u`, `f` have
+/// length N. Shared by the forward-dynamics workspaces (this crate's
+/// [`ConstrainedDynamics`], the projector method's). No allocation.
+#[allow(clippy::too_many_arguments)]
+pub fn generalized_force<M: Mechanism + ?Sized>(
+    mech: &M,
+    t: f64,
+    q: &[f64],
+    qd: &[f64],
+    input: Option<&[f64]>,
+    h: &mut [f64],
+    u: &mut [f64],
+    f: &mut [f64],
+) -> Result<(), ModelError> {
+    mech.bias_forces(q, qd, h);
+    check_finite("bias forces", h)?;
+    match input {
+        Some(given) => {
+            check_len("u", given, u.len())?;
+            check_finite("u", given)?;
+            u.copy_from_slice(given);
+        }
+        None => {
+            mech.applied_forces(t, q, qd, u);
+            check_finite("applied forces", u)?;
+        }
+    }
+    for ((fi, ui), hi) in f.iter_mut().zip(u.iter()).zip(h.iter()) {
+        *fi = ui - hi;
+    }
+    Ok(())
+}
+
 /// Baumgarte's stabilization terms, Keerthi (4.3):
 /// `J q̈ + ρ + α (J q̇ + b) + β φ = 0`, i.e. `φ̈ + α φ̇ + β φ = 0`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -228,27 +264,11 @@ impl ConstrainedDynamics {
         self.m.fill(0.0);
         mech.mass_matrix(q, self.m.as_mut());
         check_finite_mat("mass matrix", self.m.as_ref())?;
-        mech.bias_forces(q, qd, &mut self.h);
-        check_finite("bias forces", &self.h)?;
-        match input {
-            Some(u) => {
-                check_len("u", u, self.n)?;
-                check_finite("u", u)?;
-                self.u.copy_from_slice(u);
-            }
-            None => {
-                mech.applied_forces(t, q, qd, &mut self.u);
-                check_finite("applied forces", &self.u)?;
-            }
-        }
-        for i in 0..self.n {
-            self.f[i] = self.u[i] - self.h[i];
-        }
+        generalized_force(mech, t, q, qd, input, &mut self.h, &mut self.u, &mut self.f)?;
         if constraints && self.l > 0 {
             self.j.fill(0.0);
-            mech.constraint_jacobian(t, q, self.j.as_mut());
+            mech.constraint_jacobian_and_accel_bias(t, q, qd, self.j.as_mut(), &mut self.rho);
             check_finite_mat("constraint jacobian", self.j.as_ref())?;
-            mech.constraint_accel_bias(t, q, qd, &mut self.rho);
             check_finite("accel bias", &self.rho)?;
             // Keerthi (1.4): J q̈ = −ρ
             for i in 0..self.l {

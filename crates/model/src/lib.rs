@@ -73,7 +73,9 @@ pub use consistent::{
     check_consistent, consistent_state, constraint_residuals, ConsistentState,
     ConsistentStateOptions, VelocityMetric,
 };
-pub use dynamics::{Baumgarte, ConstrainedDynamics, DynamicsOptions, RESIDUAL_FACTOR};
+pub use dynamics::{
+    generalized_force, Baumgarte, ConstrainedDynamics, DynamicsOptions, RESIDUAL_FACTOR,
+};
 pub use error::ModelError;
 pub use mechanism::{ConstraintKind, Controller, Mechanism, WithController};
 /// Finite-difference checks (the [`testing`] module).

@@ -109,6 +109,23 @@ pub trait Mechanism {
         rho.fill(f64::NAN);
     }
 
+    /// `J(t, q)` and `ρ(t, q, q̇)` in one call, as [`Mechanism::constraint_jacobian`] followed
+    /// by [`Mechanism::constraint_accel_bias`] (the default). [`crate::ConstrainedDynamics`]
+    /// needs both at the same state; a model whose two share work (the sines and cosines of
+    /// its angles, the forward kinematics of a tree) overrides this to do that work once. The
+    /// values must be those of the two separate calls.
+    fn constraint_jacobian_and_accel_bias(
+        &self,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        j: MatMut<'_, f64>,
+        rho: &mut [f64],
+    ) {
+        self.constraint_jacobian(t, q, j);
+        self.constraint_accel_bias(t, q, qd, rho);
+    }
+
     /// Kinetic energy `½ q̇ᵀ M(q) q̇`, if the model provides it.
     ///
     /// The default returns `None` rather than evaluating `M` because that would
@@ -186,6 +203,16 @@ macro_rules! forward_mechanism {
         }
         fn constraint_accel_bias(&self, t: f64, q: &[f64], qd: &[f64], rho: &mut [f64]) {
             (**self).constraint_accel_bias(t, q, qd, rho)
+        }
+        fn constraint_jacobian_and_accel_bias(
+            &self,
+            t: f64,
+            q: &[f64],
+            qd: &[f64],
+            j: MatMut<'_, f64>,
+            rho: &mut [f64],
+        ) {
+            (**self).constraint_jacobian_and_accel_bias(t, q, qd, j, rho)
         }
         fn kinetic_energy(&self, q: &[f64], qd: &[f64]) -> Option<f64> {
             (**self).kinetic_energy(q, qd)
@@ -301,6 +328,17 @@ impl<M: Mechanism, C: Controller> Mechanism for WithController<M, C> {
     }
     fn constraint_accel_bias(&self, t: f64, q: &[f64], qd: &[f64], rho: &mut [f64]) {
         self.mechanism.constraint_accel_bias(t, q, qd, rho)
+    }
+    fn constraint_jacobian_and_accel_bias(
+        &self,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        j: MatMut<'_, f64>,
+        rho: &mut [f64],
+    ) {
+        self.mechanism
+            .constraint_jacobian_and_accel_bias(t, q, qd, j, rho)
     }
     fn kinetic_energy(&self, q: &[f64], qd: &[f64]) -> Option<f64> {
         self.mechanism.kinetic_energy(q, qd)

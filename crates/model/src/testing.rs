@@ -11,7 +11,9 @@
 //! * [`check_rate_bias`]: `b` against `∂φ/∂t`;
 //! * [`check_accel_bias`]: `ρ` against `d/ds [J(t+s, q+sq̇) q̇ + b(t+s, q+sq̇)]` at `s = 0`;
 //! * [`check_mass_matrix`]: symmetry and positive definiteness of `M`;
-//! * [`check_energy_balance`]: `h` consistent with `T` and `V` (free motion conserves `T + V`).
+//! * [`check_energy_balance`]: `h` consistent with `T` and `V` (free motion conserves `T + V`);
+//! * [`fused_jacobian_and_bias_matches`]: the fused `J` and `ρ` call
+//!   ([`Mechanism::constraint_jacobian_and_accel_bias`]) gives exactly the separate ones.
 
 use crate::validate::{check_position, check_state};
 use crate::{Mechanism, ModelError};
@@ -43,6 +45,28 @@ fn jacobian_vec<M: Mechanism + ?Sized>(mech: &M, t: f64, q: &[f64]) -> Vec<f64> 
         .flat_map(|c| (0..l).map(move |r| (r, c)))
         .map(|(r, c)| j[(r, c)])
         .collect()
+}
+
+/// Whether [`Mechanism::constraint_jacobian_and_accel_bias`] returns bit for bit the `J` of
+/// [`Mechanism::constraint_jacobian`] and the `ρ` of [`Mechanism::constraint_accel_bias`] at
+/// `(t, q, q̇)` (an override may share work, never change a value).
+pub fn fused_jacobian_and_bias_matches<M: Mechanism + ?Sized>(
+    mech: &M,
+    t: f64,
+    q: &[f64],
+    qd: &[f64],
+) -> bool {
+    let (l, n) = (mech.n_constraints(), mech.dof());
+    let j = jacobian_vec(mech, t, q);
+    let mut rho = vec![0.0; l];
+    mech.constraint_accel_bias(t, q, qd, &mut rho);
+    // start from values the fused call must overwrite
+    let mut jf = Mat::<f64>::from_fn(l, n, |_, _| f64::NAN);
+    let mut rhof = vec![f64::NAN; l];
+    mech.constraint_jacobian_and_accel_bias(t, q, qd, jf.as_mut(), &mut rhof);
+    let same = |a: f64, b: f64| a.to_bits() == b.to_bits();
+    (0..n).all(|c| (0..l).all(|r| same(jf[(r, c)], j[r + c * l])))
+        && rho.iter().zip(&rhof).all(|(a, b)| same(*a, *b))
 }
 
 /// Normwise relative error of `J(t, q)` against central differences of `φ` in `q`.

@@ -533,19 +533,23 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
                     *v *= b;
                 }
             }
-            for l in 0..n {
-                self.phi[kp2 * n + l] = self.phi[kp1 * n + l];
-                self.phi[kp1 * n + l] = 0.0;
-                self.p[l] = 0.0;
+            {
+                // φ_{k+2} ← φ_{k+1}, φ_{k+1} ← 0, p ← 0 (column slices: the loops vectorize)
+                let (lo, hi) = self.phi.split_at_mut(kp2 * n);
+                let c_kp1 = &mut lo[kp1 * n..];
+                hi[..n].copy_from_slice(c_kp1);
+                c_kp1.fill(0.0);
             }
+            self.p.fill(0.0);
             for j in 1..=k {
                 let i = kp1 - j;
                 let temp2 = self.g[i];
-                for l in 0..n {
-                    let nxt = self.phi[(i + 1) * n + l];
-                    let cur = self.phi[i * n + l];
-                    self.p[l] += temp2 * cur;
-                    self.phi[i * n + l] = cur + nxt;
+                // p += g_i φ_i, φ_i ← φ_i + φ_{i+1}
+                let (lo, hi) = self.phi.split_at_mut((i + 1) * n);
+                let (cur, nxt) = (&mut lo[i * n..], &hi[..n]);
+                for ((pl, c), nx) in self.p.iter_mut().zip(cur.iter_mut()).zip(nxt) {
+                    *pl += temp2 * *c;
+                    *c += nx;
                 }
             }
             if self.nornd {
@@ -616,15 +620,25 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
                     }
                 }
                 eval_rhs(f, &mut self.stats, self.x, &self.y, &mut self.yp)?;
-                for l in 0..n {
-                    let e = self.yp[l] - self.phi[n + l];
-                    self.phi[kp1 * n + l] = e;
-                    self.phi[kp2 * n + l] = e - self.phi[kp2 * n + l];
-                }
-                for i in 1..=k {
-                    for l in 0..n {
-                        let e = self.phi[kp1 * n + l];
-                        self.phi[i * n + l] += e;
+                {
+                    // e = f − φ₁; φ_{k+1} ← e, φ_{k+2} ← e − φ_{k+2}; φ_i += e (i = 1 … k)
+                    let (lo, hi) = self.phi.split_at_mut(kp1 * n);
+                    let (c_kp1, rest) = hi.split_at_mut(n);
+                    let c_kp2 = &mut rest[..n];
+                    let phi1 = &lo[n..2 * n];
+                    for (((e, e2), f), p1) in c_kp1
+                        .iter_mut()
+                        .zip(c_kp2.iter_mut())
+                        .zip(&self.yp)
+                        .zip(phi1)
+                    {
+                        *e = f - p1;
+                        *e2 = *e - *e2;
+                    }
+                    for col in lo[n..].chunks_exact_mut(n) {
+                        for (c, e) in col.iter_mut().zip(c_kp1.iter()) {
+                            *c += e;
+                        }
                     }
                 }
                 let h = self.hs;

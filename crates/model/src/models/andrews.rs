@@ -99,60 +99,89 @@ pub const ANDREWS_REFERENCE_Q_AT_0_03: [f64; 7] = [
     0.1048080741042263e+1,
 ];
 
-/// One trigonometric term `a·cos(c·q)` (or `a·sin(c·q)`) of a constraint row: the
-/// coefficient, whether it is a sine, and the angles it depends on (with unit weights).
-type Term = (f64, bool, &'static [usize]);
+/// The seven angles the constraint rows depend on, as sums of coordinates (with unit weights):
+/// `β, β + Θ, γ, Φ + δ, δ, Ω + ε, ε`.
+const ANGLES: [&[usize]; 7] = [&[0], &[0, 1], &[2], &[3, 4], &[4], &[5, 6], &[6]];
+
+/// One trigonometric term `a·cos(θ)` (or `a·sin(θ)`) of a constraint row: the coefficient,
+/// whether it is a sine, and the index of its angle `θ` in [`ANGLES`].
+type Term = (f64, bool, usize);
 
 /// The constraint rows as sums of trigonometric terms plus a constant (Hairer–Wanner (7.9)).
 const ROWS: [(&[Term], f64); 6] = [
-    (
-        &[(RR, false, &[0]), (-D, false, &[0, 1]), (-SS, true, &[2])],
-        -XB,
-    ),
-    (
-        &[(RR, true, &[0]), (-D, true, &[0, 1]), (SS, false, &[2])],
-        -YB,
-    ),
+    (&[(RR, false, 0), (-D, false, 1), (-SS, true, 2)], -XB),
+    (&[(RR, true, 0), (-D, true, 1), (SS, false, 2)], -YB),
     (
         &[
-            (RR, false, &[0]),
-            (-D, false, &[0, 1]),
-            (-E, true, &[3, 4]),
-            (-ZT, false, &[4]),
+            (RR, false, 0),
+            (-D, false, 1),
+            (-E, true, 3),
+            (-ZT, false, 4),
         ],
         -XA,
     ),
     (
-        &[
-            (RR, true, &[0]),
-            (-D, true, &[0, 1]),
-            (E, false, &[3, 4]),
-            (-ZT, true, &[4]),
-        ],
+        &[(RR, true, 0), (-D, true, 1), (E, false, 3), (-ZT, true, 4)],
         -YA,
     ),
     (
         &[
-            (RR, false, &[0]),
-            (-D, false, &[0, 1]),
-            (-ZF, false, &[5, 6]),
-            (-U, true, &[6]),
+            (RR, false, 0),
+            (-D, false, 1),
+            (-ZF, false, 5),
+            (-U, true, 6),
         ],
         -XA,
     ),
     (
-        &[
-            (RR, true, &[0]),
-            (-D, true, &[0, 1]),
-            (-ZF, true, &[5, 6]),
-            (U, false, &[6]),
-        ],
+        &[(RR, true, 0), (-D, true, 1), (-ZF, true, 5), (U, false, 6)],
         -YA,
     ),
 ];
 
 fn angle(q: &[f64], idx: &[usize]) -> f64 {
     idx.iter().map(|&k| q[k]).sum()
+}
+
+/// `(sin θ, cos θ)` of the seven [`ANGLES`]: the only transcendental work of φ, J and ρ
+/// (seven `sin_cos` calls instead of one `sin` or `cos` per term, 22 per row set).
+fn angle_trig(q: &[f64]) -> [(f64, f64); 7] {
+    ANGLES.map(|idx| angle(q, idx).sin_cos())
+}
+
+/// The value `a·sin θ` or `a·cos θ` of a term and its derivative `d/dθ`.
+#[inline]
+fn term(a: f64, sine: bool, (s, c): (f64, f64)) -> (f64, f64) {
+    if sine {
+        (a * s, a * c)
+    } else {
+        (a * c, -a * s)
+    }
+}
+
+/// `J = ∂φ/∂q` from the angles' sines and cosines: each term adds its `d/dθ` to the columns of
+/// its angle's coordinates.
+fn jacobian(trig: &[(f64, f64); 7], mut j: MatMut<'_, f64>) {
+    j.fill(0.0);
+    for (r, (terms, _)) in ROWS.iter().enumerate() {
+        for &(a, sine, th) in terms.iter() {
+            let d = term(a, sine, trig[th]).1;
+            for &k in ANGLES[th] {
+                j[(r, k)] += d;
+            }
+        }
+    }
+}
+
+/// `ρ = J̇ q̇`: each term contributes `−term · θ̇²`.
+fn accel_bias(trig: &[(f64, f64); 7], qd: &[f64], rho: &mut [f64]) {
+    let w = ANGLES.map(|idx| angle(qd, idx));
+    for (r, (terms, _)) in ROWS.iter().enumerate() {
+        rho[r] = 0.0;
+        for &(a, sine, th) in terms.iter() {
+            rho[r] -= term(a, sine, trig[th]).0 * w[th] * w[th];
+        }
+    }
 }
 
 impl Mechanism for AndrewsSqueezer {
@@ -220,34 +249,32 @@ impl Mechanism for AndrewsSqueezer {
         u[2] = fx * (SC * coga - SD * siga) + fy * (SD * coga + SC * siga);
     }
     fn constraints(&self, _t: f64, q: &[f64], phi: &mut [f64]) {
+        let trig = angle_trig(q);
         for (r, (terms, c)) in ROWS.iter().enumerate() {
             phi[r] = *c;
-            for &(a, sine, idx) in terms.iter() {
-                let th = angle(q, idx);
-                phi[r] += a * if sine { th.sin() } else { th.cos() };
+            for &(a, sine, th) in terms.iter() {
+                phi[r] += term(a, sine, trig[th]).0;
             }
         }
     }
-    fn constraint_jacobian(&self, _t: f64, q: &[f64], mut j: MatMut<'_, f64>) {
-        j.fill(0.0);
-        for (r, (terms, _)) in ROWS.iter().enumerate() {
-            for &(a, sine, idx) in terms.iter() {
-                let th = angle(q, idx);
-                let d = a * if sine { th.cos() } else { -th.sin() };
-                for &k in idx {
-                    j[(r, k)] += d;
-                }
-            }
-        }
+    fn constraint_jacobian(&self, _t: f64, q: &[f64], j: MatMut<'_, f64>) {
+        jacobian(&angle_trig(q), j);
     }
     fn constraint_accel_bias(&self, _t: f64, q: &[f64], qd: &[f64], rho: &mut [f64]) {
-        for (r, (terms, _)) in ROWS.iter().enumerate() {
-            rho[r] = 0.0;
-            for &(a, sine, idx) in terms.iter() {
-                let (th, w) = (angle(q, idx), angle(qd, idx));
-                rho[r] -= a * if sine { th.sin() } else { th.cos() } * w * w;
-            }
-        }
+        accel_bias(&angle_trig(q), qd, rho);
+    }
+    /// One set of seven `sin_cos` for both.
+    fn constraint_jacobian_and_accel_bias(
+        &self,
+        _t: f64,
+        q: &[f64],
+        qd: &[f64],
+        j: MatMut<'_, f64>,
+        rho: &mut [f64],
+    ) {
+        let trig = angle_trig(q);
+        jacobian(&trig, j);
+        accel_bias(&trig, qd, rho);
     }
     fn kinetic_energy(&self, q: &[f64], qd: &[f64]) -> Option<f64> {
         let mut buf = [0.0; 49];
@@ -302,7 +329,7 @@ impl AndrewsSqueezer {
             let mut v = S::from(*c);
             for &(a, sine, idx) in terms.iter() {
                 let mut th = S::from(0.0);
-                for &k in idx.iter() {
+                for &k in ANGLES[idx].iter() {
                     th += q[k];
                 }
                 v += if sine { th.sin() } else { th.cos() } * a;
@@ -315,7 +342,10 @@ impl AndrewsSqueezer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{check_accel_bias, check_jacobian, check_mass_matrix, SplitMix64};
+    use crate::testing::{
+        check_accel_bias, check_jacobian, check_mass_matrix, fused_jacobian_and_bias_matches,
+        SplitMix64,
+    };
 
     #[test]
     fn the_test_sets_initial_state_is_consistent() {
@@ -338,6 +368,7 @@ mod tests {
             let qd = rng.vector(7, -50.0, 50.0);
             assert!(check_jacobian(&a, 0.0, &q).unwrap() < 1e-7);
             assert!(check_accel_bias(&a, 0.0, &q, &qd).unwrap() < 1e-6);
+            assert!(fused_jacobian_and_bias_matches(&a, 0.0, &q, &qd));
             let mm = check_mass_matrix(&a, &q).unwrap();
             assert!(mm.asymmetry == 0.0 && mm.min_eigenvalue > 0.0, "{mm:?}");
         }

@@ -57,9 +57,8 @@ impl KinematicTree {
     ) -> Result<(), ModelError> {
         let nb = self.n_bodies();
         // pass 1: velocities, velocity-product accelerations c_i (kept in ws.a), I^A, p^A
+        self.up_transforms(ws, q);
         for i in 0..nb {
-            let xj = self.joint[i].transform(self.qi(i, q));
-            ws.xup[i] = xj.compose(&self.x_tree[i]);
             let s = self.joint[i].motion_subspace();
             let vj = self.qi(i, qd) * s;
             let vp = match self.parent[i] {

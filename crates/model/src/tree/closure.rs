@@ -363,18 +363,47 @@ impl Mechanism for ConstrainedTree {
         }
     }
 
-    fn constraint_jacobian(&self, _t: f64, q: &[f64], mut j: MatMut<'_, f64>) {
+    fn constraint_jacobian(&self, _t: f64, q: &[f64], j: MatMut<'_, f64>) {
+        let mut ws = self.tree.workspace();
+        self.tree.kinematics(&mut ws, q, None);
+        self.ws_jacobian(&ws, j);
+    }
+
+    fn constraint_accel_bias(&self, _t: f64, q: &[f64], qd: &[f64], rho: &mut [f64]) {
+        let mut ws = self.tree.workspace();
+        self.tree.kinematics(&mut ws, q, Some(qd));
+        self.ws_accel_bias(&ws, rho);
+    }
+
+    /// One forward-kinematics pass (with velocities) for both: `J` reads only the transforms,
+    /// which are the same with and without `q̇`.
+    fn constraint_jacobian_and_accel_bias(
+        &self,
+        _t: f64,
+        q: &[f64],
+        qd: &[f64],
+        j: MatMut<'_, f64>,
+        rho: &mut [f64],
+    ) {
+        let mut ws = self.tree.workspace();
+        self.tree.kinematics(&mut ws, q, Some(qd));
+        self.ws_jacobian(&ws, j);
+        self.ws_accel_bias(&ws, rho);
+    }
+}
+
+impl ConstrainedTree {
+    /// `J` from a workspace filled by [`KinematicTree::kinematics`].
+    fn ws_jacobian(&self, ws: &TreeWorkspace, mut j: MatMut<'_, f64>) {
         let t = &self.tree;
-        let mut ws = t.workspace();
-        t.kinematics(&mut ws, q, None);
         j.fill(0.0);
         let (axes, pairs) = (self.axes(), self.pairs());
         let mut r = 0;
         for c in &self.closures {
             let (a, pa, b, pb) = c.endpoints();
-            t.ws_add_point_jacobian_axes(&ws, a, &pa, 1.0, &mut j, r, axes);
+            t.ws_add_point_jacobian_axes(ws, a, &pa, 1.0, &mut j, r, axes);
             if let Some(b) = b {
-                t.ws_add_point_jacobian_axes(&ws, b, &pb, -1.0, &mut j, r, axes);
+                t.ws_add_point_jacobian_axes(ws, b, &pb, -1.0, &mut j, r, axes);
             }
             if let Closure::Weld {
                 body_a,
@@ -383,14 +412,14 @@ impl Mechanism for ConstrainedTree {
                 ..
             } = *c
             {
-                let (av, bp) = self.weld_axes(&ws, body_a, body_b, &rotation);
+                let (av, bp) = self.weld_axes(ws, body_a, body_b, &rotation);
                 for (m, &k) in pairs.iter().enumerate() {
                     let (i, jj) = PAIRS[k];
                     let w = cross(&av[i], &bp[jj]);
                     let row = r + axes.len() + m;
-                    t.ws_add_angular_jacobian(&ws, body_a, &w, 1.0, &mut j, row);
+                    t.ws_add_angular_jacobian(ws, body_a, &w, 1.0, &mut j, row);
                     if let Some(b) = body_b {
-                        t.ws_add_angular_jacobian(&ws, b, &w, -1.0, &mut j, row);
+                        t.ws_add_angular_jacobian(ws, b, &w, -1.0, &mut j, row);
                     }
                 }
             }
@@ -398,16 +427,15 @@ impl Mechanism for ConstrainedTree {
         }
     }
 
-    fn constraint_accel_bias(&self, _t: f64, q: &[f64], qd: &[f64], rho: &mut [f64]) {
+    /// `ρ` from a workspace filled by [`KinematicTree::kinematics`] with velocities.
+    fn ws_accel_bias(&self, ws: &TreeWorkspace, rho: &mut [f64]) {
         let t = &self.tree;
-        let mut ws = t.workspace();
-        t.kinematics(&mut ws, q, Some(qd));
         let (axes, pairs) = (self.axes(), self.pairs());
         let mut r = 0;
         for c in &self.closures {
             let (a, pa, b, pb) = c.endpoints();
-            let aa = t.ws_point_accel_bias(&ws, a, &pa);
-            let ab = b.map_or([0.0; 3], |b| t.ws_point_accel_bias(&ws, b, &pb));
+            let aa = t.ws_point_accel_bias(ws, a, &pa);
+            let ab = b.map_or([0.0; 3], |b| t.ws_point_accel_bias(ws, b, &pb));
             let acc = sub3(&aa, &ab);
             for (m, &ax) in axes.iter().enumerate() {
                 rho[r + m] = acc[ax];
@@ -419,11 +447,11 @@ impl Mechanism for ConstrainedTree {
                 ..
             } = *c
             {
-                let (a, bp) = self.weld_axes(&ws, body_a, body_b, &rotation);
-                let wa = t.ws_angular_velocity(&ws, body_a);
-                let wb = body_b.map_or([0.0; 3], |b| t.ws_angular_velocity(&ws, b));
-                let aa = t.ws_angular_accel_bias(&ws, body_a);
-                let abb = body_b.map_or([0.0; 3], |b| t.ws_angular_accel_bias(&ws, b));
+                let (a, bp) = self.weld_axes(ws, body_a, body_b, &rotation);
+                let wa = t.ws_angular_velocity(ws, body_a);
+                let wb = body_b.map_or([0.0; 3], |b| t.ws_angular_velocity(ws, b));
+                let aa = t.ws_angular_accel_bias(ws, body_a);
+                let abb = body_b.map_or([0.0; 3], |b| t.ws_angular_accel_bias(ws, b));
                 let dw = sub3(&wa, &wb);
                 let da = sub3(&aa, &abb);
                 for (m, &k) in pairs.iter().enumerate() {
@@ -444,7 +472,7 @@ impl Mechanism for ConstrainedTree {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{check_accel_bias, check_jacobian};
+    use crate::testing::{check_accel_bias, check_jacobian, fused_jacobian_and_bias_matches};
 
     /// A four-bar from `planar(3)`: the tip of link 3 held at a ground point.
     fn four_bar() -> ConstrainedTree {
@@ -463,6 +491,12 @@ mod tests {
         let q = [0.7, -1.0, -1.3];
         assert!(check_jacobian(&m, 0.0, &q).unwrap() < 1e-8);
         assert!(check_accel_bias(&m, 0.0, &q, &[0.3, -0.5, 0.8]).unwrap() < 1e-6);
+        assert!(fused_jacobian_and_bias_matches(
+            &m,
+            0.0,
+            &q,
+            &[0.3, -0.5, 0.8]
+        ));
         // a spatial tree keeps 3 rows for the same closure
         let mut t = KinematicTree::planar(3);
         t.add_body(
@@ -502,6 +536,12 @@ mod tests {
         let q2 = [0.7, -1.0, -1.3, 0.2];
         assert!(check_jacobian(&m, 0.0, &q2).unwrap() < 1e-8);
         assert!(check_accel_bias(&m, 0.0, &q2, &[0.3, -0.5, 0.8, 0.1]).unwrap() < 1e-6);
+        assert!(fused_jacobian_and_bias_matches(
+            &m,
+            0.0,
+            &q2,
+            &[0.3, -0.5, 0.8, 0.1]
+        ));
     }
 
     /// A closure that leaves the plane can never close: a typed error at construction.

@@ -1,6 +1,9 @@
 //! Joint models (RBDA Table 4.1; spatial_v2 `jcalc`).
 
-use crate::spatial::{dot, mat3_transpose, rotation_about, scale3, Motion, Transform, Vec3};
+use crate::spatial::{
+    add3, cross, dot, mat3_mul, mat3_transpose, mat3_tvec, rotation_about, scale3, Mat3, Motion,
+    Transform, Vec3,
+};
 use crate::ModelError;
 
 /// A joint connecting a body to its parent.
@@ -27,6 +30,38 @@ pub enum Joint {
     },
     /// A rigid connection (no coordinate).
     Fixed,
+}
+
+/// `Some(k)` when `a` is exactly the coordinate axis `e_k` (every joint of the shipped URDFs,
+/// and spatial_v2's `Rx` … `Pz`): the recursive algorithms then take the sparse forms of
+/// [`Joint::up_transform`] and [`Joint::subspace_in`].
+#[inline]
+fn unit_axis(a: &Vec3) -> Option<usize> {
+    let [x, y, z] = *a;
+    if y == 0.0 && z == 0.0 && x == 1.0 {
+        Some(0)
+    } else if x == 0.0 && z == 0.0 && y == 1.0 {
+        Some(1)
+    } else if x == 0.0 && y == 0.0 && z == 1.0 {
+        Some(2)
+    } else {
+        None
+    }
+}
+
+/// `R_K(q)ᵀ E_t` for the coordinate axis `K` and `(s, c) = (sin q, cos q)`: row `K` of `E_t`
+/// kept, and with `(i, j) = (K+1, K+2) mod 3`, `E_i = c E_t,i + s E_t,j`,
+/// `E_j = c E_t,j − s E_t,i` (a compile-time `K`, so every index is a constant).
+#[inline(always)]
+fn rotate_rows<const K: usize>(t: &Mat3, (s, c): (f64, f64)) -> Mat3 {
+    let (i, j) = ((K + 1) % 3, (K + 2) % 3);
+    let mut rot = [[0.0; 3]; 3];
+    rot[K] = t[K];
+    for col in 0..3 {
+        rot[i][col] = c * t[i][col] + s * t[j][col];
+        rot[j][col] = c * t[j][col] - s * t[i][col];
+    }
+    rot
 }
 
 fn unit(what: &'static str, axis: Vec3) -> Result<Vec3, ModelError> {
@@ -93,6 +128,74 @@ impl Joint {
             }
             Joint::Prismatic { axis } => Transform::translation(scale3(q, axis)),
             Joint::Fixed => Transform::IDENTITY,
+        }
+    }
+
+    /// `X_up = X_J(q) X_tree` (parent → body: the first line of RBDA Tables 5.1, 6.2 and 7.1,
+    /// `X_J` from Table 4.1) without forming `X_J`. With `X_tree = (E_t, r_t)`:
+    ///
+    /// * revolute about `e_k` (`X_J = rot(R_k(q)ᵀ)`): `r = r_t`, row `k` of `E` is row `k` of
+    ///   `E_t`, and with `(i, j) = (k+1, k+2) mod 3`,
+    ///   `E_i = c E_t,i + s E_t,j`, `E_j = c E_t,j − s E_t,i` — 12 products instead of Rodrigues
+    ///   and a 3×3 product;
+    /// * prismatic along `e_k` (`X_J = xlt(q e_k)`): `E = E_t`, `r = r_t + q E_t,k`;
+    /// * any other axis: the product `X_J(q) X_tree` of [`Transform::compose`], skipping the
+    ///   zero translation of a revolute `X_J` and the identity rotation of a prismatic one.
+    ///
+    /// Equal to `self.transform(q).compose(x_tree)` up to round-off in the axis' own diagonal
+    /// entry of Rodrigues' formula (`c + (1 − c)`, which is 1 here).
+    #[inline(always)]
+    pub(crate) fn up_transform(&self, q: f64, x_tree: &Transform) -> Transform {
+        let t = &x_tree.rot;
+        match self {
+            Joint::Revolute { axis } => match unit_axis(axis) {
+                Some(k) => {
+                    let sc = q.sin_cos();
+                    let rot = match k {
+                        0 => rotate_rows::<0>(t, sc),
+                        1 => rotate_rows::<1>(t, sc),
+                        _ => rotate_rows::<2>(t, sc),
+                    };
+                    Transform {
+                        rot,
+                        trans: x_tree.trans,
+                    }
+                }
+                None => Transform {
+                    rot: mat3_mul(&mat3_transpose(&rotation_about(axis, q)), t),
+                    trans: x_tree.trans,
+                },
+            },
+            Joint::Prismatic { axis } => Transform {
+                rot: *t,
+                trans: match unit_axis(axis) {
+                    Some(k) => add3(&x_tree.trans, &scale3(q, &t[k])),
+                    None => add3(&x_tree.trans, &mat3_tvec(t, &scale3(q, axis))),
+                },
+            },
+            Joint::Fixed => *x_tree,
+        }
+    }
+
+    /// `X⁻¹ S` for this joint's `S`, e.g. `⁰S_i = ⁰X_i⁻¹ S_i` (with `X = (E, r)`,
+    /// `X⁻¹ [ω; v] = [Eᵀω; Eᵀv + r × Eᵀω]`): for an axis `e_k`, `Eᵀ e_k` is row `k` of `E`, so a
+    /// revolute joint gives `[E_k; r × E_k]` and a prismatic one `[0; E_k]` — no product with
+    /// `E`.
+    #[inline]
+    pub(crate) fn subspace_in(&self, x: &Transform) -> Motion {
+        match self {
+            Joint::Revolute { axis } => match unit_axis(axis) {
+                Some(k) => {
+                    let w = x.rot[k];
+                    Motion::new(w, cross(&x.trans, &w))
+                }
+                None => x.inv_apply_motion(&self.motion_subspace()),
+            },
+            Joint::Prismatic { axis } => match unit_axis(axis) {
+                Some(k) => Motion::new([0.0; 3], x.rot[k]),
+                None => x.inv_apply_motion(&self.motion_subspace()),
+            },
+            Joint::Fixed => Motion::ZERO,
         }
     }
 

@@ -35,6 +35,12 @@ pub(crate) struct TreeWorkspace {
     pub(crate) uu: Vec<Force>,
     /// `D_i = S_iᵀ U_i` and `u_i = τ_i − S_iᵀ p^A_i` (ABA).
     pub(crate) du: Vec<[f64; 2]>,
+    /// The `q` (length N) at which `xup` was computed, valid when `xup_ok`.
+    pub(crate) q_key: Vec<f64>,
+    /// `xup` holds `X_up(q_key)`.
+    pub(crate) xup_ok: bool,
+    /// `x0` and `s_world` belong to the current `xup`.
+    pub(crate) x0_ok: bool,
 }
 
 impl TreeWorkspace {
@@ -50,6 +56,8 @@ impl TreeWorkspace {
         self.pa.push(Force::ZERO);
         self.uu.push(Force::ZERO);
         self.du.push([0.0; 2]);
+        self.xup_ok = false;
+        self.x0_ok = false;
     }
 }
 
@@ -151,7 +159,11 @@ impl KinematicTree {
         self.body_names.push(name.into());
         self.q_index.push((joint.dof() == 1).then_some(self.dof));
         self.dof += joint.dof();
-        self.ws.get_mut().push();
+        let ws = self.ws.get_mut();
+        ws.push();
+        if joint.dof() == 1 {
+            ws.q_key.push(f64::NAN);
+        }
         Ok(n)
     }
 
@@ -282,17 +294,20 @@ impl KinematicTree {
     /// accelerations `a_i = X_up a_λ + v_i × S_i q̇_i` (q̈ = 0, no gravity),
     /// which give `J̇ q̇` for body points.
     pub(crate) fn kinematics(&self, ws: &mut TreeWorkspace, q: &[f64], qd: Option<&[f64]>) {
-        for i in 0..self.n_bodies() {
-            let xj = self.joint[i].transform(self.qi(i, q));
-            ws.xup[i] = xj.compose(&self.x_tree[i]);
-            ws.x0[i] = match self.parent[i] {
-                Some(p) => ws.xup[i].compose(&ws.x0[p]),
-                None => ws.xup[i],
-            };
-            let s = self.joint[i].motion_subspace();
-            ws.s_world[i] = ws.x0[i].inv_apply_motion(&s);
-            if let Some(qd) = qd {
-                let vj = self.qi(i, qd) * s;
+        self.up_transforms(ws, q);
+        if !ws.x0_ok {
+            for i in 0..self.n_bodies() {
+                ws.x0[i] = match self.parent[i] {
+                    Some(p) => ws.xup[i].compose(&ws.x0[p]),
+                    None => ws.xup[i],
+                };
+                ws.s_world[i] = self.joint[i].subspace_in(&ws.x0[i]);
+            }
+            ws.x0_ok = true;
+        }
+        if let Some(qd) = qd {
+            for i in 0..self.n_bodies() {
+                let vj = self.qi(i, qd) * self.joint[i].motion_subspace();
                 let (vp, ap) = match self.parent[i] {
                     Some(p) => (
                         ws.xup[i].apply_motion(&ws.v[p]),
@@ -304,6 +319,32 @@ impl KinematicTree {
                 ws.a[i] = ap + ws.v[i].cross_motion(&vj);
             }
         }
+    }
+
+    /// `X_up(i) = X_J(q_i) X_T(i)` for every body into `ws` (the first line of RBDA Tables 5.1,
+    /// 6.2 and 7.1), unless `ws` already holds them for this `q`, bit for bit: CRBA, RNEA, ABA
+    /// and the closures' kinematics at one state then share one pass over the joints (one
+    /// `sin_cos` per revolute joint per state instead of one per algorithm). The values are
+    /// the same either way; `add_body` invalidates the cache.
+    pub(crate) fn up_transforms(&self, ws: &mut TreeWorkspace, q: &[f64]) {
+        let same = ws.xup_ok
+            && ws.q_key.len() <= q.len()
+            && ws
+                .q_key
+                .iter()
+                .zip(q)
+                .all(|(a, b)| a.to_bits() == b.to_bits());
+        if same {
+            return;
+        }
+        for i in 0..self.n_bodies() {
+            ws.xup[i] = self.joint[i].up_transform(self.qi(i, q), &self.x_tree[i]);
+        }
+        for (k, v) in ws.q_key.iter_mut().zip(q) {
+            *k = *v;
+        }
+        ws.xup_ok = true;
+        ws.x0_ok = false;
     }
 
     /// RNEA into `tau` (RBDA Table 5.1): `τ = M q̈ + C q̇ + g-terms`, with
@@ -322,9 +363,8 @@ impl KinematicTree {
         } else {
             Motion::ZERO
         };
+        self.up_transforms(ws, q);
         for i in 0..self.n_bodies() {
-            let xj = self.joint[i].transform(self.qi(i, q));
-            ws.xup[i] = xj.compose(&self.x_tree[i]);
             let s = self.joint[i].motion_subspace();
             let vj = self.qi(i, qd) * s;
             let aj = qdd.map_or(Motion::ZERO, |a| self.qi(i, a) * s);
@@ -523,22 +563,33 @@ impl KinematicTree {
 
     // ---- public, validated queries ----------------------------------------
 
-    /// `⁰X_body`: the transform from the base (world) frame to `body`'s frame.
-    pub fn body_transform(&self, q: &[f64], body: usize) -> Result<Transform, ModelError> {
+    /// The shared frame of the queries below: checks `q` (and `q̇`) and `body`, runs the
+    /// forward kinematics (with velocities when `qd` is given) and reads the workspace.
+    fn query<R>(
+        &self,
+        q: &[f64],
+        qd: Option<&[f64]>,
+        body: usize,
+        read: impl FnOnce(&TreeWorkspace) -> R,
+    ) -> Result<R, ModelError> {
         self.check_q(q)?;
+        if let Some(qd) = qd {
+            self.check_qd(qd)?;
+        }
         self.check_body(body)?;
         let mut ws = self.workspace();
-        self.kinematics(&mut ws, q, None);
-        Ok(ws.x0[body])
+        self.kinematics(&mut ws, q, qd);
+        Ok(read(&ws))
+    }
+
+    /// `⁰X_body`: the transform from the base (world) frame to `body`'s frame.
+    pub fn body_transform(&self, q: &[f64], body: usize) -> Result<Transform, ModelError> {
+        self.query(q, None, body, |ws| ws.x0[body])
     }
 
     /// World position of the point with body coordinates `p` \[m\].
     pub fn point_position(&self, q: &[f64], body: usize, p: Vec3) -> Result<Vec3, ModelError> {
-        self.check_q(q)?;
-        self.check_body(body)?;
-        let mut ws = self.workspace();
-        self.kinematics(&mut ws, q, None);
-        Ok(self.ws_point_position(&ws, body, &p))
+        self.query(q, None, body, |ws| self.ws_point_position(ws, body, &p))
     }
 
     /// World velocity `J_p(q) q̇` of body point `p` \[m/s\].
@@ -549,12 +600,7 @@ impl KinematicTree {
         body: usize,
         p: Vec3,
     ) -> Result<Vec3, ModelError> {
-        self.check_q(q)?;
-        self.check_qd(qd)?;
-        self.check_body(body)?;
-        let mut ws = self.workspace();
-        self.kinematics(&mut ws, q, Some(qd));
-        Ok(self.ws_point_velocity(&ws, body, &p))
+        self.query(q, Some(qd), body, |ws| self.ws_point_velocity(ws, body, &p))
     }
 
     /// `J̇_p q̇`: the world acceleration of body point `p` when `q̈ = 0` \[m/s²\].
@@ -565,12 +611,9 @@ impl KinematicTree {
         body: usize,
         p: Vec3,
     ) -> Result<Vec3, ModelError> {
-        self.check_q(q)?;
-        self.check_qd(qd)?;
-        self.check_body(body)?;
-        let mut ws = self.workspace();
-        self.kinematics(&mut ws, q, Some(qd));
-        Ok(self.ws_point_accel_bias(&ws, body, &p))
+        self.query(q, Some(qd), body, |ws| {
+            self.ws_point_accel_bias(ws, body, &p)
+        })
     }
 
     /// Point Jacobian `J_p = ∂(world position of p)/∂q` (3×N) into `j`.
@@ -619,15 +662,12 @@ impl KinematicTree {
         qd: &[f64],
         body: usize,
     ) -> Result<(Vec3, Vec3), ModelError> {
-        self.check_q(q)?;
-        self.check_qd(qd)?;
-        self.check_body(body)?;
-        let mut ws = self.workspace();
-        self.kinematics(&mut ws, q, Some(qd));
-        Ok((
-            self.ws_angular_velocity(&ws, body),
-            self.ws_angular_accel_bias(&ws, body),
-        ))
+        self.query(q, Some(qd), body, |ws| {
+            (
+                self.ws_angular_velocity(ws, body),
+                self.ws_angular_accel_bias(ws, body),
+            )
+        })
     }
 
     fn kinetic(&self, q: &[f64], qd: &[f64]) -> f64 {

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::models::tests::check_model;
-use crate::spatial::{rpy_to_matrix, SpatialInertia, Transform};
+use crate::spatial::{rpy_to_matrix, Motion, SpatialInertia, Transform};
 use crate::testing::relative_difference as rel;
 use crate::testing::{check_accel_bias, check_jacobian, check_mass_matrix, SplitMix64};
 use crate::{Mechanism, ModelError};
@@ -417,4 +417,115 @@ fn aba_matches_crba_and_cholesky() {
         massless.forward_dynamics(&[0.0; 3], &[0.0; 3], &[0.0; 3], &mut qdd),
         Err(ModelError::MassMatrixNotPositiveDefinite { index: 2, .. })
     ));
+}
+
+/// The sparse joint forms of the recursive algorithms against the dense ones they replace:
+/// `up_transform(q, X_T) = X_J(q) X_T` (to round-off: Rodrigues' own diagonal `c + (1 − c)` is
+/// not exactly 1) and `subspace_in(X) = X⁻¹ S` (exactly), for the coordinate axes (both
+/// signs of q), a general axis, prismatic and fixed joints.
+#[test]
+fn sparse_joint_forms_match_the_dense_products() {
+    let mut rng = SplitMix64::new(13);
+    let diag = [1.0, -1.0, 1.0];
+    let general = [0.3, -0.5, 0.81];
+    let joints = [
+        Joint::RX,
+        Joint::RY,
+        Joint::RZ,
+        Joint::PX,
+        Joint::PY,
+        Joint::PZ,
+        Joint::revolute(general).unwrap(),
+        Joint::prismatic(general).unwrap(),
+        Joint::revolute(diag).unwrap(),
+        Joint::Fixed,
+    ];
+    for _ in 0..50 {
+        let rpy = [
+            rng.uniform(-3.0, 3.0),
+            rng.uniform(-1.5, 1.5),
+            rng.uniform(-3.0, 3.0),
+        ];
+        let x_tree = Transform::from_pose(
+            &rpy_to_matrix(&rpy),
+            rng.vector(3, -1.0, 1.0).try_into().unwrap(),
+        );
+        let q = rng.uniform(-4.0, 4.0);
+        for joint in &joints {
+            let sparse = joint.up_transform(q, &x_tree);
+            let dense = joint.transform(q).compose(&x_tree);
+            for r in 0..3 {
+                assert!(
+                    (sparse.trans[r] - dense.trans[r]).abs() <= 4.0 * f64::EPSILON,
+                    "{joint:?}"
+                );
+                for c in 0..3 {
+                    assert!(
+                        (sparse.rot[r][c] - dense.rot[r][c]).abs() <= 4.0 * f64::EPSILON,
+                        "{joint:?}: {sparse:?} vs {dense:?}"
+                    );
+                }
+            }
+            let s_sparse = joint.subspace_in(&x_tree);
+            let s_dense = x_tree.inv_apply_motion(&joint.motion_subspace());
+            let bits = |m: &Motion| {
+                m.ang
+                    .iter()
+                    .chain(&m.lin)
+                    .map(|v| (v + 0.0).to_bits())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(bits(&s_sparse), bits(&s_dense), "{joint:?}");
+        }
+    }
+}
+
+/// The joint transforms kept for the last `q` (`KinematicTree::up_transforms`) never serve a
+/// stale state: M, h, ABA's q̈ and a point position at alternating states (and the two states
+/// one bit apart) equal, bit for bit, those of a tree that has seen no other state; a tree that
+/// grows after an evaluation recomputes.
+#[test]
+fn kept_joint_transforms_follow_the_state() {
+    let fresh = || KinematicTree::planar_with_gravity(4, 9.81);
+    let q1: [f64; 4] = [0.3, -0.7, 1.1, 0.2];
+    let mut q2 = q1;
+    q2[2] = f64::from_bits(q2[2].to_bits() ^ 1);
+    let q3 = [-1.0, 0.4, 0.0, 2.0];
+    let qd = [0.5, -0.2, 0.1, 0.3];
+    let tau = [0.1, 0.2, -0.3, 0.05];
+    let eval = |t: &KinematicTree, q: &[f64]| {
+        let mut m = Mat::<f64>::zeros(4, 4);
+        let (mut h, mut qdd) = (vec![0.0; 4], vec![0.0; 4]);
+        t.mass_matrix(q, m.as_mut());
+        t.bias_forces(q, &qd, &mut h);
+        t.forward_dynamics(q, &qd, &tau, &mut qdd).unwrap();
+        let p = t.point_position(q, 3, [1.0, 0.0, 0.0]).unwrap();
+        let mut bits: Vec<u64> = (0..16).map(|k| m[(k % 4, k / 4)].to_bits()).collect();
+        bits.extend(h.iter().chain(&qdd).chain(&p).map(|v| v.to_bits()));
+        bits
+    };
+    let reused = fresh();
+    for q in [&q1, &q2, &q3, &q1, &q1, &q2] {
+        assert_eq!(eval(&reused, q), eval(&fresh(), q), "{q:?}");
+    }
+    // growing the tree invalidates what was kept
+    let grow = |t: &mut KinematicTree| {
+        let i = [[0.1, 0.0, 0.0], [0.0, 0.1, 0.0], [0.0, 0.0, 0.1]];
+        t.add_body(
+            "tip",
+            Some(3),
+            Joint::RZ,
+            Transform::translation([1.0, 0.0, 0.0]),
+            SpatialInertia::from_mass_com_inertia(1.0, [0.5, 0.0, 0.0], i),
+        )
+        .unwrap();
+    };
+    let mut grown = fresh();
+    let _ = eval(&grown, &q1);
+    grow(&mut grown);
+    let mut reference = fresh();
+    grow(&mut reference);
+    let q5 = [0.3, -0.7, 1.1, 0.2, 0.9];
+    let p = |t: &KinematicTree| t.point_position(&q5, 4, [1.0, 0.0, 0.0]).unwrap();
+    assert_eq!(p(&grown), p(&reference));
 }

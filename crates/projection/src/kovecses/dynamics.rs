@@ -2,7 +2,7 @@
 //! dynamics (26)–(27), with the mass-weighted projectors `W`, `P_c`, `P_a` of (17).
 
 use contour_linalg::{Cholesky, LinalgError, WeightedProjectors};
-use contour_model::{Mechanism, ModelError};
+use contour_model::{generalized_force, Mechanism, ModelError};
 use faer::{Mat, MatRef};
 
 use crate::error::ProjectionError;
@@ -22,12 +22,7 @@ pub(super) fn model_error(e: LinalgError, what: &'static str, nrows: usize) -> M
     }
 }
 
-pub(super) fn check_finite(what: &'static str, x: &[f64]) -> Result<(), ModelError> {
-    match x.iter().position(|v| !v.is_finite()) {
-        Some(index) => Err(ModelError::NonFinite { what, index }),
-        None => Ok(()),
-    }
-}
+pub(super) use contour_model::validate::check_finite;
 
 /// Evaluates `M(q)`, factors it, evaluates `A(t, q)` and computes `W`, `P_c`, `P_a` (17)
 /// ((18) without an SVD where full row rank is certified, [`WeightedProjectors::update`]).
@@ -148,16 +143,10 @@ impl ProjectionDynamics {
             &mut self.proj,
             self.rank_rtol,
         )?;
-        mech.bias_forces(q, qd, &mut self.h);
-        check_finite("bias forces", &self.h)?;
         self.u.fill(0.0);
-        mech.applied_forces(t, q, qd, &mut self.u);
-        check_finite("applied forces", &self.u)?;
+        generalized_force(mech, t, q, qd, None, &mut self.h, &mut self.u, &mut self.a0)?;
         mech.constraint_accel_bias(t, q, qd, &mut self.rho);
         check_finite("accel bias", &self.rho)?;
-        for i in 0..self.n {
-            self.a0[i] = self.u[i] - self.h[i];
-        }
         // Kövecses (29) without constraint forces: M⁻¹(Q − C).
         self.chol.solve_in_place(&mut self.a0);
         Ok(())
