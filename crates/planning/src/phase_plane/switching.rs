@@ -218,7 +218,17 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         let seg = prof[prof.partition_point(|p| p.s <= s).saturating_sub(1)].seg;
         let keep = prof.partition_point(|p| p.s < s);
         prof.truncate(keep);
-        prof.push(Node { s, x, u, seg });
+        // the interval that now ends at the cut is part of a step: cubic Hermite on it
+        if let Some(p) = prof.last_mut() {
+            p.d = 0.0;
+        }
+        prof.push(Node {
+            s,
+            x,
+            u,
+            seg,
+            d: 0.0,
+        });
         switches.retain(|w| w.s <= s);
     }
 
@@ -271,7 +281,11 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             }
             if first {
                 // a duplicate of the hit node starts the sliding piece
-                prof.push(Node { u: ureq, ..hit });
+                prof.push(Node {
+                    u: ureq,
+                    d: 0.0,
+                    ..hit
+                });
                 first = false;
             }
             cur = Node {
@@ -279,6 +293,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 x: xn,
                 u: ureq,
                 seg,
+                d: 0.0,
             };
             prof.push(cur);
             moved = true;
