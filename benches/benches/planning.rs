@@ -151,7 +151,6 @@ fn arm7_line(c: &mut Criterion) {
 fn arm7_line_urdf_limits(c: &mut Criterion) {
     use contour::planning::JointVelocityLimits;
     use contour_benches::arm7_line::problem;
-    use std::time::Instant;
     let (arm, jp, limits) = problem().unwrap();
     let dynamics = PathDynamics::new(&arm, &jp).unwrap();
     let torque = BoxLimits::from_effort(&limits.effort);
@@ -167,17 +166,9 @@ fn arm7_line_urdf_limits(c: &mut Criterion) {
         ..PhasePlaneConfig::default()
     };
     let exact = PhasePlane::new(&acc, tight).solve().unwrap().total_time;
-    let median = |f: &dyn Fn() -> f64| {
-        let mut v: Vec<f64> = (0..9)
-            .map(|_| {
-                let t = Instant::now();
-                black_box(f());
-                t.elapsed().as_secs_f64()
-            })
-            .collect();
-        v.sort_by(f64::total_cmp);
-        v[4]
-    };
+    // the fastest of many batches (the machine is shared: the least-disturbed batch measures
+    // the code), in seconds
+    let fastest = |f: &dyn Fn() -> f64| contour_benches::min_time_us(f) * 1e-6;
     let pp = || {
         PhasePlane::new(&acc, PhasePlaneConfig::default())
             .solve()
@@ -185,7 +176,7 @@ fn arm7_line_urdf_limits(c: &mut Criterion) {
             .total_time
     };
     let t_pp = pp();
-    let w_pp = median(&pp);
+    let w_pp = fastest(&pp);
     println!(
         "arm7 urdf limits phase_plane: {t_pp:.9} s (error {:.1e} vs the tight witness {exact:.9}) in {:.2} ms",
         (t_pp - exact).abs() / exact,
@@ -209,7 +200,7 @@ fn arm7_line_urdf_limits(c: &mut Criterion) {
             .total_time
         };
         let t = tr();
-        let w = median(&tr);
+        let w = fastest(&tr);
         println!(
             "arm7 urdf limits toppra_{n}: {t:.9} s (error {:.1e}) in {:.2} ms; phase plane / toppra wall time {:.2}, error ratio {:.1e}",
             (t - exact).abs() / exact,

@@ -1,8 +1,14 @@
 //! Issue 14, item 5: with a coarse step cap (`max_step_fraction = 1`) the phase plane failed on
-//! Huang's case 2(b) with "no switching point found": the backward curve from the first
+//! Huang's case 2(b) with "no switching point found" (the backward curve from the first
 //! zero-inertia point entered the forward profile's range in one large step, already past
-//! their crossing, and took the far side for its starting side. The side is now taken at the
-//! edge of the range. Coarse settings are still less accurate (−1.7e-6 here), not wrong.
+//! their crossing; fixed by taking the side at the edge of the range), and once it ran it
+//! returned a time 1.7e-6 *below* the minimum. Cause of the latter: the time t = ∫ ds/ṡ
+//! (4.3.47) was summed by a fixed 32-chord rule on the cubic Hermite interpolant of x = ṡ²
+//! between the nodes, O((h/32)²) and O(h⁴) accurate — uncontrolled on long steps (the same
+//! rule held the default settings at ~1e-7 whatever rtol). Now the quadrature is exact to
+//! round-off (substitution + adaptive Gauss–Legendre), the interpolant is Dormand–Prince's
+//! 4th-order dense output, and the step control bounds the interpolant's error as well as the
+//! nodes': coarse caps only cost more steps, and the error follows rtol.
 
 use contour::planning::phase_plane::PhasePlaneConfig;
 use contour_papers::huang::ch6_2_planning::{huang_paths, solve_on, witness_config};
@@ -21,7 +27,35 @@ fn coarse_step_cap_still_finds_the_switching_points() {
         )
         .unwrap();
         let rel = (sol.total_time - witness) / witness;
-        assert!(rel.abs() < 1e-5, "f = {f}: {rel:e}");
+        // measured: −2.4e-9 (f = 1), −2.2e-9 (f = 0.1); was −1.7e-6, −1.9e-6
+        assert!(rel.abs() < 1e-8, "f = {f}: {rel:e}");
         assert_eq!(sol.switch_count(), 5, "f = {f}");
     }
+}
+
+/// The error follows the tolerance on the coarsest cap: rtol 1e-8 → 1e-12 shrinks it by at
+/// least 10× (measured −1.5e-8 → −3.7e-10; the fixed chord rule gave −8.7e-6 → −4.0e-7).
+#[test]
+fn coarse_step_cap_error_follows_the_tolerance() {
+    let (_, p2) = huang_paths().unwrap();
+    let witness = solve_on(&p2, witness_config()).unwrap().total_time;
+    let err = |rtol: f64| {
+        let sol = solve_on(
+            &p2,
+            PhasePlaneConfig {
+                max_step_fraction: 1.0,
+                rtol,
+                atol: rtol * 1e-3,
+                ..PhasePlaneConfig::default()
+            },
+        )
+        .unwrap();
+        ((sol.total_time - witness) / witness).abs()
+    };
+    let (coarse, fine) = (err(1e-8), err(1e-12));
+    assert!(coarse < 1e-7, "rtol 1e-8: {coarse:e}");
+    assert!(
+        fine < 1e-9 && fine < 0.1 * coarse,
+        "rtol 1e-12: {fine:e} vs {coarse:e}"
+    );
 }

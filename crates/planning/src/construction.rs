@@ -423,9 +423,20 @@ impl ContourTask {
             ("c3", c3),
             ("c4", self.pf[1] - c3),
         ];
+        Ok(self.assemble(&a, path, coefficients))
+    }
+
+    /// The constructed path with its arc data and the transition checks (both constructions).
+    fn assemble(
+        &self,
+        a: &Arc2,
+        path: Path,
+        coefficients: Vec<(&'static str, f64)>,
+    ) -> ConstructedPath {
+        let (s1, s2) = (a.s1, a.s2);
         let omega = (a.th2 - a.th1) / (s2 - s1);
         let checks = self.checks(&path, s1, s2);
-        Ok(ConstructedPath {
+        ConstructedPath {
             path,
             s1,
             s2,
@@ -435,7 +446,7 @@ impl ContourTask {
             projection: a.projection,
             entry_exit: [a.p1, a.p2],
             checks,
-        })
+        }
     }
 
     /// The path with continuous slope, Huang (6.2.6)–(6.2.9):
@@ -494,19 +505,7 @@ impl ContourTask {
                 kind: SegmentKind::Unconstrained,
             },
         ])?;
-        let omega = (a.th2 - a.th1) / (s2 - s1);
-        let checks = self.checks(&path, s1, s2);
-        Ok(ConstructedPath {
-            path,
-            s1,
-            s2,
-            coefficients,
-            arc_angle: (a.th1 - omega * s1, omega),
-            length: a.length,
-            projection: a.projection,
-            entry_exit: [a.p1, a.p2],
-            checks,
-        })
+        Ok(self.assemble(&a, path, coefficients))
     }
 }
 
@@ -588,31 +587,18 @@ mod tests {
         // impact avoidance (4.2.7) and tangency (4.3.9)
         assert!(cp.checks.impact_avoidance_s1.abs() < 1e-13 && cp.checks.tangency_s2.abs() < 1e-13);
         assert!(cp.checks.min_clearance > 0.0);
-        // the quadratic coefficients reproduce the segments
-        let d: Vec<f64> = (1..=6)
-            .map(|k| cp.coefficient(&format!("d{k}")).unwrap())
-            .collect();
-        let s = 0.17;
-        assert!(close(
-            eval(p, 0, s).0,
-            [
-                d[0] * s * s + d[1] * s + d[2],
-                d[3] * s * s + d[4] * s + d[5]
-            ],
-            1e-14
-        ));
-        let e: Vec<f64> = (1..=6)
-            .map(|k| cp.coefficient(&format!("e{k}")).unwrap())
-            .collect();
-        let s = 0.81;
-        assert!(close(
-            eval(p, 2, s).0,
-            [
-                e[0] * s * s + e[1] * s + e[2],
-                e[3] * s * s + e[4] * s + e[5]
-            ],
-            1e-13
-        ));
+        // the quadratic coefficients reproduce the segments: (d1..d6) on the first,
+        // (e1..e6) on the last
+        for (name, seg, s, tol) in [("d", 0, 0.17, 1e-14), ("e", 2, 0.81, 1e-13)] {
+            let c: Vec<f64> = (1..=6)
+                .map(|k| cp.coefficient(&format!("{name}{k}")).unwrap())
+                .collect();
+            let quad = [
+                c[0] * s * s + c[1] * s + c[2],
+                c[3] * s * s + c[4] * s + c[5],
+            ];
+            assert!(close(eval(p, seg, s).0, quad, tol), "{name} at {s}");
+        }
     }
 
     /// Huang (6.2.1)–(6.2.3) as stated: unit speed on every segment (normality ≤ 1e-12), the

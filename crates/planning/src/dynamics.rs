@@ -145,6 +145,58 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         // Everything but h(Q, B ṡ) depends on s alone: the MVC search and the switching-point
         // search evaluate many ṡ at one s, so Q, B, B̄, M(Q), a = M B and J_rowᵀ Λ u are
         // kept for the last (seg, s) (the same operations as a fresh evaluation, bit for bit).
+        self.refresh(w, seg, s)?;
+        for k in 0..n {
+            w.qd[k] = w.b[k] * sd;
+        }
+        self.mech.bias_forces(&w.q, &w.qd, &mut w.h);
+        let constrained = matches!(
+            self.path.path().segments()[seg].kind,
+            SegmentKind::Constrained { .. }
+        );
+        for i in 0..n {
+            let mut ri = w.h[i];
+            for j in 0..n {
+                ri += w.m[(i, j)] * w.bbar[j] * sd * sd;
+            }
+            a[i] = w.a[i];
+            // − J_rowᵀ Λ(s) u(s), Huang (4.3.6)
+            r[i] = if constrained { ri - w.jl[i] } else { ri };
+        }
+        Ok(())
+    }
+
+    /// Writes `a = M(Q) B`, the s̈ coefficient of T (Huang (4.3.24)), on segment `seg` at `s`,
+    /// without the bias forces (the zero-inertia scan needs only a; same cache as
+    /// [`Self::coefficients`], same values bit for bit).
+    pub fn inertia_coefficients(
+        &self,
+        seg: usize,
+        s: f64,
+        a: &mut [f64],
+    ) -> Result<(), PlanningError> {
+        let n = self.dof();
+        if a.len() != n {
+            return Err(PlanningError::DimensionMismatch {
+                what: "a",
+                expected: n,
+                found: a.len(),
+            });
+        }
+        if !s.is_finite() {
+            return Err(PlanningError::NonFinite { what: "s or sdot" });
+        }
+        let mut guard = self.scratch.borrow_mut();
+        let w = &mut *guard;
+        self.refresh(w, seg, s)?;
+        a.copy_from_slice(&w.a);
+        Ok(())
+    }
+
+    /// Fills the per-s part of the workspace (Q, B, B̄, M(Q), a = M B, J_rowᵀ Λ u) for
+    /// `(seg, s)` unless it holds it already.
+    fn refresh(&self, w: &mut Scratch, seg: usize, s: f64) -> Result<(), PlanningError> {
+        let n = self.dof();
         let key = (seg, s.to_bits());
         if w.key != Some(key) {
             w.key = None;
@@ -169,23 +221,6 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
                 w.jl.fill(0.0);
             }
             w.key = Some(key);
-        }
-        for k in 0..n {
-            w.qd[k] = w.b[k] * sd;
-        }
-        self.mech.bias_forces(&w.q, &w.qd, &mut w.h);
-        let constrained = matches!(
-            self.path.path().segments()[seg].kind,
-            SegmentKind::Constrained { .. }
-        );
-        for i in 0..n {
-            let mut ri = w.h[i];
-            for j in 0..n {
-                ri += w.m[(i, j)] * w.bbar[j] * sd * sd;
-            }
-            a[i] = w.a[i];
-            // − J_rowᵀ Λ(s) u(s), Huang (4.3.6)
-            r[i] = if constrained { ri - w.jl[i] } else { ri };
         }
         Ok(())
     }

@@ -18,9 +18,8 @@
 use crate::error::PlanningError;
 use crate::joint_path::JointPath;
 use crate::limits::{AccelerationLimits, TorqueLimits};
-use crate::phase_plane::{interval_time, MinimumTimeSolution};
+use crate::phase_plane::{MinimumTimeSolution, XInterval};
 use contour_model::Mechanism;
-use contour_ode::hermite_cubic_scalar as hermite;
 use serde::Serialize;
 use std::io::Write;
 
@@ -159,7 +158,8 @@ pub fn sample<M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?S
         } else {
             (&smp[idx - 1], &smp[idx])
         };
-        let (x0, f0, x1, f1) = (pa.sd * pa.sd, 2.0 * pa.sdd, pb.sd * pb.sd, 2.0 * pb.sdd);
+        let iv = XInterval::between(pa, pb);
+        let (x0, f0) = (iv.x0, iv.f0);
         let (s, x, xp) = if pb.s > pa.s {
             // invert t(s) by bisection (t(s) increases)
             let (mut lo, mut hi) = (pa.s, pb.s);
@@ -168,19 +168,17 @@ pub fn sample<M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?S
                 if mid <= lo || mid >= hi {
                     break;
                 }
-                if pa.t + interval_time(pa.s, x0, f0, pb.s, x1, f1, mid) <= t {
+                if pa.t + iv.time(mid) <= t {
                     lo = mid;
                 } else {
                     hi = mid;
                 }
             }
             let s = 0.5 * (lo + hi);
-            let x = hermite(pa.s, x0, f0, pb.s, x1, f1, s).max(0.0);
+            let x = iv.x(s).max(0.0);
             let del = 1e-7 * (pb.s - pa.s);
             let (sl, sr) = ((s - del).max(pa.s), (s + del).min(pb.s));
-            let xp = (hermite(pa.s, x0, f0, pb.s, x1, f1, sr)
-                - hermite(pa.s, x0, f0, pb.s, x1, f1, sl))
-                / (sr - sl);
+            let xp = (iv.x(sr) - iv.x(sl)) / (sr - sl);
             (s, x, xp)
         } else {
             (pa.s, x0, f0)

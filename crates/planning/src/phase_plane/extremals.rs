@@ -45,7 +45,13 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         let mut seg = seg0;
         let (mut s, mut x) = (s0, x0);
         let mut u = self.rate(seg, s, x, decel)?;
-        let mut nodes = vec![Node { s, x, u, seg }];
+        let mut nodes = vec![Node {
+            s,
+            x,
+            u,
+            seg,
+            d: 0.0,
+        }];
         // at rest the curve must move in its direction
         if x <= 0.0 && u * dir <= 0.0 && forward != decel {
             return Ok((nodes, Stop::Stall));
@@ -85,7 +91,13 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 }
                 seg = nseg;
                 u = self.rate(seg, s, x, decel)?;
-                nodes.push(Node { s, x, u, seg });
+                nodes.push(Node {
+                    s,
+                    x,
+                    u,
+                    seg,
+                    d: 0.0,
+                });
                 continue;
             }
             let rem = limit - s;
@@ -99,8 +111,15 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 Ok(2.0 * self.rate(seg, ss, xx, decel)?)
             };
             let r = DORMAND_PRINCE_1980.scalar_step(&mut f, s, x, 2.0 * u, hh)?;
+            // accepted when the local error of x AND the interpolant's are within the
+            // tolerance: the time (4.3.47), the crossings and the samples are taken between
+            // nodes from the interpolant, whose error (order 4) would otherwise exceed the
+            // controlled error of the nodes (order 5) on long steps — the step cap then only
+            // places events, and the accuracy of the time follows rtol. |dense|/16 is the
+            // distance of the cubic Hermite from the 4th-order dense output at mid-step, a
+            // bound on the error of the cubic (the dense output is used where available).
             let tol = self.cfg.atol + self.cfg.rtol * x.abs().max(r.y.abs());
-            let ratio = r.err.abs() / tol;
+            let ratio = r.err.abs().max(r.dense.abs() / 16.0) / tol;
             if ratio.is_nan() || ratio > 1.0 {
                 h = next_step(hh, if ratio.is_finite() { ratio } else { 1e10 });
                 rejects += 1;
@@ -114,7 +133,29 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             let u_new = 0.5 * r.f;
             let (sa, xa, fa) = (s, x, 2.0 * u);
             let (sb, xb, fb) = (s_new, x_new, r.f);
-            let herm = |q: f64| hermite(sa, xa, fa, sb, xb, fb, q);
+            // the step's 4th-order dense output (cubic Hermite + θ²(1 − θ)² dense)
+            let iv = if forward {
+                XInterval {
+                    s0: sa,
+                    x0: xa,
+                    f0: fa,
+                    s1: sb,
+                    x1: xb,
+                    f1: fb,
+                    dense: r.dense,
+                }
+            } else {
+                XInterval {
+                    s0: sb,
+                    x0: xb,
+                    f0: fb,
+                    s1: sa,
+                    x1: xa,
+                    f1: fa,
+                    dense: r.dense,
+                }
+            };
+            let herm = |q: f64| if q <= iv.s0 { iv.x0 } else { iv.x(q) };
             // events: the first (in the direction of motion) wins
             let mut event: Option<(f64, Stop)> = None;
             let closer = |e: &Option<(f64, Stop)>, q: f64| match e {
@@ -227,18 +268,42 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             if let Some((q, stop)) = event {
                 let xq = herm(q).max(0.0);
                 let uq = self.rate(seg, q, xq, decel)?;
+                // a partial step: cubic Hermite on it (d = 0 on both sides)
                 nodes.push(Node {
                     s: q,
                     x: xq,
                     u: uq,
                     seg,
+                    d: 0.0,
                 });
                 return Ok((nodes, stop));
             }
             s = s_new;
             x = x_new;
             u = u_new;
-            nodes.push(Node { s, x, u, seg });
+            // the step's dense-output term belongs to the interval that starts, in increasing
+            // s, at its left end: the previous node going forward, the new one going backward
+            // (the backward lists are reversed before use)
+            if forward {
+                if let Some(p) = nodes.last_mut() {
+                    p.d = r.dense;
+                }
+                nodes.push(Node {
+                    s,
+                    x,
+                    u,
+                    seg,
+                    d: 0.0,
+                });
+            } else {
+                nodes.push(Node {
+                    s,
+                    x,
+                    u,
+                    seg,
+                    d: r.dense,
+                });
+            }
             h = next_step(hh, ratio);
             if h.abs() > h_max {
                 h = dir * h_max;
@@ -247,7 +312,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
     }
 }
 
-/// Hermite value of a monotone-in-s node list at `s` (None outside its range).
+/// Interpolated value ([`XInterval`]) of a monotone-in-s node list at `s` (None outside its range).
 pub(super) fn profile_x(nodes: &[Node], s: f64) -> Option<(f64, f64)> {
     let n = nodes.len();
     if n == 0 {
@@ -267,13 +332,14 @@ pub(super) fn profile_x(nodes: &[Node], s: f64) -> Option<(f64, f64)> {
     }
     let a = &nodes[idx - 1];
     let b = &nodes[idx];
-    let x = hermite(a.s, a.x, 2.0 * a.u, b.s, b.x, 2.0 * b.u, s);
-    // slope of the Hermite interpolant (for the s̈ at a cut)
+    let iv = XInterval::of_nodes(a, b);
+    let at = |q: f64| if q <= a.s { a.x } else { iv.x(q) };
+    let x = at(s);
+    // slope of the interpolant (for the s̈ at a cut)
     let e = 1e-7 * (b.s - a.s);
     let sp = (s + e).min(b.s);
     let sm = (s - e).max(a.s);
-    let xp = hermite(a.s, a.x, 2.0 * a.u, b.s, b.x, 2.0 * b.u, sp);
-    let xm = hermite(a.s, a.x, 2.0 * a.u, b.s, b.x, 2.0 * b.u, sm);
+    let (xp, xm) = (at(sp), at(sm));
     let u = if sp > sm {
         0.5 * (xp - xm) / (sp - sm)
     } else {

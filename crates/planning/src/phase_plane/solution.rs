@@ -40,7 +40,13 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         let mut joined = false;
         // the last boundary exit (where, the node, the profile length) and its margin
         let (mut exit_at, mut exit_margin): (Option<f64>, f64) = (None, 1e-9);
-        let mut exit_node = Node { s, x, u: 0.0, seg };
+        let mut exit_node = Node {
+            s,
+            x,
+            u: 0.0,
+            seg,
+            d: 0.0,
+        };
         let mut exit_len = 0usize;
         'outer: loop {
             iterations += 1;
@@ -49,7 +55,13 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             }
             let (nodes, stop) = self.integrate(true, false, s, x, seg, span, &bp, Some(&cf))?;
             prof.extend(nodes);
-            let mut hit = prof.last().copied().unwrap_or(Node { s, x, u: 0.0, seg });
+            let mut hit = prof.last().copied().unwrap_or(Node {
+                s,
+                x,
+                u: 0.0,
+                seg,
+                d: 0.0,
+            });
             match stop {
                 Stop::End => break,
                 Stop::Stall => return Err(PlanningError::EmptyAdmissibleRegion { s: hit.s }),
@@ -68,6 +80,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                         x: hit.x,
                         u,
                         seg: cseg,
+                        d: 0.0,
                     });
                     prof.extend(cf[idx..].iter().copied());
                     joined = true;
@@ -221,7 +234,14 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             Stop::End => return Err(PlanningError::EmptyAdmissibleRegion { s: s_a }),
         }
         // remove zero-length duplicates with identical data, keep order
-        prof.dedup_by(|b, a| a.s == b.s && a.x == b.x && a.u == b.u);
+        // (the kept node takes the dense term of the interval that the removed one started)
+        prof.dedup_by(|b, a| {
+            let same = a.s == b.s && a.x == b.x && a.u == b.u;
+            if same {
+                a.d = b.d;
+            }
+            same
+        });
         let _ = seg;
         Ok(Piece {
             nodes: prof,
@@ -278,7 +298,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 let (a, b) = (&nodes[k - 1], &nodes[k]);
                 times[k] = times[k - 1]
                     + if b.s > a.s {
-                        interval_time(a.s, a.x, 2.0 * a.u, b.s, b.x, 2.0 * b.u, b.s)
+                        XInterval::of_nodes(a, b).time(b.s)
                     } else {
                         0.0
                     };
@@ -294,6 +314,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     s: nd.s,
                     sd: nd.x.sqrt(),
                     sdd: nd.u,
+                    dense: nd.d,
                     segment: nd.seg,
                 });
                 torques.push(tau);

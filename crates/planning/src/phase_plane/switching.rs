@@ -20,7 +20,6 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         let mut samples = Vec::new();
         let dof = self.dynamics().dof();
         let mut a = vec![0.0; dof];
-        let mut r = vec![0.0; dof];
         let mut a_prev = vec![0.0; dof];
         for (si, seg) in path.segments().iter().enumerate() {
             let lo = seg.s_start.max(s_a);
@@ -34,7 +33,14 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             // h(s, α) just below the MVC, evaluated while the dynamics at s are cached (an error
             // is kept, and raised only where the σ below needs the value)
             let mut h_mvc = Vec::with_capacity(n + 1);
-            for &s in &g {
+            // a = M B and the added rows' s̈ coefficients on the grid for the zero-inertia
+            // scan below, taken while M(Q(s)) and the rows at s are cached (one mass matrix
+            // per grid point)
+            let torque = !self.lim.torque_limits().is_unlimited();
+            let nr = self.lim.rows_at(si, lo, |ra, _, _| ra.len())?;
+            let mut a_grid = vec![0.0; if torque { (n + 1) * dof } else { 0 }];
+            let mut ra_grid = vec![0.0; (n + 1) * nr];
+            for (k, &s) in g.iter().enumerate() {
                 let near = xs.last().map_or(f64::NAN, |x: &f64| x.sqrt());
                 let x = self.mvc_x_near(si, s, near)?;
                 if x < 0.0 {
@@ -47,6 +53,16 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 } else {
                     Ok(f64::NAN)
                 });
+                if torque {
+                    self.dynamics().inertia_coefficients(
+                        si,
+                        s,
+                        &mut a_grid[k * dof..(k + 1) * dof],
+                    )?;
+                }
+                self.lim.rows_at(si, s, |v, _, _| {
+                    ra_grid[k * nr..(k + 1) * nr].copy_from_slice(v)
+                })?;
             }
             // β-type function σ(s) = h(s, α) − α α′ (u of the extremal minus the MVC's s̈)
             let sigma_at = |s: f64| -> Result<f64, PlanningError> {
@@ -102,17 +118,15 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             // zero-inertia points: a_i = Σ_j M_ij B_j changes sign (torque rows), or the s̈
             // coefficient of an added row a s̈ + b ṡ² + c ≤ 0 does (e.g. B_i of a joint
             // acceleration row where joint i reverses)
-            let torque = !self.lim.torque_limits().is_unlimited();
-            let nr = self.lim.rows_at(si, lo, |ra, _, _| ra.len())?;
             let mut ra_prev = vec![0.0; nr];
             let mut ra = vec![0.0; nr];
             let mut flips: Vec<(usize, bool)> = Vec::with_capacity(dof + nr);
             for (k, &s) in g.iter().enumerate() {
                 flips.clear();
                 if torque {
-                    self.dynamics().coefficients(si, s, 0.0, &mut a, &mut r)?;
+                    a.copy_from_slice(&a_grid[k * dof..(k + 1) * dof]);
                 }
-                self.lim.rows_at(si, s, |v, _, _| ra.copy_from_slice(v))?;
+                ra.copy_from_slice(&ra_grid[k * nr..(k + 1) * nr]);
                 if k > 0 {
                     for i in 0..if torque { dof } else { 0 } {
                         if a_prev[i] != 0.0 && (a[i] == 0.0 || (a[i] > 0.0) != (a_prev[i] > 0.0)) {
@@ -137,7 +151,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     for _ in 0..60 {
                         let m = 0.5 * (l + h);
                         let v = if is_torque {
-                            self.dynamics().coefficients(si, m, 0.0, &mut a, &mut r)?;
+                            self.dynamics().inertia_coefficients(si, m, &mut a)?;
                             a[i]
                         } else {
                             self.lim.rows_at(si, m, |v, _, _| v[i])?
@@ -160,8 +174,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     }
                 }
                 if torque {
-                    self.dynamics().coefficients(si, s, 0.0, &mut a, &mut r)?;
-                    a_prev.copy_from_slice(&a);
+                    a_prev.copy_from_slice(&a_grid[k * dof..(k + 1) * dof]);
                 }
                 ra_prev.copy_from_slice(&ra);
             }
@@ -218,7 +231,17 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         let seg = prof[prof.partition_point(|p| p.s <= s).saturating_sub(1)].seg;
         let keep = prof.partition_point(|p| p.s < s);
         prof.truncate(keep);
-        prof.push(Node { s, x, u, seg });
+        // the interval that now ends at the cut is part of a step: cubic Hermite on it
+        if let Some(p) = prof.last_mut() {
+            p.d = 0.0;
+        }
+        prof.push(Node {
+            s,
+            x,
+            u,
+            seg,
+            d: 0.0,
+        });
         switches.retain(|w| w.s <= s);
     }
 
@@ -271,7 +294,11 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             }
             if first {
                 // a duplicate of the hit node starts the sliding piece
-                prof.push(Node { u: ureq, ..hit });
+                prof.push(Node {
+                    u: ureq,
+                    d: 0.0,
+                    ..hit
+                });
                 first = false;
             }
             cur = Node {
@@ -279,6 +306,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 x: xn,
                 u: ureq,
                 seg,
+                d: 0.0,
             };
             prof.push(cur);
             moved = true;
