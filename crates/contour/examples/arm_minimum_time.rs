@@ -3,7 +3,7 @@
 //! points), cross-checked with TOPP-RA, and sampled at a 1 kHz controller rate.
 //!
 //! `cargo run -p contour --example arm_minimum_time [OUT_DIR [URDF]]` writes `arm7_plan.csv`
-//! (t, q1..q7, q̇1..q̇7). The default URDF is the SSRMS-like arm shipped in `crates/model/data`.
+//! (`Trajectory::write_csv`: t, q, q̇, q̈, τ). The default URDF is the SSRMS-like arm shipped in `crates/model/data`.
 
 use contour::prelude::*;
 
@@ -58,32 +58,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .fold(0.0f64, |m, t| m.max(t.abs()));
     println!("largest joint torque along the plan: {peak:.2} N·m (limit 1000)");
 
-    // Sample q(t) = Q(s(t)), q̇ = Q′(s) ṡ at 1 kHz.
+    // Sample at 1 kHz: q(t) = Q(s(t)), q̇ = Q′ṡ, q̈ = Q′s̈ + Q″ṡ², τ (inverse dynamics),
+    // written through the workspace's one result type.
+    let samples = contour::planning::sample_at_rate(&plan, &limits, 1000.0)?;
+    let traj = trajectory_from_plan(&samples);
     std::fs::create_dir_all(&dir)?;
     let out = dir.join("arm7_plan.csv");
-    let mut w = std::io::BufWriter::new(std::fs::File::create(&out)?);
-    use std::io::Write;
-    let head: Vec<String> = (1..=n)
-        .map(|i| format!("q{i}"))
-        .chain((1..=n).map(|i| format!("qd{i}")))
-        .collect();
-    writeln!(w, "t,{}", head.join(","))?;
-    let (mut q, mut b, mut bb) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-    let samples = (plan.total_time / 1e-3).ceil() as usize;
-    for k in 0..=samples {
-        let t = (k as f64 * 1e-3).min(plan.total_time);
-        let (s, sd, _) = plan.state_at(t);
-        path.eval(path.path().locate(s), s, &mut q, &mut b, &mut bb)?;
-        let qd = b.iter().map(|bi| bi * sd); // q̇ = Q′(s) ṡ
-        let row: Vec<String> = q
-            .iter()
-            .copied()
-            .chain(qd)
-            .map(|x| format!("{x:.9}"))
-            .collect();
-        writeln!(w, "{t:.3},{}", row.join(","))?;
-    }
-    w.flush()?;
-    println!("wrote {} ({} samples at 1 kHz)", out.display(), samples + 1);
+    traj.write_csv(std::fs::File::create(&out)?)?;
+    println!(
+        "wrote {} ({} samples at 1 kHz)",
+        out.display(),
+        traj.times.len()
+    );
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! the URDF's `<limit>` tags, and sampled at a 1 kHz controller rate.
 //!
 //! `cargo run -p contour --example waypoint_spline [OUT_DIR]` writes `panda_spline.csv`
-//! (t, s, ṡ, s̈, q0..q6, q̇0..q̇6, q̈0..q̈6, τ0..τ6).
+//! through `Trajectory::write_csv` (t, q0..q6, q̇0..q̇6, q̈0..q̈6, τ0..τ6).
 
 use contour::model::models::PANDA_URDF;
 use contour::model::urdf::tree_and_limits_from_urdf_str;
@@ -12,6 +12,7 @@ use contour::planning::{
     cubic_spline, sample_at_rate, AccelerationLimits, BoxLimits, CartesianJointPath,
     JointVelocityLimits, PathDynamics, SplineEnds,
 };
+use contour::trajectory_from_plan;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir: std::path::PathBuf = std::env::args()
@@ -62,7 +63,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     std::fs::create_dir_all(&dir)?;
     let file = dir.join("panda_spline.csv");
-    samples.write_csv(std::fs::File::create(&file)?)?;
+    // the workspace's one result type: t, q, q̇, q̈, τ
+    trajectory_from_plan(&samples).write_csv(std::fs::File::create(&file)?)?;
     println!("wrote {}", file.display());
     Ok(())
 }

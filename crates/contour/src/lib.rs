@@ -62,7 +62,43 @@ pub mod prelude {
         SegmentKind, Shape,
     };
 
-    pub use crate::Error;
+    pub use crate::{trajectory_from_plan, Error};
+}
+
+/// A planned motion sampled in time (`contour_planning::sample_at_rate` / `sample`) as the
+/// workspace's one result type, [`projection::Trajectory`]: `times`, `q`, `q̇`, and the
+/// optional `q̈` and `τ` columns (Huang (4.3.6)), written by `Trajectory::write_csv` /
+/// `write_json` like every simulation. `method` is `"minimum_time"`, `integrator`
+/// `"phase_plane"`; λ rows are empty (a free tree has no multipliers), `x_initial` / `x_final`
+/// are the first and last samples. The path parameter (`s`, `ṡ`, `s̈`) stays in the
+/// `SampledTrajectory`.
+pub fn trajectory_from_plan(
+    sampled: &contour_planning::SampledTrajectory,
+) -> contour_projection::Trajectory {
+    let state = |k: Option<usize>| -> Vec<f64> {
+        k.map_or_else(Vec::new, |k| {
+            sampled.q[k].iter().chain(&sampled.qd[k]).copied().collect()
+        })
+    };
+    let last = sampled.t.len().checked_sub(1);
+    contour_projection::Trajectory {
+        method: "minimum_time".into(),
+        integrator: "phase_plane".into(),
+        times: sampled.t.clone(),
+        q: sampled.q.clone(),
+        qd: sampled.qd.clone(),
+        lambda: vec![Vec::new(); sampled.t.len()],
+        qdd: sampled.qdd.clone(),
+        tau: sampled.tau.clone(),
+        step_times: Vec::new(),
+        step_phi: Vec::new(),
+        step_phidot: Vec::new(),
+        step_lambda: Vec::new(),
+        x_initial: state(last.map(|_| 0)),
+        x_final: state(last),
+        events: Vec::new(),
+        stats: Default::default(),
+    }
 }
 
 /// Any error of the workspace, wrapping each crate's own error type.

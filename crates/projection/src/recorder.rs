@@ -49,6 +49,8 @@ impl<'a> Recorder<'a> {
                 q: Vec::with_capacity(out.len()),
                 qd: Vec::with_capacity(out.len()),
                 lambda: Vec::with_capacity(out.len()),
+                qdd: Vec::new(),
+                tau: Vec::new(),
                 step_times: Vec::with_capacity(1024),
                 step_phi: Vec::with_capacity(1024),
                 step_phidot: Vec::with_capacity(1024),

@@ -233,6 +233,14 @@ pub struct Trajectory {
     pub qd: Vec<Vec<f64>>,
     /// Multipliers λ at the output times (from (1.1)+(1.4) at the output state).
     pub lambda: Vec<Vec<f64>>,
+    /// `q̈` at the output times, when the producer computes it (a planned motion sampled by
+    /// `contour::trajectory_from_plan`); empty for simulations.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub qdd: Vec<Vec<f64>>,
+    /// Joint forces `τ` at the output times, when the producer computes them (a planned
+    /// motion's inverse dynamics, Huang (4.3.6)); empty for simulations.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tau: Vec<Vec<f64>>,
     /// End times of the accepted steps.
     pub step_times: Vec<f64>,
     /// `‖φ‖₂` after each accepted step (after the correction, for PERT).
@@ -301,16 +309,20 @@ impl Trajectory {
         Ok(serde_json::from_reader(r)?)
     }
 
-    /// Writes the outputs as CSV: the header `t,q0,…,q{n−1},qd0,…,qd{n−1},lambda0,…,lambda{l−1}`,
-    /// then one row per output time. Numbers in their shortest round-trip form (they parse back
-    /// exactly). `n` and `l` are the lengths of the first output; a longer or shorter row is
-    /// [`TrajectoryIoError::RaggedRows`].
+    /// Writes the outputs as CSV: the header `t,q0,…,q{n−1},qd0,…,qd{n−1},lambda0,…,lambda{l−1}`
+    /// (followed by `qdd0,…` and `tau0,…` when [`Trajectory::qdd`] / [`Trajectory::tau`] are
+    /// filled), then one row per output time. Numbers in their shortest round-trip form (they
+    /// parse back exactly). `n` and `l` are the lengths of the first output; a longer or shorter
+    /// row is [`TrajectoryIoError::RaggedRows`].
     pub fn write_csv(&self, w: impl Write) -> Result<(), TrajectoryIoError> {
         let rows = self.times.len();
+        let (has_qdd, has_tau) = (!self.qdd.is_empty(), !self.tau.is_empty());
         for (field, len) in [
             ("q", self.q.len()),
             ("qd", self.qd.len()),
             ("lambda", self.lambda.len()),
+            ("qdd", if has_qdd { self.qdd.len() } else { rows }),
+            ("tau", if has_tau { self.tau.len() } else { rows }),
         ] {
             if len != rows {
                 return Err(TrajectoryIoError::LengthMismatch {
@@ -325,17 +337,39 @@ impl Trajectory {
         check_rows("q", &self.q, n)?;
         check_rows("qd", &self.qd, n)?;
         check_rows("lambda", &self.lambda, l)?;
+        let (nqdd, ntau) = (if has_qdd { n } else { 0 }, if has_tau { n } else { 0 });
+        if has_qdd {
+            check_rows("qdd", &self.qdd, n)?;
+        }
+        if has_tau {
+            check_rows("tau", &self.tau, n)?;
+        }
         let mut w = std::io::BufWriter::new(w);
         write!(w, "t")?;
-        for (name, count) in [("q", n), ("qd", n), ("lambda", l)] {
+        for (name, count) in [
+            ("q", n),
+            ("qd", n),
+            ("lambda", l),
+            ("qdd", nqdd),
+            ("tau", ntau),
+        ] {
             for i in 0..count {
                 write!(w, ",{name}{i}")?;
             }
         }
         writeln!(w)?;
+        let none: &[f64] = &[];
         for k in 0..rows {
             write_f64(&mut w, self.times[k])?;
-            for v in self.q[k].iter().chain(&self.qd[k]).chain(&self.lambda[k]) {
+            let qdd = if has_qdd { &self.qdd[k][..] } else { none };
+            let tau = if has_tau { &self.tau[k][..] } else { none };
+            for v in self.q[k]
+                .iter()
+                .chain(&self.qd[k])
+                .chain(&self.lambda[k])
+                .chain(qdd)
+                .chain(tau)
+            {
                 write!(w, ",")?;
                 write_f64(&mut w, *v)?;
             }

@@ -172,6 +172,8 @@ fn csv_numbers_round_trip_at_every_magnitude() {
         q: xs.iter().map(|&x| vec![x]).collect(),
         qd: xs.iter().map(|&x| vec![-x]).collect(),
         lambda: vec![Vec::new(); xs.len()],
+        qdd: Vec::new(),
+        tau: Vec::new(),
         step_times: Vec::new(),
         step_phi: Vec::new(),
         step_phidot: Vec::new(),

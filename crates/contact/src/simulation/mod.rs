@@ -488,6 +488,8 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
                     q: Vec::new(),
                     qd: Vec::new(),
                     lambda: Vec::new(),
+                    qdd: Vec::new(),
+                    tau: Vec::new(),
                     step_times: Vec::new(),
                     step_phi: Vec::new(),
                     step_phidot: Vec::new(),
