@@ -295,36 +295,37 @@ pub fn max_rel_error(y: &[f64], reference: &[f64]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Van der Pol `μ = 1000` on `[0, 3000]` with the BDF: (final state, stats).
-pub fn vdp1000_bdf(rtol: f64, atol: f64, cfg: BdfConfig) -> Result<(Vec<f64>, Stats), OdeError> {
-    let p = VanDerPol { mu: 1000.0 };
-    let mut f = OdeAsDae::new(p);
-    let mut s = Bdf::new(0.0, &p.y0(), Tolerances::new(rtol, atol), cfg)?;
+/// The BDF on `OdeAsDae(problem)` from `t = 0` to `t_end`: (final state, stats).
+fn bdf_final<P: crate::problem::OdeRhs>(
+    problem: P,
+    y0: &[f64],
+    t_end: f64,
+    rtol: f64,
+    atol: f64,
+    cfg: BdfConfig,
+) -> Result<(Vec<f64>, Stats), OdeError> {
+    let mut s = Bdf::new(0.0, y0, Tolerances::new(rtol, atol), cfg)?;
+    let opts = DriverOptions::default();
     let sol = integrate(
         &mut s,
-        &mut f,
-        3000.0,
-        &[3000.0],
+        &mut OdeAsDae::new(problem),
+        t_end,
+        &[t_end],
         &mut [],
-        &DriverOptions::default(),
+        &opts,
     )?;
     Ok((sol.y[0].clone(), sol.stats))
 }
 
+/// Van der Pol `μ = 1000` on `[0, 3000]` with the BDF: (final state, stats).
+pub fn vdp1000_bdf(rtol: f64, atol: f64, cfg: BdfConfig) -> Result<(Vec<f64>, Stats), OdeError> {
+    let p = VanDerPol { mu: 1000.0 };
+    bdf_final(p, &p.y0(), 3000.0, rtol, atol, cfg)
+}
+
 /// Robertson on `[0, 10⁵]` with the BDF: (final state, stats).
 pub fn robertson_bdf(rtol: f64, atol: f64, cfg: BdfConfig) -> Result<(Vec<f64>, Stats), OdeError> {
-    let p = Robertson;
-    let mut f = OdeAsDae::new(p);
-    let mut s = Bdf::new(0.0, &p.y0(), Tolerances::new(rtol, atol), cfg)?;
-    let sol = integrate(
-        &mut s,
-        &mut f,
-        1e5,
-        &[1e5],
-        &mut [],
-        &DriverOptions::default(),
-    )?;
-    Ok((sol.y[0].clone(), sol.stats))
+    bdf_final(Robertson, &Robertson.y0(), 1e5, rtol, atol, cfg)
 }
 
 /// [`Index1Dae`] on `[0, 10]` with the BDF at `rtol = atol = tol`, started from the exact

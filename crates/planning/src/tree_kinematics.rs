@@ -59,20 +59,7 @@ impl<'t> TreePointKinematics<'t> {
                 found: axes.len(),
             });
         }
-        if let Some(&a) = axes.iter().find(|&&a| a > 2) {
-            return Err(PlanningError::InvalidParameter {
-                name: "axes",
-                value: a as f64,
-                expected: "0, 1 or 2",
-            });
-        }
-        if body >= tree.n_bodies() {
-            return Err(PlanningError::InvalidParameter {
-                name: "body",
-                value: body as f64,
-                expected: "< number of bodies",
-            });
-        }
+        check_point(tree, body, &axes)?;
         if q_start.len() != n || path.dim() != n {
             return Err(PlanningError::DimensionMismatch {
                 what: "q_start / path dimension",
@@ -190,6 +177,25 @@ impl Kinematics for TreePointKinematics<'_> {
     }
 }
 
+/// `body` is one of `tree`'s and every task axis is x, y or z (0, 1, 2).
+fn check_point(tree: &KinematicTree, body: usize, axes: &[usize]) -> Result<(), PlanningError> {
+    if let Some(&a) = axes.iter().find(|&&a| a > 2) {
+        return Err(PlanningError::InvalidParameter {
+            name: "axes",
+            value: a as f64,
+            expected: "0, 1 or 2",
+        });
+    }
+    if body >= tree.n_bodies() {
+        return Err(PlanningError::InvalidParameter {
+            name: "body",
+            value: body as f64,
+            expected: "< number of bodies",
+        });
+    }
+    Ok(())
+}
+
 /// The joint path of a redundant arm along a Cartesian path ([`redundant_joint_path`]).
 #[derive(Clone, Debug)]
 pub struct RedundantJointPath {
@@ -235,20 +241,7 @@ pub fn redundant_joint_path(
             },
         });
     }
-    if let Some(&a) = axes.iter().find(|&&a| a > 2) {
-        return Err(PlanningError::InvalidParameter {
-            name: "axes",
-            value: a as f64,
-            expected: "0, 1 or 2",
-        });
-    }
-    if body >= tree.n_bodies() {
-        return Err(PlanningError::InvalidParameter {
-            name: "body",
-            value: body as f64,
-            expected: "< number of bodies",
-        });
-    }
+    check_point(tree, body, axes)?;
     if knots_per_segment < 2 {
         return Err(PlanningError::InvalidParameter {
             name: "knots_per_segment",
