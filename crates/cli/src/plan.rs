@@ -1,20 +1,21 @@
 //! `contour plan scenario.toml -o out/`: the minimum-time motion along the scenario's joint
-//! path under symmetric torque limits, by the phase-plane method, written as `plan.csv`
-//! (t, s, ṡ, q, q̇ sampled at `sample_rate`), `phase_plane.svg` (ṡ(s), the maximum-velocity
-//! curve, the switching points) and `plan.json` (the summary).
+//! path under symmetric torque limits (or a URDF's effort and velocity limits,
+//! `urdf_limits = true`), by the phase-plane method, written as `plan.csv` (the workspace's
+//! `Trajectory` CSV: t, q, q̇, q̈, τ sampled at `sample_rate`), `phase_plane.svg` (ṡ(s), the
+//! maximum-velocity curve, the switching points) and `plan.json` (the summary).
 //!
 //! Every call into `contour-planning` is in this module (its API is moving under issue 14):
 //! `Path`/`Segment`/`Shape`, `CartesianJointPath`, `PathDynamics`, `BoxLimits`,
 //! `AccelerationLimits`, `PhasePlane::solve`, `MinimumTimeSolution::state_at`, `Toppra`.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use serde::Serialize;
 
+use contour::planning::JointVelocityLimits;
 use contour::prelude::{
-    AccelerationLimits, BoxLimits, CartesianJointPath, JointPath, Mechanism, PathDynamics,
-    PhasePlane, PhasePlaneConfig, Segment, SegmentKind, Shape, Toppra, ToppraConfig,
+    AccelerationLimits, BoxLimits, CartesianJointPath, Mechanism, PathDynamics, PhasePlane,
+    PhasePlaneConfig, Segment, SegmentKind, Shape, Toppra, ToppraConfig,
 };
 use contour_plot::{render_svg, LinePlot, Series};
 
@@ -134,6 +135,75 @@ fn segments(spec: &PathSpec, n: usize, origin: Origin<'_>) -> Result<Vec<Segment
     })
 }
 
+/// The torque limits and, with `urdf_limits`, the URDF's velocity limits.
+fn limits(
+    spec: &PlanSpec,
+    model: &scenario::ModelSpec,
+    n: usize,
+    origin: Origin<'_>,
+) -> Result<(BoxLimits, Option<JointVelocityLimits>)> {
+    match (spec.urdf_limits, &spec.torque_limits, spec.torque_limit) {
+        (true, None, None) => {
+            let scenario::ModelSpec::Urdf(p) = model else {
+                return Err(origin
+                    .error("plan.urdf_limits", "needs a [model.urdf] model")
+                    .into());
+            };
+            let path = origin.dir.join(&p.file);
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| origin.error("model.urdf.file", e.to_string()))?;
+            let (_, lim) = contour::model::urdf::tree_and_limits_from_urdf_str(&text)
+                .map_err(|e| origin.error("model.urdf.file", e.to_string()))?;
+            if lim.effort.len() != n {
+                return Err(origin
+                    .error(
+                        "plan.urdf_limits",
+                        format!(
+                            "the URDF has {} joint limits, the model {n} joints",
+                            lim.effort.len()
+                        ),
+                    )
+                    .into());
+            }
+            if let Some(i) = lim.effort.iter().position(|e| !(e.is_finite() && *e > 0.0)) {
+                return Err(origin
+                    .error(
+                        "plan.urdf_limits",
+                        format!(
+                            "joint {} ({}) has no finite positive effort",
+                            i, lim.names[i]
+                        ),
+                    )
+                    .into());
+            }
+            let speed = lim
+                .velocity
+                .iter()
+                .all(|v| v.is_finite() && *v > 0.0)
+                .then(|| JointVelocityLimits::new(lim.velocity.clone()));
+            Ok((BoxLimits::from_effort(&lim.effort), speed))
+        }
+        (false, Some(l), None) => {
+            if l.len() != n {
+                return Err(origin
+                    .error(
+                        "plan.torque_limits",
+                        format!("has {} entries, the model has {n} joints", l.len()),
+                    )
+                    .into());
+            }
+            Ok((BoxLimits::from_effort(l), None))
+        }
+        (false, None, Some(l)) => Ok((BoxLimits::symmetric(n, l), None)),
+        _ => Err(origin
+            .error(
+                "plan.torque_limit",
+                "give exactly one of torque_limit, torque_limits and urdf_limits = true",
+            )
+            .into()),
+    }
+}
+
 /// Solves and writes the plan of `scenario_file` into `out`.
 pub fn plan(scenario_file: &Path, out: &Path) -> Result<PlanSummary> {
     let loaded = scenario::load(scenario_file)?;
@@ -146,31 +216,7 @@ pub fn plan(scenario_file: &Path, out: &Path) -> Result<PlanSummary> {
     let built = build(&loaded.scenario.model, &loaded.scenario.initial, origin)?;
     let mech: &dyn Mechanism = &*built.mech;
     let n = mech.dof();
-    let torque = match (&spec.torque_limits, spec.torque_limit) {
-        (Some(l), None) => {
-            if l.len() != n {
-                return Err(origin
-                    .error(
-                        "plan.torque_limits",
-                        format!("has {} entries, the model has {n} joints", l.len()),
-                    )
-                    .into());
-            }
-            BoxLimits {
-                lower: l.iter().map(|x| -x).collect(),
-                upper: l.clone(),
-            }
-        }
-        (None, Some(l)) => BoxLimits::symmetric(n, l),
-        _ => {
-            return Err(origin
-                .error(
-                    "plan.torque_limit",
-                    "give exactly one of torque_limit and torque_limits",
-                )
-                .into())
-        }
-    };
+    let (torque, speed) = limits(spec, &loaded.scenario.model, n, origin)?;
     let rate = spec.sample_rate;
     if !(rate.is_finite() && rate > 0.0) {
         return Err(origin.error("plan.sample_rate", "must be positive").into());
@@ -179,7 +225,10 @@ pub fn plan(scenario_file: &Path, out: &Path) -> Result<PlanSummary> {
         .map_err(contour::Error::from)?;
     let path = CartesianJointPath::new(path);
     let dynamics = PathDynamics::new(mech, &path).map_err(contour::Error::from)?;
-    let limits = AccelerationLimits::new(&dynamics, &torque);
+    let mut limits = AccelerationLimits::new(&dynamics, &torque);
+    if let Some(v) = &speed {
+        limits = limits.with_constraint(v).map_err(contour::Error::from)?;
+    }
     let sol = PhasePlane::new(&limits, PhasePlaneConfig::default())
         .solve()
         .map_err(contour::Error::from)?;
@@ -201,35 +250,15 @@ pub fn plan(scenario_file: &Path, out: &Path) -> Result<PlanSummary> {
     };
 
     create_dir(out)?;
-    let dt = 1.0 / rate;
-    let samples = (sol.total_time / dt).ceil() as usize + 1;
-    if samples > 10_000_000 {
-        return Err(origin
-            .error(
-                "plan.sample_rate",
-                format!("gives {samples} samples (more than 1e7)"),
-            )
-            .into());
-    }
-    let mut csv = String::from("t,s,sd");
-    for name in ["q", "qd"] {
-        for i in 0..n {
-            let _ = write!(csv, ",{name}{i}");
-        }
-    }
-    csv.push('\n');
-    let (mut q, mut b, mut bb) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-    for k in 0..samples {
-        let t = (k as f64 * dt).min(sol.total_time);
-        let (s, sd, _) = sol.state_at(t);
-        path.eval(path.path().locate(s), s, &mut q, &mut b, &mut bb)
-            .map_err(contour::Error::from)?;
-        let _ = write!(csv, "{t:?},{s:?},{sd:?}");
-        for x in q.iter().copied().chain(b.iter().map(|bi| bi * sd)) {
-            let _ = write!(csv, ",{x:?}");
-        }
-        csv.push('\n');
-    }
+    // t, q, q̇, q̈, τ at `sample_rate` through the workspace's one result type
+    let sampled = contour::planning::sample_at_rate(&sol, &limits, rate)
+        .map_err(|e| origin.error("plan.sample_rate", e.to_string()))?;
+    let traj = contour::trajectory_from_plan(&sampled);
+    let samples = traj.times.len();
+    let mut csv = Vec::new();
+    traj.write_csv(&mut csv)
+        .map_err(|e| origin.error("plan", e.to_string()))?;
+    let csv = String::from_utf8(csv).map_err(|e| origin.error("plan", e.to_string()))?;
     write(&out.join("plan.csv"), &csv)?;
 
     let mut fig = LinePlot::new("phase_plane", "minimum-time phase plane", "s", "ṡ");

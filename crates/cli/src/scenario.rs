@@ -487,6 +487,10 @@ pub struct PlanSpec {
     /// Per-joint symmetric torque limits \[N·m\].
     #[serde(default)]
     pub torque_limits: Option<Vec<f64>>,
+    /// Take the limits from a URDF model's `<limit effort= velocity=>` tags: |τᵢ| ≤ effortᵢ
+    /// and |q̇ᵢ| ≤ velocityᵢ (instead of `torque_limit(s)`; default false).
+    #[serde(default)]
+    pub urdf_limits: bool,
     /// Sampling rate of the written trajectory \[Hz\] (default 1000).
     #[serde(default = "default_rate")]
     pub sample_rate: f64,

@@ -465,3 +465,65 @@ fn a_urdf_closure_gives_the_built_in_tip_held_arm() {
         "{e}"
     );
 }
+
+/// `urdf_limits = true`: the Panda's `<limit effort= velocity=>` tags bound the plan — the
+/// written τ within the efforts, q̇ within the velocities (one of them reached), the time no
+/// shorter than under the efforts alone; on a non-URDF model the key is named.
+#[test]
+fn plan_takes_effort_and_velocity_limits_from_the_urdf() {
+    let dir = tempfile::tempdir().unwrap();
+    let urdf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../model/data/panda.urdf");
+    let urdf = urdf.canonicalize().unwrap();
+    let (_, lim) = contour::model::urdf::tree_and_limits_from_urdf_str(
+        &std::fs::read_to_string(&urdf).unwrap(),
+    )
+    .unwrap();
+    let scenario = |limits: &str| {
+        format!(
+            "[model.urdf]\nfile = {:?}\ngravity = [0.0, 0.0, -9.81]\n\n[plan]\n\
+             path.line.start = [0.0, -0.5, 0.0, -2.0, 0.0, 1.6, 0.8]\n\
+             path.line.end = [0.8, 0.2, 0.3, -1.2, 0.4, 2.2, 0.0]\n{limits}\nsample_rate = 500.0\n",
+            urdf.to_str().unwrap()
+        )
+    };
+    let run = |name: &str, limits: &str| {
+        let f = file(dir.path(), &format!("{name}.toml"), &scenario(limits));
+        let o = dir.path().join(name);
+        let out = contour(&["plan", s(&f), "-o", s(&o)]);
+        ok(&out);
+        let j: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(o.join("plan.json")).unwrap()).unwrap();
+        let csv = std::fs::read_to_string(o.join("plan.csv")).unwrap();
+        (j["total_time"].as_f64().unwrap(), csv)
+    };
+    let effort = format!("torque_limits = {:?}", lim.effort);
+    let (t_effort, _) = run("effort", &effort);
+    let (t_urdf, csv) = run("urdf", "urdf_limits = true");
+    assert!(t_urdf >= t_effort * (1.0 - 1e-9), "{t_urdf} vs {t_effort}");
+    let mut lines = csv.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+    let (qd0, tau0) = (col("qd0"), col("tau0"));
+    let mut peak_speed = 0.0f64;
+    for line in lines {
+        let v: Vec<f64> = line.split(',').map(|x| x.parse().unwrap()).collect();
+        for i in 0..7 {
+            assert!(v[tau0 + i].abs() <= lim.effort[i] * (1.0 + 1e-9));
+            peak_speed = peak_speed.max(v[qd0 + i].abs() / lim.velocity[i]);
+        }
+    }
+    eprintln!("panda plan: effort only {t_effort:.6} s, URDF limits {t_urdf:.6} s, peak speed {peak_speed:.6} of the limit");
+    assert!(
+        peak_speed <= 1.0 + 1e-6 && peak_speed > 0.999,
+        "{peak_speed}"
+    );
+    let bad = file(
+        dir.path(),
+        "bad.toml",
+        "[model.arm7]\n\n[plan]\npath.line.start = [0, 0, 0, 0, 0, 0, 0]\n\
+         path.line.end = [0.1, 0, 0, 0, 0, 0, 0]\nurdf_limits = true\n",
+    );
+    let out = contour(&["plan", s(&bad), "-o", s(&dir.path().join("bad"))]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("plan.urdf_limits"));
+}
