@@ -25,6 +25,8 @@ pub(crate) struct TreeWorkspace {
     pub(crate) f: Vec<Force>,
     /// Composite inertias `I^c_i` (CRBA).
     pub(crate) ic: Vec<SpatialInertia>,
+    /// Body inertias in world coordinates, `⁰X_iᵀ I_i ⁰X_i` (CRBA and RNEA), valid when `iw_ok`.
+    pub(crate) iw: Vec<SpatialInertia>,
     /// Motion subspaces in world coordinates, `⁰X_i⁻¹ S_i`.
     pub(crate) s_world: Vec<Motion>,
     /// Articulated-body inertias `I^A_i` (ABA).
@@ -41,6 +43,8 @@ pub(crate) struct TreeWorkspace {
     pub(crate) xup_ok: bool,
     /// `x0` and `s_world` belong to the current `xup`.
     pub(crate) x0_ok: bool,
+    /// `iw` belongs to the current `x0`.
+    pub(crate) iw_ok: bool,
 }
 
 impl TreeWorkspace {
@@ -51,6 +55,7 @@ impl TreeWorkspace {
         self.a.push(Motion::ZERO);
         self.f.push(Force::ZERO);
         self.ic.push(SpatialInertia::default());
+        self.iw.push(SpatialInertia::default());
         self.s_world.push(Motion::ZERO);
         self.ia.push(ArticulatedInertia::default());
         self.pa.push(Force::ZERO);
@@ -58,6 +63,7 @@ impl TreeWorkspace {
         self.du.push([0.0; 2]);
         self.xup_ok = false;
         self.x0_ok = false;
+        self.iw_ok = false;
     }
 }
 
@@ -304,6 +310,7 @@ impl KinematicTree {
                 ws.s_world[i] = self.joint[i].subspace_in(&ws.x0[i]);
             }
             ws.x0_ok = true;
+            ws.iw_ok = false;
         }
         if let Some(qd) = qd {
             for i in 0..self.n_bodies() {
@@ -347,46 +354,67 @@ impl KinematicTree {
         ws.x0_ok = false;
     }
 
-    /// RNEA into `tau` (RBDA Table 5.1): `τ = M q̈ + C q̇ + g-terms`, with
-    /// `q̈ = 0` when `qdd` is `None` and gravity only when `with_gravity`.
+    /// The body inertias in world coordinates, `⁰I_i = ⁰X_iᵀ I_i ⁰X_i` (RBDA (2.66) with
+    /// `⁰X_i`), into `ws.iw` after the forward kinematics, unless `ws` holds them for this `q`:
+    /// CRBA and RNEA at one state transform each body's inertia once.
+    fn world_inertias(&self, ws: &mut TreeWorkspace, q: &[f64]) {
+        self.kinematics(ws, q, None);
+        if !ws.iw_ok {
+            for i in 0..self.n_bodies() {
+                ws.iw[i] = self.inertia[i].transform_transpose(&ws.x0[i]);
+            }
+            ws.iw_ok = true;
+        }
+    }
+
+    /// RNEA into `tau` (RBDA Table 5.1): `τ = M q̈ + C q̇ + g-terms`, with `q̈ = 0` when `qdd`
+    /// is `None`, gravity included, every quantity in world (base) coordinates — the same
+    /// frame and the same `⁰S_i`, `⁰I_i` as [`KinematicTree::crba`], so `M` and `h` at one
+    /// state share one forward pass and one inertia transform per body:
+    ///
+    /// ```text
+    /// v_i = v_λ + ⁰S_i q̇_i,   a_i = a_λ + ⁰S_i q̈_i + v_i × ⁰S_i q̇_i   (a_0 = −a_g),
+    /// f_i = ⁰I_i a_i + v_i ×* ⁰I_i v_i,   τ_i = ⁰S_iᵀ f_i,   f_λ += f_i,
+    /// ```
+    ///
+    /// Table 5.1's lines with `ⁱX_λ` replaced by the identity of one common frame
+    /// (`⁰Ṡ_i = v_i × ⁰S_i` for a subspace fixed in body `i`), as in Pinocchio's
+    /// world-frame RNEA. No joint transform in either pass. `ws.v`, `ws.a`, `ws.f` are left
+    /// in world coordinates (the closures' kinematics recompute their own).
     fn rnea(
         &self,
         ws: &mut TreeWorkspace,
         q: &[f64],
         qd: &[f64],
         qdd: Option<&[f64]>,
-        with_gravity: bool,
         tau: &mut [f64],
     ) {
-        let a_root = if with_gravity {
-            Motion::new([0.0; 3], scale3(-1.0, &self.gravity))
-        } else {
-            Motion::ZERO
-        };
-        self.up_transforms(ws, q);
+        let a_root = Motion::new([0.0; 3], scale3(-1.0, &self.gravity));
+        self.world_inertias(ws, q);
         for i in 0..self.n_bodies() {
-            let s = self.joint[i].motion_subspace();
+            let s = ws.s_world[i];
             let vj = self.qi(i, qd) * s;
-            let aj = qdd.map_or(Motion::ZERO, |a| self.qi(i, a) * s);
             let (vp, ap) = match self.parent[i] {
-                Some(p) => (
-                    ws.xup[i].apply_motion(&ws.v[p]),
-                    ws.xup[i].apply_motion(&ws.a[p]),
-                ),
-                None => (Motion::ZERO, ws.xup[i].apply_motion(&a_root)),
+                Some(p) => (ws.v[p], ws.a[p]),
+                None => (Motion::ZERO, a_root),
             };
-            ws.v[i] = vp + vj;
-            ws.a[i] = ap + aj + ws.v[i].cross_motion(&vj);
-            let inertia = &self.inertia[i];
-            ws.f[i] = inertia.apply(&ws.a[i]) + ws.v[i].cross_force(&inertia.apply(&ws.v[i]));
+            let v = vp + vj;
+            let mut a = ap + v.cross_motion(&vj);
+            if let Some(qdd) = qdd {
+                a += self.qi(i, qdd) * s;
+            }
+            let inertia = &ws.iw[i];
+            ws.f[i] = inertia.apply(&a) + v.cross_force(&inertia.apply(&v));
+            ws.v[i] = v;
+            ws.a[i] = a;
         }
         for i in (0..self.n_bodies()).rev() {
             if let Some(k) = self.q_index[i] {
-                tau[k] = self.joint[i].motion_subspace().dot(&ws.f[i]);
+                tau[k] = ws.s_world[i].dot(&ws.f[i]);
             }
             if let Some(p) = self.parent[i] {
-                let fp = ws.xup[i].transpose_apply_force(&ws.f[i]);
-                ws.f[p] += fp;
+                let fi = ws.f[i];
+                ws.f[p] += fi;
             }
         }
     }
@@ -399,11 +427,9 @@ impl KinematicTree {
     /// `H_ij = ⁰S_j · (I^c_i ⁰S_i)` for `j` an ancestor of `i` (no force transform per pair,
     /// as in Pinocchio's CRBA).
     fn crba(&self, ws: &mut TreeWorkspace, q: &[f64], mut m: MatMut<'_, f64>) {
-        self.kinematics(ws, q, None);
+        self.world_inertias(ws, q);
         let nb = self.n_bodies();
-        for i in 0..nb {
-            ws.ic[i] = self.inertia[i].transform_transpose(&ws.x0[i]);
-        }
+        ws.ic[..nb].copy_from_slice(&ws.iw[..nb]);
         for i in (0..nb).rev() {
             if let Some(p) = self.parent[i] {
                 let ic = ws.ic[i];
@@ -441,7 +467,7 @@ impl KinematicTree {
         check_finite("qdd", qdd)?;
         check_len("tau", tau, self.dof)?;
         let mut ws = self.workspace();
-        self.rnea(&mut ws, q, qd, Some(qdd), true, tau);
+        self.rnea(&mut ws, q, qd, Some(qdd), tau);
         Ok(())
     }
 
@@ -731,7 +757,7 @@ impl Mechanism for KinematicTree {
     }
     fn bias_forces(&self, q: &[f64], qd: &[f64], h: &mut [f64]) {
         let mut ws = self.workspace();
-        self.rnea(&mut ws, q, qd, None, true, h);
+        self.rnea(&mut ws, q, qd, None, h);
     }
     fn kinetic_energy(&self, q: &[f64], qd: &[f64]) -> Option<f64> {
         Some(self.kinetic(q, qd))
