@@ -17,9 +17,10 @@ pub(crate) struct TreeWorkspace {
     pub(crate) xup: Vec<Transform>,
     /// `⁰X_i`: base (world) → body `i`.
     pub(crate) x0: Vec<Transform>,
-    /// Body velocities `v_i` (body coordinates).
+    /// Body velocities `v_i`: world coordinates after `kinematics` and RNEA, body
+    /// coordinates after ABA.
     pub(crate) v: Vec<Motion>,
-    /// Body accelerations `a_i` (body coordinates).
+    /// Body accelerations `a_i` (same frames as `v`).
     pub(crate) a: Vec<Motion>,
     /// Body forces `f_i` (RNEA).
     pub(crate) f: Vec<Force>,
@@ -296,9 +297,10 @@ impl KinematicTree {
     }
 
     /// Forward kinematics into `ws`: `X_up`, `⁰X_i`, `⁰X_i⁻¹ S_i`, and, when
-    /// `qd` is given, the velocities `v_i` and the velocity-product
-    /// accelerations `a_i = X_up a_λ + v_i × S_i q̇_i` (q̈ = 0, no gravity),
-    /// which give `J̇ q̇` for body points.
+    /// `qd` is given, the velocities `v_i = v_λ + ⁰S_i q̇_i` and the velocity-product
+    /// accelerations `a_i = a_λ + v_i × ⁰S_i q̇_i` (q̈ = 0, no gravity) in world coordinates
+    /// (RBDA Table 5.1's first lines in one common frame, as in [`KinematicTree::rnea`]: no
+    /// joint transform), which give `J̇ q̇` for body points.
     pub(crate) fn kinematics(&self, ws: &mut TreeWorkspace, q: &[f64], qd: Option<&[f64]>) {
         self.up_transforms(ws, q);
         if !ws.x0_ok {
@@ -314,16 +316,14 @@ impl KinematicTree {
         }
         if let Some(qd) = qd {
             for i in 0..self.n_bodies() {
-                let vj = self.qi(i, qd) * self.joint[i].motion_subspace();
+                let vj = self.qi(i, qd) * ws.s_world[i];
                 let (vp, ap) = match self.parent[i] {
-                    Some(p) => (
-                        ws.xup[i].apply_motion(&ws.v[p]),
-                        ws.xup[i].apply_motion(&ws.a[p]),
-                    ),
+                    Some(p) => (ws.v[p], ws.a[p]),
                     None => (Motion::ZERO, Motion::ZERO),
                 };
-                ws.v[i] = vp + vj;
-                ws.a[i] = ap + ws.v[i].cross_motion(&vj);
+                let v = vp + vj;
+                ws.a[i] = ap + v.cross_motion(&vj);
+                ws.v[i] = v;
             }
         }
     }
@@ -380,7 +380,7 @@ impl KinematicTree {
     /// Table 5.1's lines with `ⁱX_λ` replaced by the identity of one common frame
     /// (`⁰Ṡ_i = v_i × ⁰S_i` for a subspace fixed in body `i`), as in Pinocchio's
     /// world-frame RNEA. No joint transform in either pass. `ws.v`, `ws.a`, `ws.f` are left
-    /// in world coordinates (the closures' kinematics recompute their own).
+    /// in world coordinates (the closures' kinematics recompute theirs without gravity).
     fn rnea(
         &self,
         ws: &mut TreeWorkspace,
@@ -483,29 +483,31 @@ impl KinematicTree {
         crate::spatial::mat3_transpose(&ws.x0[body].rot)
     }
 
-    /// World velocity of body point `p`: `Eᵀ (v_O + ω × p)`.
+    /// World velocity of body point `p`: `v_O + ω × P` with the world spatial velocity
+    /// `[ω; v_O]` of `kinematics` and `P` the point's world position.
     pub(crate) fn ws_point_velocity(&self, ws: &TreeWorkspace, body: usize, p: &Vec3) -> Vec3 {
         let v = &ws.v[body];
-        mat3_tvec(&ws.x0[body].rot, &add3(&v.lin, &cross(&v.ang, p)))
+        let pw = self.ws_point_position(ws, body, p);
+        add3(&v.lin, &cross(&v.ang, &pw))
     }
 
-    /// `J̇ q̇` of body point `p` (world): `Eᵀ (a_O + ω̇ × p + ω × (v_O + ω × p))`
-    /// with the velocity-product accelerations of `kinematics`.
+    /// `J̇ q̇` of body point `p` (world): `a_O + ω̇ × P + ω × (v_O + ω × P)` with the world
+    /// velocity-product accelerations of `kinematics` and `P` the point's world position.
     pub(crate) fn ws_point_accel_bias(&self, ws: &TreeWorkspace, body: usize, p: &Vec3) -> Vec3 {
         let (v, a) = (&ws.v[body], &ws.a[body]);
-        let vp = add3(&v.lin, &cross(&v.ang, p));
-        let acc = add3(&add3(&a.lin, &cross(&a.ang, p)), &cross(&v.ang, &vp));
-        mat3_tvec(&ws.x0[body].rot, &acc)
+        let pw = self.ws_point_position(ws, body, p);
+        let vp = add3(&v.lin, &cross(&v.ang, &pw));
+        add3(&add3(&a.lin, &cross(&a.ang, &pw)), &cross(&v.ang, &vp))
     }
 
     /// World angular velocity of `body`.
     pub(crate) fn ws_angular_velocity(&self, ws: &TreeWorkspace, body: usize) -> Vec3 {
-        mat3_tvec(&ws.x0[body].rot, &ws.v[body].ang)
+        ws.v[body].ang
     }
 
     /// World angular `J̇ q̇` of `body` (the velocity-product part of `ω̇`).
     pub(crate) fn ws_angular_accel_bias(&self, ws: &TreeWorkspace, body: usize) -> Vec3 {
-        mat3_tvec(&ws.x0[body].rot, &ws.a[body].ang)
+        ws.a[body].ang
     }
 
     /// `J[row0 + r, k] += sign · (J_p)_{r k}` for the point Jacobian
@@ -698,9 +700,10 @@ impl KinematicTree {
 
     fn kinetic(&self, q: &[f64], qd: &[f64]) -> f64 {
         let mut ws = self.workspace();
+        self.world_inertias(&mut ws, q);
         self.kinematics(&mut ws, q, Some(qd));
         (0..self.n_bodies())
-            .map(|i| self.inertia[i].kinetic_energy(&ws.v[i]))
+            .map(|i| ws.iw[i].kinetic_energy(&ws.v[i]))
             .sum()
     }
 
