@@ -17,14 +17,17 @@ pub(crate) struct TreeWorkspace {
     pub(crate) xup: Vec<Transform>,
     /// `⁰X_i`: base (world) → body `i`.
     pub(crate) x0: Vec<Transform>,
-    /// Body velocities `v_i` (body coordinates).
+    /// Body velocities `v_i`: world coordinates after `kinematics` and RNEA, body
+    /// coordinates after ABA.
     pub(crate) v: Vec<Motion>,
-    /// Body accelerations `a_i` (body coordinates).
+    /// Body accelerations `a_i` (same frames as `v`).
     pub(crate) a: Vec<Motion>,
     /// Body forces `f_i` (RNEA).
     pub(crate) f: Vec<Force>,
     /// Composite inertias `I^c_i` (CRBA).
     pub(crate) ic: Vec<SpatialInertia>,
+    /// Body inertias in world coordinates, `⁰X_iᵀ I_i ⁰X_i` (CRBA and RNEA), valid when `iw_ok`.
+    pub(crate) iw: Vec<SpatialInertia>,
     /// Motion subspaces in world coordinates, `⁰X_i⁻¹ S_i`.
     pub(crate) s_world: Vec<Motion>,
     /// Articulated-body inertias `I^A_i` (ABA).
@@ -41,6 +44,8 @@ pub(crate) struct TreeWorkspace {
     pub(crate) xup_ok: bool,
     /// `x0` and `s_world` belong to the current `xup`.
     pub(crate) x0_ok: bool,
+    /// `iw` belongs to the current `x0`.
+    pub(crate) iw_ok: bool,
 }
 
 impl TreeWorkspace {
@@ -51,6 +56,7 @@ impl TreeWorkspace {
         self.a.push(Motion::ZERO);
         self.f.push(Force::ZERO);
         self.ic.push(SpatialInertia::default());
+        self.iw.push(SpatialInertia::default());
         self.s_world.push(Motion::ZERO);
         self.ia.push(ArticulatedInertia::default());
         self.pa.push(Force::ZERO);
@@ -58,6 +64,7 @@ impl TreeWorkspace {
         self.du.push([0.0; 2]);
         self.xup_ok = false;
         self.x0_ok = false;
+        self.iw_ok = false;
     }
 }
 
@@ -290,9 +297,10 @@ impl KinematicTree {
     }
 
     /// Forward kinematics into `ws`: `X_up`, `⁰X_i`, `⁰X_i⁻¹ S_i`, and, when
-    /// `qd` is given, the velocities `v_i` and the velocity-product
-    /// accelerations `a_i = X_up a_λ + v_i × S_i q̇_i` (q̈ = 0, no gravity),
-    /// which give `J̇ q̇` for body points.
+    /// `qd` is given, the velocities `v_i = v_λ + ⁰S_i q̇_i` and the velocity-product
+    /// accelerations `a_i = a_λ + v_i × ⁰S_i q̇_i` (q̈ = 0, no gravity) in world coordinates
+    /// (RBDA Table 5.1's first lines in one common frame, as in [`KinematicTree::rnea`]: no
+    /// joint transform), which give `J̇ q̇` for body points.
     pub(crate) fn kinematics(&self, ws: &mut TreeWorkspace, q: &[f64], qd: Option<&[f64]>) {
         self.up_transforms(ws, q);
         if !ws.x0_ok {
@@ -304,19 +312,18 @@ impl KinematicTree {
                 ws.s_world[i] = self.joint[i].subspace_in(&ws.x0[i]);
             }
             ws.x0_ok = true;
+            ws.iw_ok = false;
         }
         if let Some(qd) = qd {
             for i in 0..self.n_bodies() {
-                let vj = self.qi(i, qd) * self.joint[i].motion_subspace();
+                let vj = self.qi(i, qd) * ws.s_world[i];
                 let (vp, ap) = match self.parent[i] {
-                    Some(p) => (
-                        ws.xup[i].apply_motion(&ws.v[p]),
-                        ws.xup[i].apply_motion(&ws.a[p]),
-                    ),
+                    Some(p) => (ws.v[p], ws.a[p]),
                     None => (Motion::ZERO, Motion::ZERO),
                 };
-                ws.v[i] = vp + vj;
-                ws.a[i] = ap + ws.v[i].cross_motion(&vj);
+                let v = vp + vj;
+                ws.a[i] = ap + v.cross_motion(&vj);
+                ws.v[i] = v;
             }
         }
     }
@@ -347,46 +354,67 @@ impl KinematicTree {
         ws.x0_ok = false;
     }
 
-    /// RNEA into `tau` (RBDA Table 5.1): `τ = M q̈ + C q̇ + g-terms`, with
-    /// `q̈ = 0` when `qdd` is `None` and gravity only when `with_gravity`.
+    /// The body inertias in world coordinates, `⁰I_i = ⁰X_iᵀ I_i ⁰X_i` (RBDA (2.66) with
+    /// `⁰X_i`), into `ws.iw` after the forward kinematics, unless `ws` holds them for this `q`:
+    /// CRBA and RNEA at one state transform each body's inertia once.
+    fn world_inertias(&self, ws: &mut TreeWorkspace, q: &[f64]) {
+        self.kinematics(ws, q, None);
+        if !ws.iw_ok {
+            for i in 0..self.n_bodies() {
+                ws.iw[i] = self.inertia[i].transform_transpose(&ws.x0[i]);
+            }
+            ws.iw_ok = true;
+        }
+    }
+
+    /// RNEA into `tau` (RBDA Table 5.1): `τ = M q̈ + C q̇ + g-terms`, with `q̈ = 0` when `qdd`
+    /// is `None`, gravity included, every quantity in world (base) coordinates — the same
+    /// frame and the same `⁰S_i`, `⁰I_i` as [`KinematicTree::crba`], so `M` and `h` at one
+    /// state share one forward pass and one inertia transform per body:
+    ///
+    /// ```text
+    /// v_i = v_λ + ⁰S_i q̇_i,   a_i = a_λ + ⁰S_i q̈_i + v_i × ⁰S_i q̇_i   (a_0 = −a_g),
+    /// f_i = ⁰I_i a_i + v_i ×* ⁰I_i v_i,   τ_i = ⁰S_iᵀ f_i,   f_λ += f_i,
+    /// ```
+    ///
+    /// Table 5.1's lines with `ⁱX_λ` replaced by the identity of one common frame
+    /// (`⁰Ṡ_i = v_i × ⁰S_i` for a subspace fixed in body `i`), as in Pinocchio's
+    /// world-frame RNEA. No joint transform in either pass. `ws.v`, `ws.a`, `ws.f` are left
+    /// in world coordinates (the closures' kinematics recompute theirs without gravity).
     fn rnea(
         &self,
         ws: &mut TreeWorkspace,
         q: &[f64],
         qd: &[f64],
         qdd: Option<&[f64]>,
-        with_gravity: bool,
         tau: &mut [f64],
     ) {
-        let a_root = if with_gravity {
-            Motion::new([0.0; 3], scale3(-1.0, &self.gravity))
-        } else {
-            Motion::ZERO
-        };
-        self.up_transforms(ws, q);
+        let a_root = Motion::new([0.0; 3], scale3(-1.0, &self.gravity));
+        self.world_inertias(ws, q);
         for i in 0..self.n_bodies() {
-            let s = self.joint[i].motion_subspace();
+            let s = ws.s_world[i];
             let vj = self.qi(i, qd) * s;
-            let aj = qdd.map_or(Motion::ZERO, |a| self.qi(i, a) * s);
             let (vp, ap) = match self.parent[i] {
-                Some(p) => (
-                    ws.xup[i].apply_motion(&ws.v[p]),
-                    ws.xup[i].apply_motion(&ws.a[p]),
-                ),
-                None => (Motion::ZERO, ws.xup[i].apply_motion(&a_root)),
+                Some(p) => (ws.v[p], ws.a[p]),
+                None => (Motion::ZERO, a_root),
             };
-            ws.v[i] = vp + vj;
-            ws.a[i] = ap + aj + ws.v[i].cross_motion(&vj);
-            let inertia = &self.inertia[i];
-            ws.f[i] = inertia.apply(&ws.a[i]) + ws.v[i].cross_force(&inertia.apply(&ws.v[i]));
+            let v = vp + vj;
+            let mut a = ap + v.cross_motion(&vj);
+            if let Some(qdd) = qdd {
+                a += self.qi(i, qdd) * s;
+            }
+            let inertia = &ws.iw[i];
+            ws.f[i] = inertia.apply(&a) + v.cross_force(&inertia.apply(&v));
+            ws.v[i] = v;
+            ws.a[i] = a;
         }
         for i in (0..self.n_bodies()).rev() {
             if let Some(k) = self.q_index[i] {
-                tau[k] = self.joint[i].motion_subspace().dot(&ws.f[i]);
+                tau[k] = ws.s_world[i].dot(&ws.f[i]);
             }
             if let Some(p) = self.parent[i] {
-                let fp = ws.xup[i].transpose_apply_force(&ws.f[i]);
-                ws.f[p] += fp;
+                let fi = ws.f[i];
+                ws.f[p] += fi;
             }
         }
     }
@@ -399,11 +427,9 @@ impl KinematicTree {
     /// `H_ij = ⁰S_j · (I^c_i ⁰S_i)` for `j` an ancestor of `i` (no force transform per pair,
     /// as in Pinocchio's CRBA).
     fn crba(&self, ws: &mut TreeWorkspace, q: &[f64], mut m: MatMut<'_, f64>) {
-        self.kinematics(ws, q, None);
+        self.world_inertias(ws, q);
         let nb = self.n_bodies();
-        for i in 0..nb {
-            ws.ic[i] = self.inertia[i].transform_transpose(&ws.x0[i]);
-        }
+        ws.ic[..nb].copy_from_slice(&ws.iw[..nb]);
         for i in (0..nb).rev() {
             if let Some(p) = self.parent[i] {
                 let ic = ws.ic[i];
@@ -441,7 +467,7 @@ impl KinematicTree {
         check_finite("qdd", qdd)?;
         check_len("tau", tau, self.dof)?;
         let mut ws = self.workspace();
-        self.rnea(&mut ws, q, qd, Some(qdd), true, tau);
+        self.rnea(&mut ws, q, qd, Some(qdd), tau);
         Ok(())
     }
 
@@ -457,29 +483,31 @@ impl KinematicTree {
         crate::spatial::mat3_transpose(&ws.x0[body].rot)
     }
 
-    /// World velocity of body point `p`: `Eᵀ (v_O + ω × p)`.
+    /// World velocity of body point `p`: `v_O + ω × P` with the world spatial velocity
+    /// `[ω; v_O]` of `kinematics` and `P` the point's world position.
     pub(crate) fn ws_point_velocity(&self, ws: &TreeWorkspace, body: usize, p: &Vec3) -> Vec3 {
         let v = &ws.v[body];
-        mat3_tvec(&ws.x0[body].rot, &add3(&v.lin, &cross(&v.ang, p)))
+        let pw = self.ws_point_position(ws, body, p);
+        add3(&v.lin, &cross(&v.ang, &pw))
     }
 
-    /// `J̇ q̇` of body point `p` (world): `Eᵀ (a_O + ω̇ × p + ω × (v_O + ω × p))`
-    /// with the velocity-product accelerations of `kinematics`.
+    /// `J̇ q̇` of body point `p` (world): `a_O + ω̇ × P + ω × (v_O + ω × P)` with the world
+    /// velocity-product accelerations of `kinematics` and `P` the point's world position.
     pub(crate) fn ws_point_accel_bias(&self, ws: &TreeWorkspace, body: usize, p: &Vec3) -> Vec3 {
         let (v, a) = (&ws.v[body], &ws.a[body]);
-        let vp = add3(&v.lin, &cross(&v.ang, p));
-        let acc = add3(&add3(&a.lin, &cross(&a.ang, p)), &cross(&v.ang, &vp));
-        mat3_tvec(&ws.x0[body].rot, &acc)
+        let pw = self.ws_point_position(ws, body, p);
+        let vp = add3(&v.lin, &cross(&v.ang, &pw));
+        add3(&add3(&a.lin, &cross(&a.ang, &pw)), &cross(&v.ang, &vp))
     }
 
     /// World angular velocity of `body`.
     pub(crate) fn ws_angular_velocity(&self, ws: &TreeWorkspace, body: usize) -> Vec3 {
-        mat3_tvec(&ws.x0[body].rot, &ws.v[body].ang)
+        ws.v[body].ang
     }
 
     /// World angular `J̇ q̇` of `body` (the velocity-product part of `ω̇`).
     pub(crate) fn ws_angular_accel_bias(&self, ws: &TreeWorkspace, body: usize) -> Vec3 {
-        mat3_tvec(&ws.x0[body].rot, &ws.a[body].ang)
+        ws.a[body].ang
     }
 
     /// `J[row0 + r, k] += sign · (J_p)_{r k}` for the point Jacobian
@@ -672,9 +700,10 @@ impl KinematicTree {
 
     fn kinetic(&self, q: &[f64], qd: &[f64]) -> f64 {
         let mut ws = self.workspace();
+        self.world_inertias(&mut ws, q);
         self.kinematics(&mut ws, q, Some(qd));
         (0..self.n_bodies())
-            .map(|i| self.inertia[i].kinetic_energy(&ws.v[i]))
+            .map(|i| ws.iw[i].kinetic_energy(&ws.v[i]))
             .sum()
     }
 
@@ -731,7 +760,7 @@ impl Mechanism for KinematicTree {
     }
     fn bias_forces(&self, q: &[f64], qd: &[f64], h: &mut [f64]) {
         let mut ws = self.workspace();
-        self.rnea(&mut ws, q, qd, None, true, h);
+        self.rnea(&mut ws, q, qd, None, h);
     }
     fn kinetic_energy(&self, q: &[f64], qd: &[f64]) -> Option<f64> {
         Some(self.kinetic(q, qd))

@@ -11,6 +11,10 @@
 //! I^c_λ(i) += X_up(i)ᵀ I^c_i X_up(i),  H_ii = S_iᵀ I^c_i S_i,  H_ij = S_jᵀ (X_j…)ᵀ I^c_i S_i   RBDA Table 6.2 (CRBA)
 //! ```
 //!
+//! CRBA, RNEA and the closures' kinematics evaluate these lines in one common frame, the base:
+//! with `⁰S_i = ⁰X_i⁻¹ S_i` and `⁰I_i = ⁰X_iᵀ I_i ⁰X_i` every `X_up` product above becomes the
+//! identity, and `M`, `h`, `J`, `ρ` at one state share one forward pass (ABA keeps body frames).
+//!
 //! * [`Joint`] — revolute and prismatic about any axis (and the spatial_v2
 //!   names `Rx … Pz`, the planar revolute `r` = `Rz`, planar prismatic `px`, `py`),
 //!   fixed joints (0 degrees of freedom).
