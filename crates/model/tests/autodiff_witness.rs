@@ -284,3 +284,29 @@ fn chains_across_the_lane_width_match_the_tree_and_finite_differences() {
         }
     }
 }
+
+/// Wrong lengths reach the automatic model exactly as a hand-written one: the dynamics refuse
+/// them with the same typed error before any dual evaluation (Andrews, q of length 6 and q̇ of
+/// length 8 against N = 7).
+#[test]
+fn wrong_lengths_give_the_hand_written_models_errors() {
+    let hand = AndrewsSqueezer::default();
+    let ad = AutoDiff::new(AdAndrews(hand));
+    let q = contour_model::models::ANDREWS_Q0;
+    let (mut qdd, mut lambda) = ([0.0; 7], [0.0; 6]);
+    for (qq, qd) in [(&q[..6], &[0.0; 7][..]), (&q[..], &[0.0; 8][..])] {
+        let mut c1 = ConstrainedDynamics::new(&hand);
+        let e_hand = c1
+            .accelerations(&hand, 0.0, qq, qd, &mut qdd, &mut lambda)
+            .unwrap_err();
+        let mut c2 = ConstrainedDynamics::new(&ad);
+        let e_ad = c2
+            .accelerations(&ad, 0.0, qq, qd, &mut qdd, &mut lambda)
+            .unwrap_err();
+        assert!(
+            matches!(e_ad, ModelError::DimensionMismatch { .. }),
+            "{e_ad:?}"
+        );
+        assert_eq!(format!("{e_ad:?}"), format!("{e_hand:?}"));
+    }
+}
