@@ -407,6 +407,22 @@ mod tests {
     use crate::joint_path::JointPath;
     use crate::path::{Segment, SegmentKind, Shape};
 
+    /// Minimum time of `jp` under `|τ| ≤ effort` by the phase plane and by TOPP-RA.
+    fn both_solvers<P: JointPath>(tree: &KinematicTree, jp: &P, effort: &[f64]) -> (f64, f64) {
+        let d = crate::PathDynamics::new(tree, jp).unwrap();
+        let lim = crate::BoxLimits::from_effort(effort);
+        let acc = crate::AccelerationLimits::new(&d, &lim);
+        let pp = crate::phase_plane::PhasePlane::new(&acc, Default::default())
+            .solve()
+            .unwrap()
+            .total_time;
+        let tr = crate::toppra::Toppra::new(&acc, Default::default())
+            .solve()
+            .unwrap()
+            .total_time;
+        (pp, tr)
+    }
+
     /// A planar 2-link arm's tip along a Cartesian line: the joint path puts the tip on the
     /// line (forward kinematics of Q(s) = P(s)), J B = P′, and B matches a finite difference.
     #[test]
@@ -453,17 +469,7 @@ mod tests {
             }
         }
         // minimum time of the tip's straight line under torque limits: the two solvers agree
-        let d = crate::PathDynamics::new(&arm, &jp).unwrap();
-        let lim = crate::BoxLimits::from_effort(&[20.0, 8.0]);
-        let acc = crate::AccelerationLimits::new(&d, &lim);
-        let pp = crate::phase_plane::PhasePlane::new(&acc, Default::default())
-            .solve()
-            .unwrap()
-            .total_time;
-        let tr = crate::toppra::Toppra::new(&acc, Default::default())
-            .solve()
-            .unwrap()
-            .total_time;
+        let (pp, tr) = both_solvers(&arm, &jp, &[20.0, 8.0]);
         assert!(
             tr >= pp * (1.0 - 1e-9) && tr < pp * (1.0 + 2e-3),
             "{pp} {tr}"
@@ -529,17 +535,8 @@ mod tests {
         });
         assert!(step < 0.05, "largest joint step between knots {step}");
         let jp = crate::CartesianJointPath::new(fine.path.clone());
-        let d = crate::PathDynamics::new(&panda, &jp).unwrap();
-        let lim = crate::BoxLimits::from_effort(&[87.0, 87.0, 87.0, 87.0, 12.0, 12.0, 12.0]);
-        let acc = crate::AccelerationLimits::new(&d, &lim);
-        let pp = crate::phase_plane::PhasePlane::new(&acc, Default::default())
-            .solve()
-            .unwrap()
-            .total_time;
-        let tr = crate::toppra::Toppra::new(&acc, Default::default())
-            .solve()
-            .unwrap()
-            .total_time;
+        let effort = [87.0, 87.0, 87.0, 87.0, 12.0, 12.0, 12.0];
+        let (pp, tr) = both_solvers(&panda, &jp, &effort);
         assert!(
             pp > 0.0 && tr >= pp * (1.0 - 1e-9) && tr < pp * (1.0 + 2e-3),
             "{pp} {tr}"
