@@ -27,12 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let q1: Vec<f64> = (0..n)
         .map(|i| q0[i] + if i % 2 == 0 { 0.3 } else { -0.3 })
         .collect();
-    let line = Segment {
-        s_start: 0.0,
-        s_end: 1.0,
-        shape: Shape::Line { start: q0, end: q1 },
-        kind: SegmentKind::Unconstrained,
-    };
+    let line = Segment::line(&q0, &q1, 0.0, 1.0);
     let path = CartesianJointPath::new(Path::new(vec![line])?);
 
     // |τ_i| ≤ 1000 N·m, the `effort` of the URDF's <limit> tags.

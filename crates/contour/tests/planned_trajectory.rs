@@ -13,12 +13,7 @@ fn planned() -> Trajectory {
     let n = arm.dof();
     let q0 = vec![0.1; n];
     let q1: Vec<f64> = (0..n).map(|i| 0.1 + 0.2 * (i as f64 + 1.0).sin()).collect();
-    let line = Segment {
-        s_start: 0.0,
-        s_end: 1.0,
-        shape: Shape::Line { start: q0, end: q1 },
-        kind: SegmentKind::Unconstrained,
-    };
+    let line = Segment::line(&q0, &q1, 0.0, 1.0);
     let path = CartesianJointPath::new(Path::new(vec![line]).unwrap());
     let torque = BoxLimits::symmetric(n, 1000.0);
     let dynamics = PathDynamics::new(&arm, &path).unwrap();

@@ -246,6 +246,30 @@ impl Segment {
         }
     }
 
+    /// An unconstrained straight line from `start` at `s_start` to `end` at `s_end`
+    /// ([`Shape::Line`]); [`Path::new`] checks the lengths, finiteness and ordering.
+    ///
+    /// ```
+    /// use contour_planning::{Path, Segment};
+    /// let path = Path::new(vec![
+    ///     Segment::line(&[0.0, 0.0], &[1.0, 0.0], 0.0, 1.0),
+    ///     Segment::line(&[1.0, 0.0], &[1.0, 2.0], 1.0, 3.0),
+    /// ])?;
+    /// assert_eq!(path.point(2.0), vec![1.0, 1.0]);
+    /// # Ok::<(), contour_planning::PlanningError>(())
+    /// ```
+    pub fn line(start: &[f64], end: &[f64], s_start: f64, s_end: f64) -> Segment {
+        Segment {
+            s_start,
+            s_end,
+            shape: Shape::Line {
+                start: start.to_vec(),
+                end: end.to_vec(),
+            },
+            kind: SegmentKind::Unconstrained,
+        }
+    }
+
     /// `true` on a constrained segment.
     pub fn is_constrained(&self) -> bool {
         matches!(self.kind, SegmentKind::Constrained { .. })

@@ -5,44 +5,38 @@ use contour_planning::phase_plane::{PhasePlane, PhasePlaneConfig};
 use contour_planning::toppra::{Toppra, ToppraConfig};
 use contour_planning::*;
 
+/// `assert!(matches!(value, pattern), "{value:?}")`: the failure prints what came instead.
+macro_rules! assert_variant {
+    ($value:expr, $($pattern:tt)+) => {{
+        let value = $value;
+        assert!(matches!(value, $($pattern)+), "{value:?}");
+    }};
+}
+
 fn line(a: [f64; 2], b: [f64; 2], s0: f64, s1: f64) -> Segment {
-    Segment {
-        s_start: s0,
-        s_end: s1,
-        shape: Shape::Line {
-            start: a.to_vec(),
-            end: b.to_vec(),
-        },
-        kind: SegmentKind::Unconstrained,
-    }
+    Segment::line(&a, &b, s0, s1)
 }
 
 #[test]
 fn non_monotone_parameter() {
     let err = Path::new(vec![line([0.0, 0.0], [1.0, 0.0], 0.5, 0.2)]).unwrap_err();
-    assert!(matches!(
-        err,
-        PlanningError::NonMonotonePath { index: 0, .. }
-    ));
+    assert_variant!(err, PlanningError::NonMonotonePath { index: 0, .. });
     let err = Path::new(vec![
         line([0.0, 0.0], [1.0, 0.0], 0.0, 0.5),
         line([1.0, 0.0], [2.0, 0.0], 0.6, 1.0),
     ])
     .unwrap_err();
-    assert!(matches!(
-        err,
-        PlanningError::NonMonotonePath { index: 1, .. }
-    ));
+    assert_variant!(err, PlanningError::NonMonotonePath { index: 1, .. });
     let err = Path::new(vec![
         line([0.0, 0.0], [1.0, 0.0], 0.0, 0.5),
         line([1.0, 0.1], [2.0, 0.0], 0.5, 1.0),
     ])
     .unwrap_err();
-    assert!(matches!(err, PlanningError::DiscontinuousPath { .. }));
+    assert_variant!(err, PlanningError::DiscontinuousPath { .. });
     let err = Path::new(vec![line([0.0, f64::NAN], [1.0, 0.0], 0.0, 1.0)]).unwrap_err();
-    assert!(matches!(err, PlanningError::NonFinite { .. }));
+    assert_variant!(err, PlanningError::NonFinite { .. });
     let err = Path::new(vec![]).unwrap_err();
-    assert!(matches!(err, PlanningError::DimensionMismatch { .. }));
+    assert_variant!(err, PlanningError::DimensionMismatch { .. });
 }
 
 #[test]
@@ -53,10 +47,7 @@ fn unconstrained_segment_through_the_obstacle() {
         CartesianJointPath::new(Path::new(vec![line([-1.0, 1.5], [1.0, 1.5], 0.0, 1.0)]).unwrap());
     let d = PathDynamics::new(&robot, &jp).unwrap();
     let err = d.check_feasible(100, 1e-9).unwrap_err();
-    assert!(
-        matches!(err, PlanningError::PathViolatesConstraint { row: 0, phi, .. } if phi < 0.0),
-        "{err:?}"
-    );
+    assert_variant!(err, PlanningError::PathViolatesConstraint { row: 0, phi, .. } if phi < 0.0);
 }
 
 #[test]
@@ -69,19 +60,19 @@ fn constrained_segment_off_the_constraint() {
     };
     let jp = CartesianJointPath::new(Path::new(vec![seg.clone()]).unwrap());
     let d = PathDynamics::new(&robot, &jp).unwrap();
-    assert!(matches!(
+    assert_variant!(
         d.check_feasible(10, 1e-9),
         Err(PlanningError::PathLeavesConstraint { row: 0, .. })
-    ));
+    );
     seg.kind = SegmentKind::Constrained {
         row: 3,
         force: ContactForce::Constant(1.0),
     };
     let jp = CartesianJointPath::new(Path::new(vec![seg]).unwrap());
-    assert!(matches!(
-        PathDynamics::new(&robot, &jp),
-        Err(PlanningError::BadConstraintRow { row: 3, rows: 1 })
-    ));
+    assert_variant!(
+        PathDynamics::new(&robot, &jp).err(),
+        Some(PlanningError::BadConstraintRow { row: 3, rows: 1 })
+    );
 }
 
 #[test]
@@ -98,21 +89,15 @@ fn inverted_torque_limits() {
     let err = PhasePlane::new(&acc, PhasePlaneConfig::default())
         .solve()
         .unwrap_err();
-    assert!(
-        matches!(err, PlanningError::InvertedTorqueLimits { joint: 1, .. }),
-        "{err:?}"
-    );
+    assert_variant!(err, PlanningError::InvertedTorqueLimits { joint: 1, .. });
     let err = Toppra::new(&acc, ToppraConfig::default())
         .solve()
         .unwrap_err();
-    assert!(
-        matches!(err, PlanningError::InvertedTorqueLimits { joint: 1, .. }),
-        "{err:?}"
-    );
-    assert!(matches!(
+    assert_variant!(err, PlanningError::InvertedTorqueLimits { joint: 1, .. });
+    assert_variant!(
         acc.bounds(0, 0.5, f64::NAN),
         Err(PlanningError::NonFinite { .. })
-    ));
+    );
 }
 
 /// A contact force of 3 N on Huang's arc needs |F| ≈ 3 N just to press: with |F| ≤ 1 N no
@@ -145,7 +130,7 @@ fn unreachable_end_is_an_empty_admissible_region() {
     let err = Toppra::new(&acc, ToppraConfig::default())
         .solve()
         .unwrap_err();
-    assert!(matches!(err, PlanningError::EmptyAdmissibleRegion { .. }));
+    assert_variant!(err, PlanningError::EmptyAdmissibleRegion { .. });
     // a rest point outside the path
     let err = PhasePlane::new(
         &acc,
@@ -156,7 +141,7 @@ fn unreachable_end_is_an_empty_admissible_region() {
     )
     .solve()
     .unwrap_err();
-    assert!(matches!(err, PlanningError::OutOfRange { .. }));
+    assert_variant!(err, PlanningError::OutOfRange { .. });
 }
 
 #[test]
@@ -170,19 +155,19 @@ fn non_finite_limits_and_forces() {
         upper: vec![1.0, 1.0],
     };
     let acc = AccelerationLimits::new(&d, &lim);
-    assert!(matches!(
+    assert_variant!(
         acc.bounds(0, 0.5, 0.1),
         Err(PlanningError::InvalidParameter {
             name: "torque limit",
             ..
         })
-    ));
+    );
     let mut task = ContourTask::huang();
     task.contact_force = f64::INFINITY;
-    assert!(matches!(
+    assert_variant!(
         task.discontinuous_slope_path(),
         Err(PlanningError::NonFinite { .. })
-    ));
+    );
     // a Λ(s) that returns NaN on the constrained segment
     let cp = ContourTask::huang().discontinuous_slope_path().unwrap();
     let mut segs = cp.path.segments().to_vec();
@@ -194,10 +179,10 @@ fn non_finite_limits_and_forces() {
     let d = PathDynamics::new(&robot, &jp).unwrap();
     let lim = BoxLimits::symmetric(2, 1.0);
     let acc = AccelerationLimits::new(&d, &lim);
-    assert!(matches!(
+    assert_variant!(
         acc.bounds(1, 0.5, 0.1),
         Err(PlanningError::NonFinite { .. })
-    ));
+    );
 }
 
 /// The solvers run the path-versus-constraint check themselves.
@@ -212,17 +197,11 @@ fn solvers_reject_a_path_through_the_obstacle() {
     let err = PhasePlane::new(&acc, PhasePlaneConfig::default())
         .solve()
         .unwrap_err();
-    assert!(
-        matches!(err, PlanningError::PathViolatesConstraint { row: 0, .. }),
-        "{err:?}"
-    );
+    assert_variant!(err, PlanningError::PathViolatesConstraint { row: 0, .. });
     let err = Toppra::new(&acc, ToppraConfig::default())
         .solve()
         .unwrap_err();
-    assert!(
-        matches!(err, PlanningError::PathViolatesConstraint { row: 0, .. }),
-        "{err:?}"
-    );
+    assert_variant!(err, PlanningError::PathViolatesConstraint { row: 0, .. });
 }
 
 // ---- issue 17: bad input never panics, never hangs, never returns a wrong Ok ----
@@ -278,18 +257,15 @@ fn box_limits_of_the_wrong_length_are_a_dimension_mismatch() {
             ToppraConfig::default(),
         ));
         for e in [a, b] {
-            assert!(
-                matches!(e, PlanningError::DimensionMismatch { .. }),
-                "{e:?}"
-            );
+            assert_variant!(e, PlanningError::DimensionMismatch { .. });
         }
         let robot = HuangCartesianRobot::default();
         let d = PathDynamics::new(&robot, &jp).unwrap();
         let acc = AccelerationLimits::new(&d, &lim);
-        assert!(matches!(
+        assert_variant!(
             acc.bounds(0, 0.5, 0.1),
             Err(PlanningError::DimensionMismatch { .. })
-        ));
+        );
     }
 }
 
@@ -311,26 +287,20 @@ fn unbounded_work_is_refused_with_the_cap() {
         .0
         .unwrap_err();
         if zero {
-            assert!(
-                matches!(
-                    e,
-                    PlanningError::InvalidParameter {
-                        name: "max_step_fraction",
-                        ..
-                    }
-                ),
-                "{e:?}"
+            assert_variant!(
+                e,
+                PlanningError::InvalidParameter {
+                    name: "max_step_fraction",
+                    ..
+                }
             );
         } else {
-            assert!(
-                matches!(
-                    e,
-                    PlanningError::WorkCap {
-                        name: "max_step_fraction",
-                        ..
-                    }
-                ),
-                "{e:?}"
+            assert_variant!(
+                e,
+                PlanningError::WorkCap {
+                    name: "max_step_fraction",
+                    ..
+                }
             );
         }
     }
@@ -348,26 +318,20 @@ fn unbounded_work_is_refused_with_the_cap() {
         .solve()
         .unwrap_err();
         if cap {
-            assert!(
-                matches!(
-                    e,
-                    PlanningError::WorkCap {
-                        name: "intervals",
-                        ..
-                    }
-                ),
-                "{e:?}"
+            assert_variant!(
+                e,
+                PlanningError::WorkCap {
+                    name: "intervals",
+                    ..
+                }
             );
         } else {
-            assert!(
-                matches!(
-                    e,
-                    PlanningError::InvalidParameter {
-                        name: "intervals",
-                        ..
-                    }
-                ),
-                "{e:?}"
+            assert_variant!(
+                e,
+                PlanningError::InvalidParameter {
+                    name: "intervals",
+                    ..
+                }
             );
         }
     }
@@ -380,15 +344,12 @@ fn unbounded_work_is_refused_with_the_cap() {
     )
     .solve()
     .unwrap_err();
-    assert!(
-        matches!(
-            e,
-            PlanningError::WorkCap {
-                name: "mvc_grid",
-                ..
-            }
-        ),
-        "{e:?}"
+    assert_variant!(
+        e,
+        PlanningError::WorkCap {
+            name: "mvc_grid",
+            ..
+        }
     );
 }
 
@@ -438,14 +399,8 @@ fn both_solvers_reject_the_same_inputs_with_the_same_variants() {
         PhasePlaneConfig::default(),
         ToppraConfig::default(),
     ));
-    assert!(
-        matches!(a, PlanningError::EmptyAdmissibleRegion { .. }),
-        "{a:?}"
-    );
-    assert!(
-        matches!(b, PlanningError::EmptyAdmissibleRegion { .. }),
-        "{b:?}"
-    );
+    assert_variant!(a, PlanningError::EmptyAdmissibleRegion { .. });
+    assert_variant!(b, PlanningError::EmptyAdmissibleRegion { .. });
     // a zero speed cap
     let (a, b) = unwrap_both(both(
         &jp,
@@ -459,14 +414,8 @@ fn both_solvers_reject_the_same_inputs_with_the_same_variants() {
             ..ToppraConfig::default()
         },
     ));
-    assert!(
-        matches!(a, PlanningError::EmptyAdmissibleRegion { .. }),
-        "{a:?}"
-    );
-    assert!(
-        matches!(b, PlanningError::EmptyAdmissibleRegion { .. }),
-        "{b:?}"
-    );
+    assert_variant!(a, PlanningError::EmptyAdmissibleRegion { .. });
+    assert_variant!(b, PlanningError::EmptyAdmissibleRegion { .. });
     // a zero-length path (start = end: B = 0)
     let point =
         CartesianJointPath::new(Path::new(vec![line([2.0, 0.0], [2.0, 0.0], 0.0, 1.0)]).unwrap());
@@ -476,14 +425,8 @@ fn both_solvers_reject_the_same_inputs_with_the_same_variants() {
         PhasePlaneConfig::default(),
         ToppraConfig::default(),
     ));
-    assert!(
-        matches!(a, PlanningError::DegenerateTangent { .. }),
-        "{a:?}"
-    );
-    assert!(
-        matches!(b, PlanningError::DegenerateTangent { .. }),
-        "{b:?}"
-    );
+    assert_variant!(a, PlanningError::DegenerateTangent { .. });
+    assert_variant!(b, PlanningError::DegenerateTangent { .. });
     // infinite torque limits used to report "degenerate path tangent"
     let inf = BoxLimits::symmetric(2, f64::INFINITY);
     let (a, b) = unwrap_both(both(
@@ -493,15 +436,12 @@ fn both_solvers_reject_the_same_inputs_with_the_same_variants() {
         ToppraConfig::default(),
     ));
     for e in [a, b] {
-        assert!(
-            matches!(
-                e,
-                PlanningError::InvalidParameter {
-                    name: "torque limit",
-                    ..
-                }
-            ),
-            "{e:?}"
+        assert_variant!(
+            e,
+            PlanningError::InvalidParameter {
+                name: "torque limit",
+                ..
+            }
         );
     }
 }
@@ -599,14 +539,11 @@ fn every_config_field_is_validated_up_front() {
     )
     .1
     .unwrap_err();
-    assert!(
-        matches!(
-            e,
-            PlanningError::InvalidParameter {
-                name: "feasibility_tol",
-                ..
-            }
-        ),
-        "{e:?}"
+    assert_variant!(
+        e,
+        PlanningError::InvalidParameter {
+            name: "feasibility_tol",
+            ..
+        }
     );
 }

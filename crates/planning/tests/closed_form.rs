@@ -1,38 +1,30 @@
 //! Closed-form witnesses of the minimum-time solvers: a point mass on a straight line under a
 //! force bound, T = 2 √(m L / F); the same with a speed cap; with a velocity-dependent bound.
 
-use contour_model::models::HuangCartesianRobot;
+mod common;
+
+use common::{line_of_length, point_mass};
 use contour_planning::phase_plane::{PhasePlane, PhasePlaneConfig, SwitchKind};
 use contour_planning::toppra::{Toppra, ToppraConfig};
 use contour_planning::*;
 use std::sync::Arc;
 
-/// Line from (2, 0) to (2 + L, 0), far from Huang's circle: a free point mass of mass m.
-fn line(len: f64) -> CartesianJointPath {
-    let seg = Segment {
-        s_start: 0.0,
-        s_end: 1.0,
-        shape: Shape::Line {
-            start: vec![2.0, 0.0],
-            end: vec![2.0 + len, 0.0],
-        },
-        kind: SegmentKind::Unconstrained,
-    };
-    CartesianJointPath::new(Path::new(vec![seg]).unwrap())
-}
-
-fn robot(m: f64) -> HuangCartesianRobot {
-    HuangCartesianRobot {
-        mass: [m, m],
-        ..HuangCartesianRobot::default()
-    }
+/// TOPP-RA's time within `rel` of the closed form `exact`.
+fn toppra_within<L: TorqueLimits>(
+    acc: &AccelerationLimits<'_, contour_model::models::HuangCartesianRobot, CartesianJointPath, L>,
+    cfg: ToppraConfig,
+    exact: f64,
+    rel: f64,
+) {
+    let t = Toppra::new(acc, cfg).solve().unwrap().total_time;
+    assert!((t - exact).abs() < rel * exact, "TOPP-RA {t} vs {exact}");
 }
 
 #[test]
 fn point_mass_force_bound() {
     for &(m, len, f) in &[(1.0, 1.0, 1.0), (2.5, 0.7, 3.0), (0.3, 4.0, 0.2)] {
-        let r = robot(m);
-        let jp = line(len);
+        let r = point_mass(m);
+        let jp = line_of_length(len);
         let d = PathDynamics::new(&r, &jp).unwrap();
         let lim = BoxLimits::symmetric(2, f);
         let acc = AccelerationLimits::new(&d, &lim);
@@ -53,19 +45,14 @@ fn point_mass_force_bound() {
         for tau in &sol.torques {
             assert!((tau[0].abs() - f).abs() < 1e-7 * f && tau[1].abs() < 1e-12);
         }
-        let tr = Toppra::new(
+        toppra_within(
             &acc,
             ToppraConfig {
                 intervals: 2000,
                 ..ToppraConfig::default()
             },
-        )
-        .solve()
-        .unwrap();
-        assert!(
-            (tr.total_time - exact).abs() < 5e-3 * exact,
-            "TOPP-RA {} vs {exact}",
-            tr.total_time
+            exact,
+            5e-3,
         );
     }
 }
@@ -76,8 +63,8 @@ fn point_mass_with_speed_cap() {
     let a = f / (m * len); // s̈ bound in s units
     let cap = 0.5; // ṡ ≤ 0.5 (reached at s = 0.125)
     let exact = 1.0 / cap + cap / a;
-    let r = robot(m);
-    let jp = line(len);
+    let r = point_mass(m);
+    let jp = line_of_length(len);
     let d = PathDynamics::new(&r, &jp).unwrap();
     let lim = BoxLimits::symmetric(2, f);
     let acc = AccelerationLimits::new(&d, &lim);
@@ -94,20 +81,15 @@ fn point_mass_with_speed_cap() {
     assert!(sol.samples.iter().all(|p| p.sd <= cap * (1.0 + 1e-9)));
     let kinds: Vec<_> = sol.switching_points.iter().map(|p| p.kind).collect();
     assert!(kinds.contains(&SwitchKind::BoundaryEntry), "{kinds:?}");
-    let tr = Toppra::new(
+    toppra_within(
         &acc,
         ToppraConfig {
             intervals: 4000,
             speed_cap: Some(Arc::new(move |_s| cap)),
             ..ToppraConfig::default()
         },
-    )
-    .solve()
-    .unwrap();
-    assert!(
-        (tr.total_time - exact).abs() < 5e-3 * exact,
-        "TOPP-RA {} vs {exact}",
-        tr.total_time
+        exact,
+        5e-3,
     );
 }
 
@@ -123,8 +105,8 @@ fn point_mass_with_speed_dependent_bound() {
         t -= (s_of(t) - 0.5) / sd_of(t);
     }
     let exact = 2.0 * t;
-    let r = robot(1.0);
-    let jp = line(1.0);
+    let r = point_mass(1.0);
+    let jp = line_of_length(1.0);
     let d = PathDynamics::new(&r, &jp).unwrap();
     let lim = FnLimits(move |_s: f64, sd: f64, lo: &mut [f64], hi: &mut [f64]| {
         let b = f0 - k * sd.abs();
@@ -160,17 +142,9 @@ fn point_mass_property() {
             &(0.1f64..5.0, 0.1f64..5.0, 0.1f64..5.0, -1.5f64..1.5),
             |(m, len, f, a)| {
                 let (c, s) = (a.cos(), a.sin());
-                let seg = Segment {
-                    s_start: 0.0,
-                    s_end: 1.0,
-                    shape: Shape::Line {
-                        start: vec![2.0, 0.0],
-                        end: vec![2.0 + len * c, len * s],
-                    },
-                    kind: SegmentKind::Unconstrained,
-                };
+                let seg = Segment::line(&[2.0, 0.0], &[2.0 + len * c, len * s], 0.0, 1.0);
                 let jp = CartesianJointPath::new(Path::new(vec![seg]).unwrap());
-                let r = robot(m);
+                let r = point_mass(m);
                 let d = PathDynamics::new(&r, &jp).unwrap();
                 let lim = BoxLimits::symmetric(2, f);
                 let acc = AccelerationLimits::new(&d, &lim);
@@ -193,8 +167,8 @@ fn point_mass_property() {
 /// s(t) of the bang–bang solution: s = ½ a t² up to T/2.
 #[test]
 fn state_at_follows_the_bang_bang_law() {
-    let r = robot(1.0);
-    let jp = line(1.0);
+    let r = point_mass(1.0);
+    let jp = line_of_length(1.0);
     let d = PathDynamics::new(&r, &jp).unwrap();
     let lim = BoxLimits::symmetric(2, 1.0);
     let acc = AccelerationLimits::new(&d, &lim);
@@ -217,16 +191,8 @@ fn state_at_follows_the_bang_bang_law() {
 /// −1 ≤ F_x ≤ 2: F_x = −s̈ L, so −2/L ≤ s̈ ≤ 1/L.
 #[test]
 fn negative_inertia_coefficient_swaps_the_limits() {
-    let r = robot(1.0);
-    let seg = Segment {
-        s_start: 0.0,
-        s_end: 1.0,
-        shape: Shape::Line {
-            start: vec![3.0, 0.0],
-            end: vec![2.0, 0.0],
-        },
-        kind: SegmentKind::Unconstrained,
-    };
+    let r = point_mass(1.0);
+    let seg = Segment::line(&[3.0, 0.0], &[2.0, 0.0], 0.0, 1.0);
     let jp = CartesianJointPath::new(Path::new(vec![seg]).unwrap());
     let d = PathDynamics::new(&r, &jp).unwrap();
     let lim = BoxLimits {

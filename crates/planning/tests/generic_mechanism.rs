@@ -13,16 +13,18 @@ use contour_planning::*;
 use faer::Mat;
 
 fn joint_line(a: &[f64], b: &[f64]) -> CartesianJointPath {
-    let seg = Segment {
-        s_start: 0.0,
-        s_end: 1.0,
-        shape: Shape::Line {
-            start: a.to_vec(),
-            end: b.to_vec(),
-        },
-        kind: SegmentKind::Unconstrained,
-    };
+    let seg = Segment::line(a, b, 0.0, 1.0);
     CartesianJointPath::new(Path::new(vec![seg]).unwrap())
+}
+
+/// The tip of the arm's first two links on a workspace line from `a` to `b` (elbow-down).
+fn workspace_line(arm: &PlanarArm, a: &[f64], b: &[f64]) -> IkJointPath<TwoLinkKinematics> {
+    let kin = TwoLinkKinematics {
+        l1: arm.lengths[0],
+        l2: arm.lengths[1],
+    };
+    let seg = Segment::line(a, b, 0.0, 1.0);
+    IkJointPath::new(Path::new(vec![seg]).unwrap(), kin).unwrap()
 }
 
 /// T from (4.3.6) against M q̈ + h with q̇, q̈ from central differences of Q(s(t)).
@@ -72,20 +74,7 @@ fn inverse_dynamics_matches_finite_differences_3_link() {
 #[test]
 fn inverse_dynamics_matches_finite_differences_ik_path() {
     let arm = PlanarArm::new(2);
-    let kin = TwoLinkKinematics {
-        l1: arm.lengths[0],
-        l2: arm.lengths[1],
-    };
-    let seg = Segment {
-        s_start: 0.0,
-        s_end: 1.0,
-        shape: Shape::Line {
-            start: vec![1.2, 0.3],
-            end: vec![0.4, 1.1],
-        },
-        kind: SegmentKind::Unconstrained,
-    };
-    let jp = IkJointPath::new(Path::new(vec![seg]).unwrap(), kin).unwrap();
+    let jp = workspace_line(&arm, &[1.2, 0.3], &[0.4, 1.1]);
     check_inverse_dynamics(&arm, &jp, 1e-5);
 }
 
@@ -149,20 +138,7 @@ fn phase_plane_agrees_with_toppra_3_link_arm_with_gravity() {
 #[test]
 fn phase_plane_agrees_with_toppra_2_link_workspace_line() {
     let arm = PlanarArm::new(2);
-    let kin = TwoLinkKinematics {
-        l1: arm.lengths[0],
-        l2: arm.lengths[1],
-    };
-    let seg = Segment {
-        s_start: 0.0,
-        s_end: 1.0,
-        shape: Shape::Line {
-            start: vec![1.2, 0.3],
-            end: vec![0.4, 1.1],
-        },
-        kind: SegmentKind::Unconstrained,
-    };
-    let jp = IkJointPath::new(Path::new(vec![seg]).unwrap(), kin).unwrap();
+    let jp = workspace_line(&arm, &[1.2, 0.3], &[0.4, 1.1]);
     let lim = BoxLimits {
         lower: vec![-60.0, -25.0],
         upper: vec![60.0, 25.0],
@@ -177,20 +153,14 @@ fn gravity_that_cannot_be_held_empties_the_admissible_region() {
     let lim = BoxLimits::symmetric(3, 5.0); // joint 1 needs ≈ 60 N·m just to hold the arm
     let d = PathDynamics::new(&arm, &jp).unwrap();
     let acc = AccelerationLimits::new(&d, &lim);
-    let err = PhasePlane::new(&acc, PhasePlaneConfig::default())
-        .solve()
-        .unwrap_err();
-    assert!(
-        matches!(err, PlanningError::EmptyAdmissibleRegion { .. }),
-        "{err:?}"
-    );
-    let err = Toppra::new(&acc, ToppraConfig::default())
-        .solve()
-        .unwrap_err();
-    assert!(
-        matches!(err, PlanningError::EmptyAdmissibleRegion { .. }),
-        "{err:?}"
-    );
+    let pp = PhasePlane::new(&acc, PhasePlaneConfig::default()).solve();
+    let tr = Toppra::new(&acc, ToppraConfig::default()).solve();
+    for err in [pp.err(), tr.err()] {
+        assert!(
+            matches!(err, Some(PlanningError::EmptyAdmissibleRegion { .. })),
+            "{err:?}"
+        );
+    }
 }
 
 /// A curved joint-space path of the 3-link arm whose maximum-velocity curve has zero-inertia
@@ -234,20 +204,7 @@ fn zero_inertia_switching_points_3_link_arm() {
 fn tangent_switching_point_2_link_arm() {
     let mut arm = PlanarArm::new(2);
     arm.gravity = 0.0;
-    let kin = TwoLinkKinematics {
-        l1: arm.lengths[0],
-        l2: arm.lengths[1],
-    };
-    let seg = Segment {
-        s_start: 0.0,
-        s_end: 1.0,
-        shape: Shape::Line {
-            start: vec![1.2, 0.35],
-            end: vec![-1.2, 0.35],
-        },
-        kind: SegmentKind::Unconstrained,
-    };
-    let jp = IkJointPath::new(Path::new(vec![seg]).unwrap(), kin).unwrap();
+    let jp = workspace_line(&arm, &[1.2, 0.35], &[-1.2, 0.35]);
     let lim = BoxLimits {
         lower: vec![-10.0, -3.0],
         upper: vec![10.0, 3.0],

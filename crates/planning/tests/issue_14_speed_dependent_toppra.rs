@@ -6,22 +6,21 @@
 //! T = 2 ∫₀¹ dv/√(1 − v⁴) + (2π − 2 ∫₀¹ v dv/√(1 − v⁴)) = 2·1.3110287771… + 2π − π/2
 //!   = 7.3344465… s; the old TOPP-RA gave 2π + 1 = 7.28319 s.
 
-use contour_model::models::HuangCartesianRobot;
+mod common;
+
+use common::point_mass;
 use contour_planning::phase_plane::{PhasePlane, PhasePlaneConfig};
 use contour_planning::toppra::{Toppra, ToppraConfig};
 use contour_planning::*;
 use std::sync::Arc;
 
 fn unrolled_circle() -> CartesianJointPath {
-    let seg = Segment {
-        s_start: 0.0,
-        s_end: 2.0 * std::f64::consts::PI,
-        shape: Shape::Line {
-            start: vec![2.0, 0.0],
-            end: vec![2.0 + 2.0 * std::f64::consts::PI, 0.0],
-        },
-        kind: SegmentKind::Unconstrained,
-    };
+    let seg = Segment::line(
+        &[2.0, 0.0],
+        &[2.0 + 2.0 * std::f64::consts::PI, 0.0],
+        0.0,
+        2.0 * std::f64::consts::PI,
+    );
     CartesianJointPath::new(Path::new(vec![seg]).unwrap())
 }
 
@@ -59,10 +58,7 @@ fn exact_minimum_is_the_lemniscate_value() {
 
 #[test]
 fn toppra_honours_speed_dependent_limits() {
-    let r = HuangCartesianRobot {
-        mass: [1.0, 1.0],
-        ..HuangCartesianRobot::default()
-    };
+    let r = point_mass(1.0);
     let jp = unrolled_circle();
     let d = PathDynamics::new(&r, &jp).unwrap();
     let lim = FnLimits(friction_circle);
@@ -97,10 +93,7 @@ fn toppra_honours_speed_dependent_limits() {
 
 #[test]
 fn phase_plane_reaches_the_exact_minimum() {
-    let r = HuangCartesianRobot {
-        mass: [1.0, 1.0],
-        ..HuangCartesianRobot::default()
-    };
+    let r = point_mass(1.0);
     let jp = unrolled_circle();
     let d = PathDynamics::new(&r, &jp).unwrap();
     let lim = FnLimits(friction_circle);
@@ -134,10 +127,7 @@ impl TorqueLimits for Liar {
 
 #[test]
 fn a_profile_that_breaks_the_limits_is_an_error() {
-    let r = HuangCartesianRobot {
-        mass: [1.0, 1.0],
-        ..HuangCartesianRobot::default()
-    };
+    let r = point_mass(1.0);
     let jp = unrolled_circle();
     let d = PathDynamics::new(&r, &jp).unwrap();
     let acc = AccelerationLimits::new(&d, &Liar);

@@ -1,31 +1,13 @@
 //! Closed forms for each limit kind (issue 14, item 2): joint velocity, joint acceleration,
 //! torque, combined, and user rows a s̈ + b ṡ² + c ≤ 0; rows with a zero coefficient.
 
+mod common;
+
+use common::{line_of_length, point_mass};
 use contour_model::models::HuangCartesianRobot;
 use contour_planning::phase_plane::{PhasePlane, PhasePlaneConfig};
 use contour_planning::toppra::{Toppra, ToppraConfig};
 use contour_planning::*;
-
-/// Line from (2, 0) to (2 + L, 0) for s in [0, 1]: B = (L, 0), B̄ = 0.
-fn line(len: f64) -> CartesianJointPath {
-    let seg = Segment {
-        s_start: 0.0,
-        s_end: 1.0,
-        shape: Shape::Line {
-            start: vec![2.0, 0.0],
-            end: vec![2.0 + len, 0.0],
-        },
-        kind: SegmentKind::Unconstrained,
-    };
-    CartesianJointPath::new(Path::new(vec![seg]).unwrap())
-}
-
-fn robot(m: f64) -> HuangCartesianRobot {
-    HuangCartesianRobot {
-        mass: [m, m],
-        ..HuangCartesianRobot::default()
-    }
-}
 
 fn solve_both<L: TorqueLimits>(
     acc: &AccelerationLimits<'_, HuangCartesianRobot, CartesianJointPath, L>,
@@ -51,8 +33,8 @@ fn solve_both<L: TorqueLimits>(
 #[test]
 fn velocity_and_acceleration_limits_give_the_trapezoid() {
     for &(len, v, a) in &[(1.0, 0.5, 1.0), (3.0, 1.2, 2.0), (0.8, 0.3, 0.25)] {
-        let r = robot(1.0);
-        let jp = line(len);
+        let r = point_mass(1.0);
+        let jp = line_of_length(len);
         let d = PathDynamics::new(&r, &jp).unwrap();
         let vel = JointVelocityLimits::new(vec![v, v]);
         let acc_l = JointAccelerationLimits::new(vec![a, a]);
@@ -79,8 +61,8 @@ fn velocity_and_acceleration_limits_give_the_trapezoid() {
 #[test]
 fn torque_and_velocity_limits_combine() {
     let (m, len, f, v) = (2.0, 1.5, 3.0, 0.9);
-    let r = robot(m);
-    let jp = line(len);
+    let r = point_mass(m);
+    let jp = line_of_length(len);
     let d = PathDynamics::new(&r, &jp).unwrap();
     let box_l = BoxLimits::symmetric(2, f);
     let vel = JointVelocityLimits::new(vec![v, f64::INFINITY]);
@@ -105,8 +87,8 @@ fn torque_and_velocity_limits_combine() {
 #[test]
 fn general_rows_reproduce_the_typed_limits() {
     let (len, v, a) = (2.0, 0.7, 1.3);
-    let r = robot(1.0);
-    let jp = line(len);
+    let r = point_mass(1.0);
+    let jp = line_of_length(len);
     let d = PathDynamics::new(&r, &jp).unwrap();
     let rows = FnConstraint {
         rows: 3,
@@ -140,7 +122,7 @@ fn zero_coefficient_rows_bound_the_speed_without_division() {
         kind: SegmentKind::Unconstrained,
     };
     let jp = CartesianJointPath::new(Path::new(vec![seg]).unwrap());
-    let r = robot(1.0);
+    let r = point_mass(1.0);
     let d = PathDynamics::new(&r, &jp).unwrap();
     let a = 0.8;
     let acc_l = JointAccelerationLimits::new(vec![a, 1.0]);
@@ -169,8 +151,8 @@ fn zero_coefficient_rows_bound_the_speed_without_division() {
 
 #[test]
 fn bad_limits_are_typed_errors() {
-    let r = robot(1.0);
-    let jp = line(1.0);
+    let r = point_mass(1.0);
+    let jp = line_of_length(1.0);
     let d = PathDynamics::new(&r, &jp).unwrap();
     for v in [
         vec![1.0],

@@ -140,3 +140,18 @@ impl Kinematics for TwoLinkKinematics {
         q[0] = p[1].atan2(p[0]) - (self.l2 * q[1].sin()).atan2(self.l1 + self.l2 * c2);
     }
 }
+
+/// Huang's Cartesian robot as a free point mass of mass `m` on both axes.
+pub fn point_mass(m: f64) -> contour_model::models::HuangCartesianRobot {
+    contour_model::models::HuangCartesianRobot {
+        mass: [m, m],
+        ..Default::default()
+    }
+}
+
+/// Line from (2, 0) to (2 + L, 0) for s in [0, 1], far from Huang's circle: B = (L, 0), B̄ = 0.
+pub fn line_of_length(len: f64) -> contour_planning::CartesianJointPath {
+    use contour_planning::{CartesianJointPath, Path, Segment};
+    let seg = Segment::line(&[2.0, 0.0], &[2.0 + len, 0.0], 0.0, 1.0);
+    CartesianJointPath::new(Path::new(vec![seg]).unwrap())
+}
