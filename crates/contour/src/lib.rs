@@ -82,22 +82,15 @@ pub fn trajectory_from_plan(
     };
     let last = sampled.t.len().checked_sub(1);
     contour_projection::Trajectory {
-        method: "minimum_time".into(),
-        integrator: "phase_plane".into(),
         times: sampled.t.clone(),
         q: sampled.q.clone(),
         qd: sampled.qd.clone(),
         lambda: vec![Vec::new(); sampled.t.len()],
         qdd: sampled.qdd.clone(),
         tau: sampled.tau.clone(),
-        step_times: Vec::new(),
-        step_phi: Vec::new(),
-        step_phidot: Vec::new(),
-        step_lambda: Vec::new(),
         x_initial: state(last.map(|_| 0)),
         x_final: state(last),
-        events: Vec::new(),
-        stats: Default::default(),
+        ..contour_projection::Trajectory::new("minimum_time", "phase_plane")
     }
 }
 

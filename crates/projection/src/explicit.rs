@@ -22,7 +22,7 @@ use faer::Mat;
 use crate::error::ProjectionError;
 use crate::integrator::Integrator;
 use crate::method::{ConstraintMethod, MethodStart, Multipliers, RunContext};
-use crate::rhs::ode_error;
+use crate::rhs::{first_order_eval, ode_error};
 use crate::trajectory::SimulationStats;
 
 /// The FDgq field `(q̇, q̈)`, counting evaluations.
@@ -43,26 +43,10 @@ impl<M: Mechanism + ?Sized, G: ExplicitConstraint + ?Sized> OdeRhs for ExplicitR
     }
     fn eval(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), RhsError> {
         self.evals += 1;
-        let n = self.n;
-        let (q, qd) = y.split_at(n);
-        match self
-            .dynamics
-            .accelerations(self.mech, self.gamma, t, q, qd, &mut self.qdd)
-        {
-            Ok(()) => {
-                dy[..n].copy_from_slice(qd);
-                dy[n..].copy_from_slice(&self.qdd);
-                Ok(())
-            }
-            Err(e) => {
-                let r = match e {
-                    ModelError::MassMatrixNotPositiveDefinite { .. } => RhsError::SingularMatrix,
-                    _ => RhsError::Failed,
-                };
-                self.last_error = Some(e);
-                Err(r)
-            }
-        }
+        let (mech, gamma, dynamics) = (self.mech, self.gamma, &mut self.dynamics);
+        first_order_eval(y, dy, &mut self.qdd, &mut self.last_error, |q, qd, qdd| {
+            dynamics.accelerations(mech, gamma, t, q, qd, qdd)
+        })
     }
 }
 

@@ -43,22 +43,14 @@ impl<'a> Recorder<'a> {
         let (n, l) = (mech.dof(), mech.n_constraints());
         Ok(Self {
             traj: Trajectory {
-                method: method.to_string(),
-                integrator: integrator.to_string(),
                 times: Vec::with_capacity(out.len()),
                 q: Vec::with_capacity(out.len()),
                 qd: Vec::with_capacity(out.len()),
                 lambda: Vec::with_capacity(out.len()),
-                qdd: Vec::new(),
-                tau: Vec::new(),
                 step_times: Vec::with_capacity(1024),
                 step_phi: Vec::with_capacity(1024),
                 step_phidot: Vec::with_capacity(1024),
-                step_lambda: Vec::new(),
-                x_initial: Vec::new(),
-                x_final: Vec::new(),
-                events: Vec::new(),
-                stats: SimulationStats::default(),
+                ..Trajectory::new(method, integrator)
             },
             out,
             next: 0,

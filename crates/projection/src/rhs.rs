@@ -79,27 +79,10 @@ impl<'m, M: Mechanism + ?Sized> ConstrainedRhs<'m, M> {
     /// Evaluates `dx = f(t, x)`, counted, keeping the model error.
     pub fn eval_counted(&mut self, t: f64, x: &[f64], dx: &mut [f64]) -> Result<(), RhsError> {
         self.evals += 1;
-        let n = self.n;
-        let (q, qd) = x.split_at(n);
-        match self
-            .dynamics
-            .accelerations(self.mech, t, q, qd, &mut self.qdd, &mut self.lambda)
-        {
-            Ok(()) => {
-                dx[..n].copy_from_slice(qd);
-                dx[n..].copy_from_slice(&self.qdd);
-                Ok(())
-            }
-            Err(e) => {
-                let r = match e {
-                    ModelError::MassMatrixNotPositiveDefinite { .. }
-                    | ModelError::RankDeficientJacobian { .. } => RhsError::SingularMatrix,
-                    _ => RhsError::Failed,
-                };
-                self.last_error = Some(e);
-                Err(r)
-            }
-        }
+        let (mech, dynamics, lambda) = (self.mech, &mut self.dynamics, &mut self.lambda);
+        first_order_eval(x, dx, &mut self.qdd, &mut self.last_error, |q, qd, qdd| {
+            dynamics.accelerations(mech, t, q, qd, qdd, lambda)
+        })
     }
 }
 
@@ -161,5 +144,36 @@ pub(crate) fn ode_error(
     match (&e, last.take()) {
         (contour_ode::OdeError::RhsFailed { .. }, Some(m)) => ProjectionError::Model(m),
         _ => ProjectionError::Ode(e),
+    }
+}
+
+/// `y′ = (q̇, q̈)`: the first-order form of `M q̈ = …` that every method integrates, with
+/// `accel` writing `q̈` at `(q, q̇) = y`. A model error is kept in `last` (for [`ode_error`])
+/// and reported to the integrator as a singular matrix (M, or J of deficient rank) or a
+/// failure.
+pub(crate) fn first_order_eval(
+    y: &[f64],
+    dy: &mut [f64],
+    qdd: &mut [f64],
+    last: &mut Option<ModelError>,
+    accel: impl FnOnce(&[f64], &[f64], &mut [f64]) -> Result<(), ModelError>,
+) -> Result<(), RhsError> {
+    let n = qdd.len();
+    let (q, qd) = y.split_at(n);
+    match accel(q, qd, qdd) {
+        Ok(()) => {
+            dy[..n].copy_from_slice(qd);
+            dy[n..].copy_from_slice(qdd);
+            Ok(())
+        }
+        Err(e) => {
+            let r = match e {
+                ModelError::MassMatrixNotPositiveDefinite { .. }
+                | ModelError::RankDeficientJacobian { .. } => RhsError::SingularMatrix,
+                _ => RhsError::Failed,
+            };
+            *last = Some(e);
+            Err(r)
+        }
     }
 }

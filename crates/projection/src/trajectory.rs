@@ -293,6 +293,30 @@ fn check_rows(
 }
 
 impl Trajectory {
+    /// An empty trajectory of `method` run with `integrator`: no outputs, no steps, no
+    /// events, zero counters. Producers fill the fields they compute (struct-update syntax
+    /// keeps them independent of fields added later).
+    pub fn new(method: impl Into<String>, integrator: impl Into<String>) -> Self {
+        Self {
+            method: method.into(),
+            integrator: integrator.into(),
+            times: Vec::new(),
+            q: Vec::new(),
+            qd: Vec::new(),
+            lambda: Vec::new(),
+            qdd: Vec::new(),
+            tau: Vec::new(),
+            step_times: Vec::new(),
+            step_phi: Vec::new(),
+            step_phidot: Vec::new(),
+            step_lambda: Vec::new(),
+            x_initial: Vec::new(),
+            x_final: Vec::new(),
+            events: Vec::new(),
+            stats: SimulationStats::default(),
+        }
+    }
+
     /// Events of one kind, in time order.
     pub fn events_of(&self, kind: EventKind) -> impl Iterator<Item = &Event> {
         self.events.iter().filter(move |e| e.kind == kind)

@@ -166,22 +166,11 @@ fn csv_numbers_round_trip_at_every_magnitude() {
         f64::MIN_POSITIVE / 8.0,
     ];
     let tr = Trajectory {
-        method: "test".into(),
-        integrator: "none".into(),
         times: xs.to_vec(),
         q: xs.iter().map(|&x| vec![x]).collect(),
         qd: xs.iter().map(|&x| vec![-x]).collect(),
         lambda: vec![Vec::new(); xs.len()],
-        qdd: Vec::new(),
-        tau: Vec::new(),
-        step_times: Vec::new(),
-        step_phi: Vec::new(),
-        step_phidot: Vec::new(),
-        step_lambda: Vec::new(),
-        x_initial: Vec::new(),
-        x_final: Vec::new(),
-        events: Vec::new(),
-        stats: Default::default(),
+        ..Trajectory::new("test", "none")
     };
     let mut buf = Vec::new();
     tr.write_csv(&mut buf).unwrap();

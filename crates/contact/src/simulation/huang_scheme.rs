@@ -100,16 +100,8 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
                         break;
                     }
                     self.output_dense(t_b, &|s, o| st.dense(s, o), 2 * n)?;
-                    self.t = t_b;
-                    self.y.copy_from_slice(&yb[..2 * n]);
-                    self.output_point(false)?;
                     std::mem::swap(&mut g0, &mut g1);
-                    if t_b >= t_stop - 1e-12 {
-                        if is_bp {
-                            self.uncap();
-                            self.settle(t_b, None, None)?;
-                            self.output_point(true)?;
-                        }
+                    if self.accept_point(t_b, &yb[..2 * n], t_stop, is_bp)? {
                         break;
                     }
                 }
@@ -207,15 +199,7 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
                         self.output_point(true)?;
                         break;
                     }
-                    self.t = t_b;
-                    self.y.copy_from_slice(&yb[..2 * n]);
-                    self.output_point(false)?;
-                    if t_b >= t_stop - 1e-12 {
-                        if is_bp {
-                            self.uncap();
-                            self.settle(t_b, None, None)?;
-                            self.output_point(true)?;
-                        }
+                    if self.accept_point(t_b, &yb[..2 * n], t_stop, is_bp)? {
                         break;
                     }
                 }
@@ -230,6 +214,29 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
     /// Huang's entry-time procedure (5.3.6)–(5.3.10) on the step `[t_a, t_b]` of row `i`
     /// (state between the mesh points from the integrator's dense output).
     #[allow(clippy::too_many_arguments)]
+    /// Accepts Huang's step ending at `(t_b, y_b)` and records it; `true` at the stop `t_stop`
+    /// (at a breakpoint, `is_bp`, the contact set is settled there first).
+    fn accept_point(
+        &mut self,
+        t_b: f64,
+        y_b: &[f64],
+        t_stop: f64,
+        is_bp: bool,
+    ) -> Result<bool, ContactError> {
+        self.t = t_b;
+        self.y.copy_from_slice(y_b);
+        self.output_point(false)?;
+        if t_b < t_stop - 1e-12 {
+            return Ok(false);
+        }
+        if is_bp {
+            self.uncap();
+            self.settle(t_b, None, None)?;
+            self.output_point(true)?;
+        }
+        Ok(true)
+    }
+
     pub(super) fn huang_entry_time(
         &mut self,
         st: &RungeKuttaGill,

@@ -32,7 +32,7 @@ use contour_ode::{
     HuangBdf2Config, HuangStart, OdeRhs, RhsError, RungeKuttaGill, RungeKuttaGillConfig, Stepper,
     Tolerances,
 };
-use contour_projection::{SimulationStats, Trajectory};
+use contour_projection::Trajectory;
 use serde::{Deserialize, Serialize};
 
 mod events;
@@ -334,6 +334,7 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
         if let Some(row) = (0..l).find(|&r| mech.constraint_kind(r) != ConstraintKind::Unilateral) {
             return Err(ContactError::BilateralRow { row });
         }
+        let non_negative = |v: f64| v >= 0.0 && v.is_finite();
         let checks = [
             ("t0", t0, t0.is_finite()),
             ("t_end", cfg.t_end, cfg.t_end.is_finite() && cfg.t_end > t0),
@@ -342,25 +343,21 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
                 cfg.restitution,
                 (0.0..=1.0).contains(&cfg.restitution),
             ),
-            (
-                "friction",
-                cfg.friction,
-                cfg.friction >= 0.0 && cfg.friction.is_finite(),
-            ),
+            ("friction", cfg.friction, non_negative(cfg.friction)),
             (
                 "contact_tol",
                 cfg.contact_tol,
-                cfg.contact_tol >= 0.0 && cfg.contact_tol.is_finite(),
+                non_negative(cfg.contact_tol),
             ),
             (
                 "velocity_tol",
                 cfg.velocity_tol,
-                cfg.velocity_tol >= 0.0 && cfg.velocity_tol.is_finite(),
+                non_negative(cfg.velocity_tol),
             ),
             (
                 "zeno_interval",
                 cfg.zeno_interval,
-                cfg.zeno_interval >= 0.0 && cfg.zeno_interval.is_finite(),
+                non_negative(cfg.zeno_interval),
             ),
             (
                 "output_dt",
@@ -482,22 +479,8 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
             slip_dir: vec![0.0; n],
             traj: ContactTrajectory {
                 trajectory: Trajectory {
-                    method: scheme.into(),
-                    integrator: integrator.into(),
-                    times: Vec::new(),
-                    q: Vec::new(),
-                    qd: Vec::new(),
-                    lambda: Vec::new(),
-                    qdd: Vec::new(),
-                    tau: Vec::new(),
-                    step_times: Vec::new(),
-                    step_phi: Vec::new(),
-                    step_phidot: Vec::new(),
-                    step_lambda: Vec::new(),
                     x_initial,
-                    x_final: Vec::new(),
-                    events: Vec::new(),
-                    stats: SimulationStats::default(),
+                    ..Trajectory::new(scheme, integrator)
                 },
                 stats: ContactStats::default(),
             },

@@ -10,7 +10,7 @@ use super::dynamics::ProjectionDynamics;
 use super::filter::ConstraintFilter;
 use crate::error::ProjectionError;
 use crate::method::{Accepted, AfterStep, ConstraintMethod, MethodStart, Multipliers, RunContext};
-use crate::rhs::{ode_error, ConstrainedRhs};
+use crate::rhs::{first_order_eval, ode_error, ConstrainedRhs};
 use crate::trajectory::SimulationStats;
 
 /// The integrated field of the projector method: `(q̇, q̈)` with `q̈` from (29)–(31) or (9).
@@ -67,28 +67,13 @@ impl<M: Mechanism + ?Sized> OdeRhs for ProjectorRhs<'_, M> {
     }
     fn eval(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), RhsError> {
         self.evals += 1;
-        let n = self.n;
         match &mut self.kind {
             RhsKind::Lagrange(r) => r.eval_counted(t, y, dy),
             RhsKind::Projection(d) => {
-                let (q, qd) = y.split_at(n);
-                match d.accelerations(self.mech, t, q, qd, &mut self.qdd, &mut self.lambda) {
-                    Ok(()) => {
-                        dy[..n].copy_from_slice(qd);
-                        dy[n..].copy_from_slice(&self.qdd);
-                        Ok(())
-                    }
-                    Err(e) => {
-                        let r = match e {
-                            ModelError::MassMatrixNotPositiveDefinite { .. } => {
-                                RhsError::SingularMatrix
-                            }
-                            _ => RhsError::Failed,
-                        };
-                        self.last_error = Some(e);
-                        Err(r)
-                    }
-                }
+                let (mech, lambda) = (self.mech, &mut self.lambda);
+                first_order_eval(y, dy, &mut self.qdd, &mut self.last_error, |q, qd, qdd| {
+                    d.accelerations(mech, t, q, qd, qdd, lambda)
+                })
             }
         }
     }
