@@ -50,23 +50,10 @@ pub fn every_method(
     baumgarte_delta: f64,
 ) -> Result<[contour::prelude::Method; 6], contour::prelude::ProjectionError> {
     use contour::prelude::*;
-    Ok([
-        Method::Direct,
-        Method::Baumgarte(BaumgarteGains::critical(baumgarte_delta)?),
-        Method::Perturbation(PerturbationConfig::default()),
-        Method::Parametrization(ParametrizationConfig::default()),
-        Method::ExactStabilization(EcsConfig::default()),
-        Method::Projector(ProjectorConfig::default()),
-    ])
+    Ok(Method::every(BaumgarteGains::critical(baumgarte_delta)?))
 }
 
 /// Every integrator of the driver with its default configuration: ABM, DOPRI5, BDF, RK-Gill.
 pub fn every_integrator() -> [contour::prelude::Integrator; 4] {
-    use contour::prelude::Integrator;
-    [
-        Integrator::abm(),
-        Integrator::dopri5(),
-        Integrator::Bdf(Default::default()),
-        Integrator::RungeKuttaGill(Default::default()),
-    ]
+    contour::prelude::Integrator::every()
 }

@@ -15,20 +15,8 @@ fn four_bar() -> (ConstrainedTree, [f64; 3]) {
 fn every_method_runs_the_planar_four_bar() {
     let (m, q0) = four_bar();
     assert_eq!(m.n_constraints(), 2);
-    let methods = [
-        Method::Direct,
-        Method::Baumgarte(BaumgarteGains::critical(10.0).unwrap()),
-        Method::Perturbation(PerturbationConfig::default()),
-        Method::Parametrization(ParametrizationConfig::default()),
-        Method::ExactStabilization(EcsConfig::default()),
-        Method::Projector(ProjectorConfig::default()),
-    ];
-    let integrators = [
-        Integrator::abm(),
-        Integrator::dopri5(),
-        Integrator::Bdf(Default::default()),
-        Integrator::RungeKuttaGill(Default::default()),
-    ];
+    let methods = Method::every(BaumgarteGains::critical(10.0).unwrap());
+    let integrators = Integrator::every();
     // reference: perturbation + DOPRI5 at a tight tolerance
     let reference = Simulation::new(&m, &q0, &[0.0; 3], 0.0, 2.0)
         .method(Method::Perturbation(PerturbationConfig::default()))

@@ -35,6 +35,10 @@ impl Integrator {
     pub fn bdf() -> Self {
         Self::Bdf(BdfConfig::default())
     }
+    /// Every integrator with its default configuration: ABM, DOPRI5, BDF, RK-Gill.
+    pub fn every() -> [Integrator; 4] {
+        [Self::abm(), Self::dopri5(), Self::bdf(), Self::rkg()]
+    }
     /// Short name: `"abm"`, `"rkg"`, `"dopri5"`, `"bdf"`.
     pub fn name(&self) -> &'static str {
         match self {

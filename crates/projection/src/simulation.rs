@@ -58,6 +58,20 @@ pub enum Method {
 }
 
 impl Method {
+    /// Every method with its default configuration (Baumgarte with the given gains), in the
+    /// order direct, Baumgarte, perturbation, parametrization, exact stabilization,
+    /// projector — for comparisons and for tests that must cover every method.
+    pub fn every(baumgarte: BaumgarteGains) -> [Method; 6] {
+        [
+            Method::Direct,
+            Method::Baumgarte(baumgarte),
+            Method::Perturbation(PerturbationConfig::default()),
+            Method::Parametrization(ParametrizationConfig::default()),
+            Method::ExactStabilization(EcsConfig::default()),
+            Method::Projector(ProjectorConfig::default()),
+        ]
+    }
+
     /// Short name: `"direct"`, `"baumgarte"`, `"perturbation"`, `"parametrization"`,
     /// `"exact_stabilization"`, `"projector"`.
     pub fn name(&self) -> &'static str {
