@@ -2,26 +2,14 @@
 //! of the outputs (header, one row per output time, values parsed back bit for bit), the CSV of
 //! the events, typed errors for ragged data, and the events PERT and PARAM record.
 
+mod common;
+
+use common::keerthi_ic2;
 use contour_model::models::Pendulum;
-use contour_model::models::{KeerthiControlLaw, KeerthiRobot, KEERTHI_IC2};
-use contour_model::{ConsistentStateOptions, WithController};
 use contour_projection::{
     ErrorControl, Event, EventKind, Integrator, Method, ParametrizationConfig, PerturbationConfig,
     Simulation, Trajectory, TrajectoryIoError,
 };
-
-/// Keerthi's robot with the control law (4.5) from initial condition 2 (made consistent),
-/// absolute tolerance `tau` in the l2 norm.
-fn keerthi_ic2(method: Method, integrator: Integrator, tau: f64, t_end: f64) -> Trajectory {
-    let robot = WithController::new(KeerthiRobot::default(), KeerthiControlLaw::default());
-    Simulation::new(&robot, &KEERTHI_IC2.q, &KEERTHI_IC2.qd, 0.0, t_end)
-        .make_consistent(ConsistentStateOptions::default())
-        .method(method)
-        .integrator(integrator)
-        .error_control(ErrorControl::absolute(tau))
-        .run()
-        .unwrap()
-}
 
 /// PERT on the pendulum with an acceptance threshold that forces redone steps (Remark 2.5).
 fn pendulum_with_redos() -> Trajectory {
