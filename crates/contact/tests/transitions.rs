@@ -89,38 +89,16 @@ fn exit_when_the_contact_force_vanishes() {
     let y = tr.q.last().unwrap()[0];
     assert!((y - 9.81 * 0.125 / 6.0).abs() < 1e-9, "{y}");
     // Huang's Taylor prediction leaves within one step of the exact time, before it
-    let trh = simulate(
-        &ball,
-        0.0,
-        &[0.0],
-        &[0.0],
-        ContactConfig::new(
-            1.5,
-            huang(
-                EntryLocation::EventLocation,
-                ExitCriterion::TaylorPrediction,
-            ),
-        ),
-    )
-    .unwrap();
-    let e = trh.events_of(EventKind::Exit).next().unwrap();
-    assert!(e.t <= 1.0 + 1e-9 && e.t > 0.98, "{}", e.t);
-    let trl = simulate(
-        &ball,
-        0.0,
-        &[0.0],
-        &[0.0],
-        ContactConfig::new(
-            1.5,
-            huang(
-                EntryLocation::EventLocation,
-                ExitCriterion::ContactForceEvent,
-            ),
-        ),
-    )
-    .unwrap();
-    let e = trl.events_of(EventKind::Exit).next().unwrap();
-    assert!((e.t - 1.0).abs() < 1e-6, "{}", e.t);
+    let exit_time = |criterion| {
+        let cfg = ContactConfig::new(1.5, huang(EntryLocation::EventLocation, criterion));
+        let tr = simulate(&ball, 0.0, &[0.0], &[0.0], cfg).unwrap();
+        let t = tr.events_of(EventKind::Exit).next().unwrap().t;
+        t
+    };
+    let t = exit_time(ExitCriterion::TaylorPrediction);
+    assert!(t <= 1.0 + 1e-9 && t > 0.98, "{t}");
+    let t = exit_time(ExitCriterion::ContactForceEvent);
+    assert!((t - 1.0).abs() < 1e-6, "{t}");
 }
 
 /// A point mass on a floor y ≥ 0 under gravity, q = (x, y), pushed by a constant force.
