@@ -79,13 +79,7 @@ fn segments(spec: &PathSpec, n: usize, origin: Origin<'_>) -> Result<Vec<Segment
         PathSpec::Line { start, end } => {
             check("plan.path.line.start", start)?;
             check("plan.path.line.end", end)?;
-            vec![seg(
-                0,
-                Shape::Line {
-                    start: start.clone(),
-                    end: end.clone(),
-                },
-            )]
+            vec![Segment::line(start, end, 0.0, 1.0)]
         }
         PathSpec::Waypoints(w) => {
             if w.len() < 2 {
@@ -98,15 +92,7 @@ fn segments(spec: &PathSpec, n: usize, origin: Origin<'_>) -> Result<Vec<Segment
             }
             w.windows(2)
                 .enumerate()
-                .map(|(k, p)| {
-                    seg(
-                        k,
-                        Shape::Line {
-                            start: p[0].clone(),
-                            end: p[1].clone(),
-                        },
-                    )
-                })
+                .map(|(k, p)| Segment::line(&p[0], &p[1], k as f64, k as f64 + 1.0))
                 .collect()
         }
         PathSpec::Arc {
