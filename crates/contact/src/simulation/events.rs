@@ -136,6 +136,14 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
         )?)
     }
 
+    /// Event functions at the current state into `g` (at the start of a segment); `y` is
+    /// scratch of length `2N`.
+    pub(super) fn events_now(&mut self, y: &mut [f64], g: &mut [f64]) -> Result<(), ContactError> {
+        y.copy_from_slice(&self.y);
+        let t = self.t;
+        self.events_at(t, y, g)
+    }
+
     /// Event functions at `(t, y)` into `g` (rows: φ + δ when inactive, λ when active;
     /// last slot: friction).
     pub(super) fn events_at(

@@ -30,9 +30,7 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
                     },
                 )?;
                 st.set_t_stop(Some(t_stop));
-                y_start.copy_from_slice(&self.y);
-                let t = self.t;
-                self.events_at(t, &y_start, &mut g0)?;
+                self.events_now(&mut y_start, &mut g0)?;
                 loop {
                     st.step(&mut self.rhs)?;
                     self.traj.stats.steps += 1;

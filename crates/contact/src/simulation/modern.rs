@@ -26,9 +26,7 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
             st.restart(&mut self.rhs, self.t, &self.y)?;
             st.set_t_stop(Some(t_stop));
             self.traj.stats.segments += 1;
-            y_start.copy_from_slice(&self.y);
-            let t = self.t;
-            self.events_at(t, &y_start, &mut g0)?;
+            self.events_now(&mut y_start, &mut g0)?;
             loop {
                 st.step(&mut self.rhs)?;
                 self.traj.stats.steps += 1;
