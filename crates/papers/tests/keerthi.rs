@@ -3,7 +3,7 @@
 use contour::model::models::KEERTHI_IC2;
 use contour::model::ConsistentStateOptions;
 use contour::projection::{
-    ErrorControl, Integrator, Method, PerturbationConfig, Simulation, VelocityJacobian,
+    ErrorControl, Integrator, Method, PerturbationConfig, Simulation, Trajectory, VelocityJacobian,
 };
 use contour_papers::keerthi::{
     dist, keerthi_system, reference, run_case, settling_time, table_method, KEERTHI_FINAL_TIME,
@@ -12,6 +12,19 @@ use contour_papers::keerthi::{
 
 fn pert() -> Method {
     Method::Perturbation(PerturbationConfig::keerthi())
+}
+
+/// Keerthi's IC2 under PERT + ABM at his τ and final time.
+fn ic2_pert_abm(cfg: PerturbationConfig) -> Trajectory {
+    run_case(
+        2,
+        Method::Perturbation(cfg),
+        Integrator::abm(),
+        KEERTHI_TAU,
+        KEERTHI_FINAL_TIME,
+        vec![],
+    )
+    .unwrap()
 }
 
 /// PERT keeps `φ` at round-off while ICS δ = 0 drifts (REPRODUCTION.md, qualitative finding 3),
@@ -82,28 +95,12 @@ fn ecs_needs_the_most_steps() {
 /// evaluation per step less: `N_f = 2 N_i + 1 + rejected`.
 #[test]
 fn abm_project_before_final_evaluation_is_equivalent() {
-    let a = run_case(
-        2,
-        pert(),
-        Integrator::abm(),
-        KEERTHI_TAU,
-        KEERTHI_FINAL_TIME,
-        vec![],
-    )
-    .unwrap();
+    let a = ic2_pert_abm(PerturbationConfig::keerthi());
     let cfg = PerturbationConfig {
         project_before_final_evaluation: false,
         ..PerturbationConfig::keerthi()
     };
-    let b = run_case(
-        2,
-        Method::Perturbation(cfg),
-        Integrator::abm(),
-        KEERTHI_TAU,
-        KEERTHI_FINAL_TIME,
-        vec![],
-    )
-    .unwrap();
+    let b = ic2_pert_abm(cfg);
     assert_eq!(a.stats.steps, b.stats.steps);
     assert_eq!(a.stats.rejected_steps, b.stats.rejected_steps);
     assert!(
@@ -163,15 +160,7 @@ fn projected_velocity_jacobian_zeroes_the_velocity_constraint() {
         velocity_jacobian: VelocityJacobian::Projected,
         ..Default::default()
     };
-    let tr = run_case(
-        2,
-        Method::Perturbation(cfg),
-        Integrator::abm(),
-        KEERTHI_TAU,
-        KEERTHI_FINAL_TIME,
-        vec![],
-    )
-    .unwrap();
+    let tr = ic2_pert_abm(cfg);
     assert!(
         tr.stats.max_phi < 1e-15 && tr.stats.max_phidot < 1e-14,
         "{:?}",
