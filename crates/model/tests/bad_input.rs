@@ -7,43 +7,8 @@ use contour_model::models::{
     SliderCrank,
 };
 use contour_model::{ConstrainedDynamics, DynamicsOptions, Mechanism, ModelError};
-use faer::MatMut;
-
-/// A unit pendulum whose mass matrix is `diag(1, eps)`.
-struct Skewed {
-    eps: f64,
-}
-
-impl Mechanism for Skewed {
-    fn name(&self) -> &str {
-        "skewed pendulum"
-    }
-    fn dof(&self) -> usize {
-        2
-    }
-    fn n_constraints(&self) -> usize {
-        1
-    }
-    fn mass_matrix(&self, _q: &[f64], mut m: MatMut<'_, f64>) {
-        m.fill(0.0);
-        m[(0, 0)] = 1.0;
-        m[(1, 1)] = self.eps;
-    }
-    fn bias_forces(&self, _q: &[f64], _qd: &[f64], h: &mut [f64]) {
-        h[0] = 0.0;
-        h[1] = 9.81;
-    }
-    fn constraints(&self, _t: f64, q: &[f64], phi: &mut [f64]) {
-        phi[0] = q[0] * q[0] + q[1] * q[1] - 1.0;
-    }
-    fn constraint_jacobian(&self, _t: f64, q: &[f64], mut j: MatMut<'_, f64>) {
-        j[(0, 0)] = 2.0 * q[0];
-        j[(0, 1)] = 2.0 * q[1];
-    }
-    fn constraint_accel_bias(&self, _t: f64, _q: &[f64], qd: &[f64], rho: &mut [f64]) {
-        rho[0] = 2.0 * (qd[0] * qd[0] + qd[1] * qd[1]);
-    }
-}
+mod common;
+use common::DiagPendulum;
 
 fn skewed_state() -> ([f64; 2], [f64; 2]) {
     let th = 0.3f64;
@@ -58,7 +23,7 @@ fn ill_conditioned_mass_matrix_is_reported() {
     let (q, qd) = skewed_state();
     let mut reported = 0;
     for eps in [1.0, 1e-3, 1e-8, 1e-12, 1e-14, 1e-16, 1e-50, 1e-100] {
-        let mech = Skewed { eps };
+        let mech = DiagPendulum { m11: eps };
         let mut d = ConstrainedDynamics::new(&mech);
         let (mut qdd, mut lam) = ([0.0; 2], [0.0; 1]);
         match d.accelerations(&mech, 0.0, &q, &qd, &mut qdd, &mut lam) {
@@ -82,7 +47,7 @@ fn ill_conditioned_mass_matrix_is_reported() {
     }
     assert!(reported >= 5, "{reported}");
     // well conditioned: fine
-    let mech = Skewed { eps: 1.0 };
+    let mech = DiagPendulum { m11: 1.0 };
     let mut d = ConstrainedDynamics::new(&mech);
     let (mut qdd, mut lam) = ([0.0; 2], [0.0; 1]);
     d.accelerations(&mech, 0.0, &q, &qd, &mut qdd, &mut lam)

@@ -2,45 +2,10 @@
 
 use contour_model::models::{KeerthiRobot, Pendulum, RedundantFourBar, KEERTHI_IC2};
 use contour_model::{
-    check_consistent, consistent_state, ConsistentStateOptions, ConstrainedDynamics, Mechanism,
-    ModelError,
+    check_consistent, consistent_state, ConsistentStateOptions, ConstrainedDynamics, ModelError,
 };
-use faer::MatMut;
-
-/// A pendulum whose mass matrix is deliberately indefinite (and, optionally, NaN).
-struct Broken {
-    nan: bool,
-}
-
-impl Mechanism for Broken {
-    fn name(&self) -> &str {
-        "broken"
-    }
-    fn dof(&self) -> usize {
-        2
-    }
-    fn n_constraints(&self) -> usize {
-        1
-    }
-    fn mass_matrix(&self, _q: &[f64], mut m: MatMut<'_, f64>) {
-        m.fill(0.0);
-        m[(0, 0)] = 1.0;
-        m[(1, 1)] = if self.nan { f64::NAN } else { -2.0 };
-    }
-    fn bias_forces(&self, _q: &[f64], _qd: &[f64], h: &mut [f64]) {
-        h.fill(0.0);
-    }
-    fn constraints(&self, _t: f64, q: &[f64], phi: &mut [f64]) {
-        phi[0] = q[0] * q[0] + q[1] * q[1] - 1.0;
-    }
-    fn constraint_jacobian(&self, _t: f64, q: &[f64], mut j: MatMut<'_, f64>) {
-        j[(0, 0)] = 2.0 * q[0];
-        j[(0, 1)] = 2.0 * q[1];
-    }
-    fn constraint_accel_bias(&self, _t: f64, _q: &[f64], qd: &[f64], rho: &mut [f64]) {
-        rho[0] = 2.0 * (qd[0] * qd[0] + qd[1] * qd[1]);
-    }
-}
+mod common;
+use common::DiagPendulum;
 
 #[test]
 fn wrong_dimensions_are_reported_by_name() {
@@ -153,7 +118,7 @@ fn non_finite_inputs_and_model_outputs_are_reported() {
             index: 0
         }
     );
-    let b = Broken { nan: true };
+    let b = DiagPendulum { m11: f64::NAN };
     let mut d = ConstrainedDynamics::new(&b);
     let e = d
         .accelerations(&b, 0.0, &[1.0, 0.0], &[0.0; 2], &mut qdd, &mut lambda)
@@ -169,7 +134,7 @@ fn non_finite_inputs_and_model_outputs_are_reported() {
 
 #[test]
 fn indefinite_mass_matrix_is_reported() {
-    let b = Broken { nan: false };
+    let b = DiagPendulum { m11: -2.0 };
     let mut d = ConstrainedDynamics::new(&b);
     let (mut qdd, mut lambda) = ([0.0; 2], [0.0; 1]);
     let e = d

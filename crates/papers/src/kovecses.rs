@@ -47,7 +47,7 @@ use contour::projection::{
     ProjectionError, ProjectorConfig, Simulation, Trajectory,
 };
 
-use crate::keerthi::tables::{bdf_note, ROUNDOFF_FLOOR};
+use crate::keerthi::tables::{bdf_note, measured, ROUNDOFF_FLOOR};
 use crate::keerthi::{dist, reference, run_case, KEERTHI_FINAL_TIME, KEERTHI_TAU};
 use crate::{LinePlot, Row, SourceOutput, SourceResult, Tolerance};
 
@@ -153,11 +153,6 @@ fn count(id: impl Into<String>, n: f64, note: impl Into<String>) -> Row {
     Row::count(id, n).note(note)
 }
 
-/// Violations, errors and drifts: 6 digits, or below [`ROUNDOFF_FLOOR`] at round-off level.
-fn value(id: impl Into<String>, x: f64, note: impl Into<String>) -> Row {
-    Row::value_or_roundoff(id, x, "", ROUNDOFF_FLOOR).note(note)
-}
-
 /// A violation the projector method keeps at round-off: judged against ≤ 1e-12.
 fn kept(row: Row) -> Row {
     row.tolerance(Tolerance::AtMost(ROUNDOFF_FLOOR))
@@ -192,32 +187,32 @@ pub fn kovecses_rows() -> Result<Vec<Row>, ProjectionError> {
     let (u, c) = (&r.uncorrected, &r.corrected);
     let setting =
         "SSRMS-like arm, tip held (3 rows), Arm7LoadCase, 80 s, DOPRI5 tau = 1e-8 absolute l2";
-    rows.push(value(
+    rows.push(measured(
         "kovecses/arm/uncorrected/max_phi",
         u.stats.max_phi,
         format!("{setting}; direct integration of (9) (KKT), no correction; max over {} steps of |phi|_2 [m]; the paper's violations grow visibly after ~25 s (its load case and integrator are not printed)", u.stats.steps),
     ));
-    rows.push(value(
+    rows.push(measured(
         "kovecses/arm/uncorrected/max_phidot",
         u.stats.max_phidot,
         format!("{setting}; direct integration; max |A qd|_2 [m/s]"),
     ));
-    rows.push(value(
+    rows.push(measured(
         "kovecses/arm/uncorrected/max_phi_first_25s",
         max_until(u, &u.step_phi, 25.0),
         "max |phi|_2 over the first 25 s of the uncorrected run (the paper: violations considerable only after 25 s)",
     ));
-    rows.push(value(
+    rows.push(measured(
         "kovecses/arm/uncorrected/max_phidot_first_25s",
         max_until(u, &u.step_phidot, 25.0),
         "max |A qd|_2 over the first 25 s of the uncorrected run",
     ));
-    rows.push(kept(value(
+    rows.push(kept(measured(
         "kovecses/arm/corrected/max_phi",
         c.stats.max_phi,
         format!("{setting}; projector method, paper's setting: accelerations (29)-(31), two corrections (36), one velocity filtering (33) per step; max |phi|_2 [m] (paper 1e-14...1e-15)"),
     )));
-    rows.push(kept(value(
+    rows.push(kept(measured(
         "kovecses/arm/corrected/max_phidot",
         c.stats.max_phidot,
         format!("{setting}; projector method (paper's setting); max |A qd|_2 [m/s]"),
@@ -250,17 +245,17 @@ pub fn kovecses_rows() -> Result<Vec<Row>, ProjectionError> {
         ARM_REFERENCE_TAU,
     )?;
     let xref = &reference.x_final;
-    rows.push(value(
+    rows.push(measured(
         "kovecses/arm/reference/crosscheck",
         dist(xref, &cross.x_final),
         "|x_ref(80) - x_pert(80)|_2: projector method vs Keerthi's perturbation approach, both DOPRI5 at tau = 1e-11",
     ));
-    rows.push(value(
+    rows.push(measured(
         "kovecses/arm/corrected/final_error",
         dist(&c.x_final, xref),
         "|x(80) - x_ref(80)|_2 of the corrected run at tau = 1e-8",
     ));
-    rows.push(value(
+    rows.push(measured(
         "kovecses/arm/uncorrected/final_error",
         dist(&u.x_final, xref),
         "|x(80) - x_ref(80)|_2 of the uncorrected run at tau = 1e-8",
@@ -293,13 +288,13 @@ pub fn kovecses_rows() -> Result<Vec<Row>, ProjectionError> {
         };
         let base = format!("kovecses/arm/{name}");
         let note = format!("{what}; DOPRI5 tau = 1e-5, {how}, one velocity filtering at q_i+1; {} steps, {} projector evaluations", s.steps, s.projector_evaluations);
-        rows.push(value(format!("{base}/max_phi"), s.max_phi, note.clone()));
-        rows.push(value(
+        rows.push(measured(format!("{base}/max_phi"), s.max_phi, note.clone()));
+        rows.push(measured(
             format!("{base}/max_phidot"),
             s.max_phidot,
             note.clone(),
         ));
-        rows.push(value(
+        rows.push(measured(
             format!("{base}/final_error"),
             dist(&tr.x_final, xref),
             format!("|x(80) - x_ref(80)|_2 against the projector method at tau = 1e-11; {note}"),
@@ -321,7 +316,7 @@ pub fn kovecses_rows() -> Result<Vec<Row>, ProjectionError> {
     for tau in [1e-3, 1e-4, 1e-5, 1e-6, 1e-7] {
         let base = format!("kovecses/arm/sweep/tau{tau:.0e}");
         let d = run_arm(Method::Direct, Integrator::dopri5(), tau)?;
-        rows.push(value(
+        rows.push(measured(
             format!("{base}/direct/final_error"),
             dist(&d.x_final, xref),
             format!(
@@ -345,7 +340,7 @@ pub fn kovecses_rows() -> Result<Vec<Row>, ProjectionError> {
                         tr.stats.projector_evaluations,
                         tr.stats.max_phi
                     );
-                    rows.push(value(
+                    rows.push(measured(
                         format!("{base}/{name}/final_error"),
                         dist(&tr.x_final, xref),
                         note.clone(),
@@ -490,9 +485,9 @@ fn redundant_case<M: Mechanism + ?Sized>(
         cfg.rank_rtol
     );
     Ok(vec![
-        kept(value(format!("{base}/max_phi"), tr.stats.max_phi, format!("{setting}; max |phi|_2"))),
-        kept(value(format!("{base}/max_phidot"), tr.stats.max_phidot, format!("{setting}; max |A qd|_2"))),
-        value(
+        kept(measured(format!("{base}/max_phi"), tr.stats.max_phi, format!("{setting}; max |phi|_2"))),
+        kept(measured(format!("{base}/max_phidot"), tr.stats.max_phidot, format!("{setting}; max |A qd|_2"))),
+        measured(
             format!("{base}/energy_drift"),
             relative_energy_drift(mech, &tr),
             format!("{setting}; max_t |E(t) - E(0)| / max_t T(t) on a 0.01 s grid (conservative system: integration error plus what the corrections remove)"),
@@ -563,17 +558,17 @@ pub fn keerthi_kov_rows() -> Result<Vec<Row>, ProjectionError> {
             }
             rows.push(count(format!("{base}/N_i"), s.steps as f64, note.clone()));
             rows.push(count(format!("{base}/N_f"), s.f_evals as f64, note));
-            rows.push(value(
+            rows.push(measured(
                 format!("{base}/max_phi"),
                 s.max_phi,
                 "max |phi|_2 over accepted steps",
             ));
-            rows.push(value(
+            rows.push(measured(
                 format!("{base}/max_phidot"),
                 s.max_phidot,
                 "max |J qd|_2 over accepted steps",
             ));
-            rows.push(value(
+            rows.push(measured(
                 format!("{base}/final_error"),
                 dist(&tr.x_final, &refs[ic - 1]),
                 "|x(T) - x_ref(T)|_2 against PERT + DOPRI5 at tau = 1e-12",

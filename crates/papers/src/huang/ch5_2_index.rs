@@ -51,7 +51,7 @@ use contour::projection::{
     BaumgarteGains, Integrator, Method, PerturbationConfig, ProjectionError,
 };
 
-use crate::keerthi::tables::ROUNDOFF_FLOOR;
+use crate::keerthi::tables::measured;
 use crate::keerthi::{
     keerthi_system, paper_counts, run_case, table_integrator, table_method_or_err,
     KEERTHI_FINAL_TIME, KEERTHI_TAU,
@@ -954,20 +954,8 @@ pub fn final_time_scan_rows() -> Result<Vec<Row>, ProjectionError> {
     let disclaimer = "sensitivity analysis, reported, not used for the table rows (they use T = 5 s, the settling time of IC2 rounded up, fixed before any count was looked at)";
     let mut rows = vec![
         Row::value("keerthi/extended/final_time_fit/T_best", t_best, "").note(format!("final time on the grid 1..20 s (step 0.5 s) minimizing PERT's summed relative N_i deviation |N_i - paper|/paper over Tables 4.1 and 4.2 (first minimum); {disclaimer}")),
-        Row::value_or_roundoff(
-            "keerthi/extended/final_time_fit/PERT/deviation_at_T_best",
-            dev,
-            "",
-            ROUNDOFF_FLOOR,
-        )
-        .note(format!("summed relative N_i deviation of PERT at T_best = {t_best} s; {disclaimer}")),
-        Row::value_or_roundoff(
-            "keerthi/extended/final_time_fit/PERT/deviation_at_T5",
-            dev_at_5,
-            "",
-            ROUNDOFF_FLOOR,
-        )
-        .note(format!("summed relative N_i deviation of PERT at T = 5 s (the tables' final time); {disclaimer}")),
+        measured("keerthi/extended/final_time_fit/PERT/deviation_at_T_best", dev, format!("summed relative N_i deviation of PERT at T_best = {t_best} s; {disclaimer}")),
+        measured("keerthi/extended/final_time_fit/PERT/deviation_at_T5", dev_at_5, format!("summed relative N_i deviation of PERT at T = 5 s (the tables' final time); {disclaimer}")),
     ];
     for (ic, n) in [(1usize, n_pert[0]), (2, n_pert[1])] {
         rows.push(

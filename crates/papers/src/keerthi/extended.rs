@@ -5,7 +5,7 @@ use contour::projection::{
     ErrorControl, Integrator, Method, NormKind, ParametrizationConfig, ProjectionError,
 };
 
-use super::tables::{bdf_note, ROUNDOFF_FLOOR};
+use super::tables::{bdf_note, measured};
 use super::{
     dist, reference, run_case, run_case_with, table_integrator, table_method_or_err,
     KEERTHI_FINAL_TIME, KEERTHI_TAU, TABLE_METHODS,
@@ -51,33 +51,21 @@ pub fn keerthi_extended_rows() -> Result<Vec<Row>, ProjectionError> {
                 }
                 rows.push(Row::count(format!("{base}/N_i"), s.steps as f64).note(&note));
                 rows.push(Row::count(format!("{base}/N_f"), s.f_evals as f64).note(&note));
-                rows.push(
-                    Row::value_or_roundoff(
-                        format!("{base}/max_phi"),
-                        s.max_phi,
-                        "",
-                        ROUNDOFF_FLOOR,
-                    )
-                    .note("max |phi|_2 over accepted steps"),
-                );
-                rows.push(
-                    Row::value_or_roundoff(
-                        format!("{base}/max_phidot"),
-                        s.max_phidot,
-                        "",
-                        ROUNDOFF_FLOOR,
-                    )
-                    .note("max |J qd|_2 over accepted steps"),
-                );
-                rows.push(
-                    Row::value_or_roundoff(
-                        format!("{base}/final_error"),
-                        dist(&tr.x_final, &refs[ic_index - 1]),
-                        "",
-                        ROUNDOFF_FLOOR,
-                    )
-                    .note("|x(T) - x_ref(T)|_2"),
-                );
+                rows.push(measured(
+                    format!("{base}/max_phi"),
+                    s.max_phi,
+                    "max |phi|_2 over accepted steps",
+                ));
+                rows.push(measured(
+                    format!("{base}/max_phidot"),
+                    s.max_phidot,
+                    "max |J qd|_2 over accepted steps",
+                ));
+                rows.push(measured(
+                    format!("{base}/final_error"),
+                    dist(&tr.x_final, &refs[ic_index - 1]),
+                    "|x(T) - x_ref(T)|_2",
+                ));
                 if let Integrator::Bdf(_) = integ {
                     rows.push(
                         Row::count(format!("{base}/jacobian_evals"), s.jacobian_evals as f64)
@@ -101,24 +89,12 @@ pub fn keerthi_extended_rows() -> Result<Vec<Row>, ProjectionError> {
                 Row::count(format!("{base}/N_f"), tr.stats.f_evals as f64)
                     .note(ecs_aware_note(name, &note, &tr.stats)),
             );
-            rows.push(
-                Row::value_or_roundoff(
-                    format!("{base}/final_error"),
-                    dist(&tr.x_final, &refs[1]),
-                    "",
-                    ROUNDOFF_FLOOR,
-                )
-                .note(&note),
-            );
-            rows.push(
-                Row::value_or_roundoff(
-                    format!("{base}/max_phi"),
-                    tr.stats.max_phi,
-                    "",
-                    ROUNDOFF_FLOOR,
-                )
-                .note(&note),
-            );
+            rows.push(measured(
+                format!("{base}/final_error"),
+                dist(&tr.x_final, &refs[1]),
+                &note,
+            ));
+            rows.push(measured(format!("{base}/max_phi"), tr.stats.max_phi, &note));
         }
     }
     for (norm_name, ec) in [

@@ -5,7 +5,7 @@ use contour::model::models::Pendulum;
 use contour::model::Mechanism;
 use contour::projection::{ErrorControl, ProjectionError, Simulation};
 
-use super::tables::ROUNDOFF_FLOOR;
+use super::tables::measured;
 use super::{table_integrator, table_method_or_err, TABLE_METHODS};
 use crate::{Row, SourceOutput, SourceResult};
 
@@ -31,24 +31,12 @@ pub fn longrun_rows() -> Result<Vec<Row>, ProjectionError> {
             .run()?;
         let base = format!("projection/longrun/{name}");
         let note = "pendulum, 100 s, tau = 1e-8 absolute l2 (ABM; ECS: BDF)";
-        rows.push(
-            Row::value_or_roundoff(
-                format!("{base}/max_phi"),
-                tr.stats.max_phi,
-                "",
-                ROUNDOFF_FLOOR,
-            )
-            .note(note),
-        );
-        rows.push(
-            Row::value_or_roundoff(
-                format!("{base}/energy_drift"),
-                (e(&tr.x_final) - e(&tr.x_initial)).abs(),
-                "",
-                ROUNDOFF_FLOOR,
-            )
-            .note(note),
-        );
+        rows.push(measured(format!("{base}/max_phi"), tr.stats.max_phi, note));
+        rows.push(measured(
+            format!("{base}/energy_drift"),
+            (e(&tr.x_final) - e(&tr.x_initial)).abs(),
+            note,
+        ));
         rows.push(
             Row::count(format!("{base}/N_f"), tr.stats.f_evals as f64)
                 .note(super::extended::ecs_aware_note(name, note, &tr.stats)),

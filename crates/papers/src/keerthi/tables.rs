@@ -13,6 +13,12 @@ use crate::{Row, Tolerance};
 /// Violations below this are round-off: `--check` only keeps them below it.
 pub const ROUNDOFF_FLOOR: f64 = 1e-12;
 
+/// A measured violation, error or drift: 6 digits, or judged only below [`ROUNDOFF_FLOOR`]
+/// when it is at round-off level.
+pub(crate) fn measured(id: impl Into<String>, x: f64, note: impl Into<String>) -> Row {
+    Row::value_or_roundoff(id, x, "", ROUNDOFF_FLOOR).note(note)
+}
+
 fn pct(ours: f64, paper: f64) -> f64 {
     100.0 * (ours - paper) / paper
 }
@@ -100,15 +106,11 @@ pub fn keerthi_rows() -> Result<Vec<Row>, ProjectionError> {
             "table4.2"
         };
         let (xref, cross) = reference(ic_index, t_end)?;
-        rows.push(
-            Row::value_or_roundoff(
-                format!("keerthi/reference/ic{ic_index}/crosscheck"),
-                cross,
-                "",
-                ROUNDOFF_FLOOR,
-            )
-            .note("|x_ref(T) - x_direct(T)|_2, both DOPRI5 at tau = 1e-12 (PERT vs ICS0)"),
-        );
+        rows.push(measured(
+            format!("keerthi/reference/ic{ic_index}/crosscheck"),
+            cross,
+            "|x_ref(T) - x_direct(T)|_2, both DOPRI5 at tau = 1e-12 (PERT vs ICS0)",
+        ));
         let mut runs = Vec::new();
         for name in TABLE_METHODS {
             runs.push(run_case(
@@ -174,27 +176,23 @@ pub fn keerthi_rows() -> Result<Vec<Row>, ProjectionError> {
                     deviation_note(ic_index, name, pct(s.f_evals as f64, pf), &facts)
                 )),
             );
+            rows.push(measured(
+                format!("{base}/max_phi"),
+                s.max_phi,
+                "max over accepted steps of |phi|_2",
+            ));
             rows.push(
-                Row::value_or_roundoff(format!("{base}/max_phi"), s.max_phi, "", ROUNDOFF_FLOOR)
-                    .note("max over accepted steps of |phi|_2"),
-            );
-            rows.push(
-                Row::value_or_roundoff(format!("{base}/max_phidot"), s.max_phidot, "", ROUNDOFF_FLOOR)
-                .note(if name == "PERT" {
+                measured(format!("{base}/max_phidot"), s.max_phidot, if name == "PERT" {
                     "max over accepted steps of |J qd|_2; PERT's velocity correction uses J at the uncorrected q (Keerthi (3.4)), leaving O(|dq| |qd|)"
                 } else {
                     "max over accepted steps of |J qd|_2"
                 }),
             );
-            rows.push(
-                Row::value_or_roundoff(
-                    format!("{base}/final_error"),
-                    dist(&tr.x_final, &xref),
-                    "",
-                    ROUNDOFF_FLOOR,
-                )
-                .note("|x(T) - x_ref(T)|_2 against PERT + DOPRI5 at tau = 1e-12"),
-            );
+            rows.push(measured(
+                format!("{base}/final_error"),
+                dist(&tr.x_final, &xref),
+                "|x(T) - x_ref(T)|_2 against PERT + DOPRI5 at tau = 1e-12",
+            ));
             rows.push(
                 Row::count(format!("{base}/rejected"), s.rejected_steps as f64)
                     .note("attempts rejected by the error test"),
