@@ -149,7 +149,7 @@ fn perturbation_abm_loose_tolerance_regression() {
 /// Regression (issue 13): GGL on the BDF used to fail at t = 0 for τ ≤ 1e-6: DASSL's first
 /// step (h₀ ≈ 3e-5·τ here) put the Newton updates of the index-2 multipliers `μ` at their
 /// round-off floor `O(u/h)`, which the unscaled convergence test cannot pass. Now the
-/// iteration is accepted when it has converged with `μ` scaled by `h` (Hairer–Wanner VII.8).
+/// index-2 Newton test weights `μ` by its effect on `q` and `v` (see the test below).
 #[test]
 fn ggl_starts_at_rest_with_large_accelerations() {
     let a = AndrewsSqueezer::default();
