@@ -149,7 +149,7 @@ fn perturbation_abm_loose_tolerance_regression() {
 /// Regression (issue 13): GGL on the BDF used to fail at t = 0 for τ ≤ 1e-6: DASSL's first
 /// step (h₀ ≈ 3e-5·τ here) put the Newton updates of the index-2 multipliers `μ` at their
 /// round-off floor `O(u/h)`, which the unscaled convergence test cannot pass. Now the
-/// iteration is accepted when it has converged with `μ` scaled by `h` (Hairer–Wanner VII.8).
+/// index-2 Newton test weights `μ` by its effect on `q` and `v` (see the test below).
 #[test]
 fn ggl_starts_at_rest_with_large_accelerations() {
     let a = AndrewsSqueezer::default();
@@ -162,4 +162,29 @@ fn ggl_starts_at_rest_with_large_accelerations() {
             .unwrap();
         assert!(tr.stats.max_phi < 1e2 * tau, "{}", tr.stats.max_phi);
     }
+}
+
+/// Regression (issue 13, session 6): GGL on the BDF at τ = 1e-8 took 802 Jacobians for 1,195
+/// steps (16,789 evaluations): after each Newton failure with an old matrix the iteration
+/// stopped at its second iteration with rate ≈ 1 on the multipliers `μ`, whose updates were
+/// weighted by their own (absolute-tolerance) scale. The index-2 Newton test now measures the
+/// iterate in the error-test norm, each `μ` weighted by its effect on `q` and `v`.
+#[test]
+fn ggl_bdf_newton_does_not_stall_on_multipliers() {
+    let a = AndrewsSqueezer::default();
+    let tr = Simulation::new(&a, &ANDREWS_Q0, &[0.0; 7], 0.0, 0.03)
+        .method(Method::ExactStabilization(EcsConfig::default()))
+        .integrator(Integrator::Bdf(Default::default()))
+        .error_control(ErrorControl::mixed(1e-8))
+        .run()
+        .unwrap();
+    let s = &tr.stats;
+    let err = position_error(&tr.x_final);
+    eprintln!(
+        "GGL/BDF tau 1e-8: {} steps, {} rejected, {} f-evals, {} Jacobians, {} Newton iterations, q error {err:.1e}",
+        s.steps, s.rejected_steps, s.f_evals, s.jacobian_evals, s.newton_iterations
+    );
+    assert!(s.jacobian_evals <= 150, "{}", s.jacobian_evals);
+    assert!(s.f_evals <= 10_000, "{}", s.f_evals);
+    assert!(err < 1e-6, "{err:e}");
 }

@@ -26,10 +26,14 @@
 //! The error test uses the norm of [`Tolerances`] with `wᵢ = atolᵢ + rtol·|yₙ,ᵢ|` and
 //! the component weights; [`BdfConfig::exclude_algebraic_from_error_test`] also removes the
 //! components marked algebraic (index-2 systems: their error estimate does not go to zero
-//! with `h`). The Newton convergence test always involves every component; when it stalls on
-//! an index-2 system, the iteration is accepted if it has converged with those algebraic
-//! components multiplied by `h` (Hairer & Wanner VII.8): their updates have an `O(u/h)`
-//! round-off floor.
+//! with `h`). For such an index-2 system the Newton convergence test is DASSL's
+//! `ρ/(1−ρ)·‖δ‖ ≤ tol` (Brenan, Campbell & Petzold §5.2.2) in the *error-test* norm, with
+//! [`BdfConfig::index2_newton_tol`]: the differential components carry their error-test
+//! weights, and each algebraic update `δμⱼ` is weighted by its effect on the differential
+//! components, `‖G[diff, j]‖/c_j` in those weights (column `j` of the iteration matrix;
+//! Hairer & Wanner, *Solving ODEs II*, VII.8: the index-2 variables are measured through
+//! the differential ones, not at their own `O(u/h)`-noisy scale). Otherwise every component
+//! enters the Newton test with its own tolerance scale.
 //!
 //! Consistent initialization ([`Bdf::initialize`]): unless `y'₀` is given, Newton's method
 //! on `F(t₀, y₀, y'₀) = 0` in the unknowns `y'ᵢ` (differential components) and `yᵢ`
@@ -69,7 +73,7 @@ pub struct BdfFixed {
 /// 0.5/‖y'₀‖)`), `h_max = ∞`, `fixed = None`, `algebraic = []` (all components
 /// differential), `exclude_algebraic_from_error_test = false`, `initial_derivative = None`
 /// (computed, see the module documentation), `max_newton_iterations = 4`,
-/// `newton_tol = 0.33`.
+/// `newton_tol = 0.33`, `index2_newton_tol = 0.03`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BdfConfig {
     /// Largest order (1–5).
@@ -91,6 +95,12 @@ pub struct BdfConfig {
     pub max_newton_iterations: usize,
     /// Convergence threshold of `ρ/(1−ρ)·‖δ‖` (DASSL: 0.33).
     pub newton_tol: f64,
+    /// The same threshold for index-2 systems (algebraic components out of the error test),
+    /// where `‖δ‖` is the error-test norm with the algebraic updates weighted by their effect
+    /// on the differential components (module documentation). Tighter than `newton_tol`:
+    /// that norm divides by `m_err` and not by `n`, and the error test sees the converged
+    /// differential components directly.
+    pub index2_newton_tol: f64,
 }
 
 impl Default for BdfConfig {
@@ -105,6 +115,7 @@ impl Default for BdfConfig {
             initial_derivative: None,
             max_newton_iterations: 4,
             newton_tol: 0.33,
+            index2_newton_tol: 0.03,
         }
     }
 }
@@ -174,8 +185,10 @@ pub struct Bdf {
     delta: Vec<f64>,
     e: Vec<f64>,
     sc_newton: Vec<f64>,
-    /// `sc_newton` with the index-2 algebraic components scaled by `h` (the Newton test).
-    sc_newton_h: Vec<f64>,
+    /// Index-2 Newton weights: `sc_err` on the differential components, on each algebraic
+    /// component `j` the error-test norm of column `j` of the iteration matrix over the
+    /// differential rows divided by `c_j` (set when the matrix is formed).
+    sc_newton2: Vec<f64>,
     /// Some component is algebraic and out of the error test (an index-2 system).
     index2: bool,
     sc_err: Vec<f64>,
@@ -209,8 +222,8 @@ impl Bdf {
     /// scratch). No residual evaluation yet.
     ///
     /// Errors: non-finite `t0`, `y0` or `y'₀`; invalid tolerances; a configuration out of
-    /// range (`max_order ∉ 1..=5`, fixed order/step invalid, `h_max ≤ 0`, `newton_tol ∉
-    /// (0, 1)`, `max_newton_iterations = 0`); wrong lengths of `algebraic` / `y'₀`.
+    /// range (`max_order ∉ 1..=5`, fixed order/step invalid, `h_max ≤ 0`, `newton_tol` or
+    /// `index2_newton_tol ∉ (0, 1)`, `max_newton_iterations = 0`); wrong lengths of `algebraic` / `y'₀`.
     pub fn new(t0: f64, y0: &[f64], tol: Tolerances, cfg: BdfConfig) -> Result<Self, OdeError> {
         let n = y0.len();
         check_initial(t0, y0, &tol)?;
@@ -234,6 +247,11 @@ impl Bdf {
                 "newton_tol",
                 cfg.newton_tol,
                 cfg.newton_tol > 0.0 && cfg.newton_tol < 1.0,
+            ),
+            (
+                "index2_newton_tol",
+                cfg.index2_newton_tol,
+                cfg.index2_newton_tol > 0.0 && cfg.index2_newton_tol < 1.0,
             ),
             (
                 "max_newton_iterations",
@@ -270,7 +288,7 @@ impl Bdf {
             delta: z(),
             e: z(),
             sc_newton: z(),
-            sc_newton_h: z(),
+            sc_newton2: z(),
             index2,
             sc_err: z(),
             m_err: n,
@@ -464,23 +482,38 @@ impl Bdf {
         self.tol.norm_scaled(v, &self.sc_newton, self.n)
     }
 
-    /// The Newton norm with the algebraic components of an index-2 system (those left out of
-    /// the error test) multiplied by `h`: Hairer & Wanner, *Solving ODEs II*, VII.8 (the
-    /// scaling RADAU5 applies to index-2 variables). `None` for other systems.
-    fn norm_newton_index2(&self, v: &[f64]) -> Option<f64> {
-        self.index2
-            .then(|| self.tol.norm_scaled(v, &self.sc_newton_h, self.n))
+    /// The index-2 Newton norm: the error-test norm (`m_err` components) with the algebraic
+    /// updates weighted by their effect on the differential components ([`Bdf::sc_newton2`]).
+    fn norm_newton2(&self, v: &[f64]) -> f64 {
+        self.tol.norm_scaled(v, &self.sc_newton2, self.m_err)
     }
 
-    /// Weights of [`Bdf::norm_newton_index2`] for a step of size `h`.
-    fn set_newton_weights(&mut self, h: f64) {
+    /// Weights of [`Bdf::norm_newton2`] from the iteration matrix `G` (not yet factored)
+    /// formed at `c_j`. A Newton update `δμⱼ` of an algebraic component changes the residual
+    /// of differential row `i` by `Gᵢⱼ δμⱼ`; in the semi-explicit form `y'ᵢ − fᵢ(y, μ) = 0`
+    /// that row's own derivative enters `G` as `c_j`, so the update moves `yᵢ` by about
+    /// `Gᵢⱼ δμⱼ / c_j`. The weight of `μⱼ` is the error-test norm of that column
+    /// (Brenan, Campbell & Petzold §5.2.2 measure convergence in the error-test norm;
+    /// Hairer & Wanner VII.8 measure index-2 variables through their effect).
+    fn set_newton2_weights(&mut self) {
+        let cj = self.cj.abs().max(f64::MIN_POSITIVE);
+        for j in 0..self.n {
+            if !self.is_algebraic(j) {
+                continue;
+            }
+            let col = (0..self.n)
+                .filter(|i| !self.is_algebraic(*i))
+                .map(|i| self.mat.lu[(i, j)] * self.sc_err[i] / cj);
+            self.sc_newton2[j] = crate::norm::norm_of(self.tol.norm, col, 1);
+        }
+    }
+
+    /// Copies the differential error-test weights into [`Bdf::sc_newton2`].
+    fn refresh_newton2_differential(&mut self) {
         for i in 0..self.n {
-            let alg = self.index2 && self.is_algebraic(i);
-            self.sc_newton_h[i] = if alg {
-                self.sc_newton[i] * h.abs()
-            } else {
-                self.sc_newton[i]
-            };
+            if !self.is_algebraic(i) {
+                self.sc_newton2[i] = self.sc_err[i];
+            }
         }
     }
 
@@ -641,8 +674,10 @@ impl Bdf {
                     self.ypc[i] += g * self.phi[j][i];
                 }
             }
-            self.set_newton_weights(h);
-            let pnorm = self.norm_newton(&self.yc);
+            let index2 = self.index2;
+            if index2 {
+                self.refresh_newton2_differential();
+            }
             eval_res(
                 f,
                 &mut self.stats,
@@ -670,6 +705,9 @@ impl Bdf {
                     &self.sc_newton,
                     0.0,
                 )?;
+                if index2 {
+                    self.set_newton2_weights();
+                }
                 self.jcalc = 0;
                 self.cjold = self.cj;
                 self.s = 100.0;
@@ -680,7 +718,11 @@ impl Bdf {
             self.e.fill(0.0);
             let mut m = 0usize;
             let mut oldnrm = 0.0;
-            let (mut oldnrm_h, mut s_h) = (0.0, self.s);
+            let (pnorm, newton_tol) = if index2 {
+                (self.norm_newton2(&self.yc), self.cfg.index2_newton_tol)
+            } else {
+                (self.norm_newton(&self.yc), self.cfg.newton_tol)
+            };
             let mut delnrm;
             let converged = loop {
                 let damp = 2.0 / (1.0 + self.cj / self.cjold);
@@ -695,59 +737,38 @@ impl Bdf {
                     self.e[i] -= d;
                     self.ypc[i] -= self.cj * d;
                 }
-                delnrm = self.norm_newton(&self.delta);
+                // DASSL's test (Brenan, Campbell & Petzold §5.2.2): `ρ/(1−ρ)·‖δ‖ ≤ tol`, `ρ`
+                // the observed rate, divergence when `ρ > 0.9`. Index 2 (issue 13): in the
+                // error-test norm with the multipliers weighted through the iteration
+                // matrix — with their own absolute scale the updates of `μ ≈ 0`, at an
+                // `O(u/h)` round-off floor, stalled the test (GGL on Andrews' squeezer at
+                // τ = 1e-8: 802 Jacobians for 1,195 steps).
+                delnrm = if index2 {
+                    self.norm_newton2(&self.delta)
+                } else {
+                    self.norm_newton(&self.delta)
+                };
                 if !delnrm.is_finite() {
                     break false;
                 }
                 if delnrm <= 100.0 * f64::EPSILON * pnorm {
                     break true;
                 }
-                // Index 2: the algebraic updates have a round-off floor `O(u/h)` (in (4.4)
-                // `μ` enters as `h·Jᵀμ`), which the unscaled test cannot pass once `h` is
-                // small (issue 13: GGL on Andrews' squeezer failed at t = 0 for τ ≤ 1e-6,
-                // the update of `μ₁` growing as `1/h`). When the unscaled test stalls, the
-                // iteration is accepted if it has converged in the `h`-scaled norm.
-                let (index2_ok, index2_diverging) = match self.norm_newton_index2(&self.delta) {
-                    Some(dh) => {
-                        let mut diverging = false;
-                        if m == 0 {
-                            oldnrm_h = dh;
-                        } else {
-                            let r = (dh / oldnrm_h).powf(1.0 / m as f64);
-                            diverging = r > 0.9;
-                            s_h = if r < 1.0 {
-                                r / (1.0 - r)
-                            } else {
-                                f64::INFINITY
-                            };
-                        }
-                        (s_h * dh <= self.cfg.newton_tol, diverging)
-                    }
-                    None => (false, true),
-                };
                 if m == 0 {
                     oldnrm = delnrm;
                 } else {
                     let rate = (delnrm / oldnrm).powf(1.0 / m as f64);
                     if rate > 0.9 {
-                        // stalled: on an index-2 system keep iterating while the scaled
-                        // iteration still converges
-                        if index2_ok {
-                            break true;
-                        }
-                        if index2_diverging {
-                            break false;
-                        }
-                    } else {
-                        self.s = rate / (1.0 - rate);
+                        break false;
                     }
+                    self.s = rate / (1.0 - rate);
                 }
-                if self.s * delnrm <= self.cfg.newton_tol {
+                if self.s * delnrm <= newton_tol {
                     break true;
                 }
                 m += 1;
                 if m >= self.cfg.max_newton_iterations {
-                    break index2_ok;
+                    break false;
                 }
                 eval_res(
                     f,
