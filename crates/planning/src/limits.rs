@@ -333,6 +333,33 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
         self.limits
     }
 
+    /// [`Self::bounds`] at ṡ = 0 (its checks and errors), and the torque coefficients of
+    /// that evaluation: `a = M B` and `c = r(s, 0)` (`T = a s̈ + c` at rest), bit for bit
+    /// what [`PathDynamics::coefficients`] gives at ṡ = 0 (zeros without torque limits).
+    pub(crate) fn bounds_coefficients(
+        &self,
+        seg: usize,
+        s: f64,
+        a: &mut [f64],
+        c: &mut [f64],
+    ) -> Result<AccelBounds, PlanningError> {
+        let torque = !self.limits.is_unlimited();
+        if torque {
+            // a fresh evaluation (the remembered result would not refresh a and r)
+            self.scratch.borrow_mut().last = None;
+        }
+        let b = self.bounds(seg, s, 0.0)?;
+        let w = self.scratch.borrow();
+        if torque && a.len() == w.a.len() && c.len() == w.r.len() {
+            a.copy_from_slice(&w.a);
+            c.copy_from_slice(&w.r);
+        } else {
+            a.fill(0.0);
+            c.fill(0.0);
+        }
+        Ok(b)
+    }
+
     /// `h(s, ṡ)`, `γ(s, ṡ)` on segment `seg`, Huang (4.3.25)–(4.3.32).
     ///
     /// The last result is remembered: asking again for the same `(seg, s, ṡ)` (the last stage

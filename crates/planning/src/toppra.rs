@@ -256,13 +256,13 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
     fn coeff(&self, seg: usize, s: f64) -> Result<Coeff, PlanningError> {
         // the phase plane's checks, so that both solvers reject the same inputs with the same
         // variants (limits' length, NaN/∞ limits, inverted limits, M B = 0)
-        self.lim.bounds(seg, s, 0.0)?;
+        // (and a = M B, c = r(s, 0) from the same evaluation: one RNEA fewer per point)
         let d = self.lim.dynamics();
         let n = d.dof();
         let mut a = vec![0.0; n];
         let mut c = vec![0.0; n];
         let mut r1 = vec![0.0; n];
-        d.coefficients(seg, s, 0.0, &mut a, &mut c)?;
+        self.lim.bounds_coefficients(seg, s, &mut a, &mut c)?;
         d.coefficients(seg, s, 1.0, &mut a, &mut r1)?;
         let b: Vec<f64> = r1.iter().zip(&c).map(|(r, c)| r - c).collect();
         let mut lo = vec![0.0; n];
@@ -493,15 +493,23 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         let left: Vec<Coeff> = (0..n)
             .map(|i| self.coeff(segs[i], grid[i]))
             .collect::<Result<_, _>>()?;
-        let right: Vec<Coeff> = (0..n)
+        // (the right end is the next left end except at breakpoints: only those are computed,
+        // and nothing is cloned)
+        let right_own: Vec<Option<Coeff>> = (0..n)
             .map(|i| {
                 if i + 1 < n && segs[i + 1] == segs[i] {
-                    Ok(left[i + 1].clone())
+                    Ok(None)
                 } else {
-                    self.coeff(segs[i], grid[i + 1])
+                    self.coeff(segs[i], grid[i + 1]).map(Some)
                 }
             })
             .collect::<Result<_, _>>()?;
+        let right = |i: usize| -> &Coeff {
+            match &right_own[i] {
+                Some(c) => c,
+                None => &left[i + 1],
+            }
+        };
         let nj = self.lim.dynamics().dof();
         let (mut lo, mut hi) = (vec![0.0; nj], vec![0.0; nj]);
         let mut hs = Vec::with_capacity(4 * nj + 6);
@@ -512,7 +520,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             let r = if speed {
                 self.k_set_search(&left[i], grid[i], dlt, k_sets[i + 1], &mut lo, &mut hi)
             } else {
-                Self::halves(&mut hs, &left[i], &right[i], dlt, k_sets[i + 1]);
+                Self::halves(&mut hs, &left[i], right(i), dlt, k_sets[i + 1]);
                 lp_x_range(&hs)
             };
             match r {
@@ -537,7 +545,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 // the largest u whose right end (s_{i+1}, x_i + 2Δu) meets the limits too, by
                 // bisection (the collocation error shrinks from O(Δ) to round-off where the
                 // speed grows)
-                let kr = &right[i];
+                let kr = right(i);
                 let mut ok = |uu: f64| -> bool {
                     let xr = (x[i] + 2.0 * dlt * uu).max(0.0);
                     lim.limits(grid[i + 1], xr.sqrt(), &mut lo, &mut hi);
@@ -571,7 +579,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             } else {
                 let (_, mut uh) = u_range(k, &k.lo, &k.hi, x[i], dlt, k_sets[i + 1]);
                 // the same limits at s_{i+1}: (a' + 2Δb') u ≤ T^max − c' − b' x, and ≥ T^min …
-                let kr = &right[i];
+                let kr = right(i);
                 for j in 0..nj {
                     let pu = kr.a[j] + 2.0 * dlt * kr.b[j];
                     let l = kr.lo[j] - kr.c[j] - kr.b[j] * x[i];
@@ -606,15 +614,23 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         let lim = self.lim.torque_limits();
         let n = d.dof();
         let (mut tau, mut lo, mut hi) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        // T = a s̈ + r(s, ṡ) of the last point checked, with its (segment, s, ṡ): the right end
+        // of an interval is the left end of the next one (same state, another s̈), so its
+        // a and r (one mass matrix, one RNEA) serve both — T = r + a s̈ is exactly what
+        // `inverse_dynamics` computes
+        let (mut ca, mut cr) = (vec![0.0; n], vec![0.0; n]);
+        let mut ckey: Option<(usize, u64, u64)> = None;
         let mut worst = 0.0f64;
         for i in 0..u.len() {
             let seg = path.locate(g[i]);
             let xm = 0.5 * (x[i] + x[i + 1]);
             let sm = 0.5 * (g[i] + g[i + 1]);
+            // left end, midpoint, right end (in this order, so that the right end's dynamics
+            // are cached for the next interval)
             for (s, xv, tol) in [
                 (g[i], x[i], GRID_VIOLATION_TOL),
-                (g[i + 1], x[i + 1], GRID_VIOLATION_TOL),
                 (sm, xm, self.cfg.violation_tol),
+                (g[i + 1], x[i + 1], GRID_VIOLATION_TOL),
             ] {
                 // speed-dependent limits are imposed at s_i only (collocation): the right end
                 // is checked with the midpoint tolerance
@@ -655,7 +671,14 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 if lim.is_unlimited() {
                     continue;
                 }
-                d.inverse_dynamics(seg, s, sd, u[i], &mut tau)?;
+                let key = (seg, s.to_bits(), sd.to_bits());
+                if ckey != Some(key) {
+                    d.coefficients(seg, s, sd, &mut ca, &mut cr)?;
+                    ckey = Some(key);
+                }
+                for j in 0..n {
+                    tau[j] = cr[j] + ca[j] * u[i];
+                }
                 lim.limits(s, sd, &mut lo, &mut hi);
                 let big = lo
                     .iter()

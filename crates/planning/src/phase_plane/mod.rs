@@ -318,6 +318,20 @@ impl XInterval {
         h + w * w * self.dense
     }
 
+    /// x at θ = (s − s0)/(s1 − s0), given θ and 1 − θ separately (so that x next to a rest
+    /// end keeps its relative accuracy): the cubic Hermite in the Bernstein-like basis
+    /// (1 − θ)²(1 + 2θ) x0 + θ²(1 + 2(1 − θ)) x1 + Δ θ (1 − θ) ((1 − θ) f0 − θ f1), plus
+    /// θ²(1 − θ)² · dense (the same polynomial as [`Self::x`], evaluated without cancellation
+    /// at either end).
+    fn x_theta(&self, th: f64, thc: f64) -> f64 {
+        let dl = self.s1 - self.s0;
+        let h = thc * thc * (1.0 + 2.0 * th) * self.x0
+            + th * th * (1.0 + 2.0 * thc) * self.x1
+            + dl * th * thc * (thc * self.f0 - th * self.f1);
+        let w = th * thc;
+        h + w * w * self.dense
+    }
+
     /// ∫ ds/√x from s0 to `upto` (the time, Huang (4.3.47): t = ∫ ds/ṡ), to about 1e-14
     /// relative.
     ///
@@ -338,10 +352,26 @@ impl XInterval {
             return 0.0;
         }
         let w = end - s0;
+        let len = s1 - s0;
+        let whole_step = end >= s1;
         // the integrand in τ; NaN flags a non-positive x (handled by the chord rule)
         let g = |tau: f64| -> f64 {
-            let s = s0 + w * tau * tau * (3.0 - 2.0 * tau);
-            let x = self.x(s.min(end));
+            // θ and 1 − θ from τ without cancellation: s − s0 = w τ²(3 − 2τ) and, on the
+            // whole interval, s1 − s = w (1 − τ)²(1 + 2τ). Next to a rest end (x1 = 0) x is
+            // O(1 − θ); the former evaluation through s = s0 + …, θ = (s − s0)/len and the
+            // monomial Hermite basis lost x there to round-off (relative noise O(1) at
+            // 1 − τ ≲ 1e-8), and the adaptive rule, never meeting its tolerance in that
+            // noise, subdivided down to its depth cap: 1.6e5 rule evaluations on the last
+            // interval of the arm7 line, half of the whole solve.
+            let d0 = w * tau * tau * (3.0 - 2.0 * tau);
+            let th = (d0 / len).min(1.0);
+            let thc = if whole_step {
+                let c = 1.0 - tau;
+                (w * c * c * (1.0 + 2.0 * tau) / len).min(1.0)
+            } else {
+                (len - d0) / len
+            };
+            let x = self.x_theta(th, thc);
             if x > 0.0 {
                 6.0 * w * tau * (1.0 - tau) / x.sqrt()
             } else {

@@ -4,6 +4,10 @@
 
 use super::*;
 
+/// Points per segment of the coarse pass of the adaptive MVC scan (the fine grid has
+/// [`PhasePlaneConfig::mvc_grid`] intervals per segment).
+const COARSE_POINTS: usize = 50;
+
 impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
     PhasePlane<'l, 'a, M, P, L>
 {
@@ -28,42 +32,149 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 continue;
             }
             let len = hi - lo;
-            let g: Vec<f64> = (0..=n).map(|k| lo + len * k as f64 / n as f64).collect();
-            let mut xs = Vec::with_capacity(n + 1);
-            // h(s, α) just below the MVC, evaluated while the dynamics at s are cached (an error
-            // is kept, and raised only where the σ below needs the value)
-            let mut h_mvc = Vec::with_capacity(n + 1);
-            // a = M B and the added rows' s̈ coefficients on the grid for the zero-inertia
-            // scan below, taken while M(Q(s)) and the rows at s are cached (one mass matrix
-            // per grid point)
+            // The scan is adaptive (issue 14 item 5): the MVC, h(s, α) and the s̈ coefficients
+            // are first taken on every `stride`-th point of the fine grid lo + len·k/n, and the
+            // fine points are added only in the coarse intervals where the structure demands
+            // them: σ (below) or an s̈ coefficient changes sign there or has a turning point
+            // next to it (a pair of sign changes could hide inside), or α′ changes sign (a
+            // local minimum or maximum of the MVC), or α stops being finite. Everything after
+            // the scan (σ's sign changes, zero-inertia flips, their bisections) runs on the
+            // points taken, so where the structure is, the search is the former fixed-grid
+            // search; elsewhere σ and the coefficients are smooth and of one sign and the
+            // fine points would find nothing.
+            let fine = |k: usize| lo + len * k as f64 / n as f64;
+            let stride = (n / COARSE_POINTS).max(1);
             let torque = !self.lim.torque_limits().is_unlimited();
             let nr = self.lim.rows_at(si, lo, |ra, _, _| ra.len())?;
-            let mut a_grid = vec![0.0; if torque { (n + 1) * dof } else { 0 }];
-            let mut ra_grid = vec![0.0; (n + 1) * nr];
-            for (k, &s) in g.iter().enumerate() {
-                let near = xs.last().map_or(f64::NAN, |x: &f64| x.sqrt());
+            let mut taken = vec![false; n + 1];
+            let mut xs_f = vec![f64::NAN; n + 1];
+            // h(s, α) just below the MVC, evaluated while the dynamics at s are cached (an error
+            // is kept, and raised only where the σ below needs the value)
+            let mut h_f: Vec<Result<f64, PlanningError>> = vec![Ok(f64::NAN); n + 1];
+            // a = M B and the added rows' s̈ coefficients, taken while M(Q(s)) and the rows at s
+            // are cached (one mass matrix per point)
+            let mut a_f = vec![0.0; if torque { (n + 1) * dof } else { 0 }];
+            let mut ra_f = vec![0.0; (n + 1) * nr];
+            let mut take = |k: usize,
+                            near: f64,
+                            xs_f: &mut [f64],
+                            h_f: &mut [Result<f64, PlanningError>],
+                            a_f: &mut [f64],
+                            ra_f: &mut [f64]|
+             -> Result<f64, PlanningError> {
+                let s = fine(k);
                 let x = self.mvc_x_near(si, s, near)?;
                 if x < 0.0 {
                     return Err(PlanningError::EmptyAdmissibleRegion { s });
                 }
-                xs.push(x);
-                samples.push((s, x.sqrt()));
-                h_mvc.push(if x.is_finite() {
+                xs_f[k] = x;
+                h_f[k] = if x.is_finite() {
                     self.bounds(si, s, x * (1.0 - 1e-9)).map(|b| b.lower)
                 } else {
                     Ok(f64::NAN)
-                });
+                };
                 if torque {
                     self.dynamics().inertia_coefficients(
                         si,
                         s,
-                        &mut a_grid[k * dof..(k + 1) * dof],
+                        &mut a_f[k * dof..(k + 1) * dof],
                     )?;
                 }
                 self.lim.rows_at(si, s, |v, _, _| {
-                    ra_grid[k * nr..(k + 1) * nr].copy_from_slice(v)
+                    ra_f[k * nr..(k + 1) * nr].copy_from_slice(v)
                 })?;
+                taken[k] = true;
+                Ok(x)
+            };
+            let mut coarse: Vec<usize> = (0..=n).step_by(stride).collect();
+            if coarse.last() != Some(&n) {
+                coarse.push(n);
             }
+            let mut near = f64::NAN;
+            for &k in &coarse {
+                near = take(k, near, &mut xs_f, &mut h_f, &mut a_f, &mut ra_f)?.sqrt();
+            }
+            // which coarse intervals to refine
+            let nc = coarse.len();
+            let mut refine = vec![false; nc.saturating_sub(1)];
+            {
+                let gk = |j: usize| fine(coarse[j]);
+                let xk = |j: usize| xs_f[coarse[j]];
+                // σ on the coarse points (central differences of α² on the coarse grid)
+                let sig_c: Vec<f64> = (0..nc)
+                    .map(|j| {
+                        let (jm, jp) = (j.saturating_sub(1), (j + 1).min(nc - 1));
+                        let h = h_f[coarse[j]].as_ref().copied().unwrap_or(f64::NAN);
+                        h - 0.5 * (xk(jp) - xk(jm)) / (gk(jp) - gk(jm))
+                    })
+                    .collect();
+                // a series turns (or changes sign, or stops being finite) between j and j + 1,
+                // or at j: mark the intervals on both sides
+                let mut mark = |v: &dyn Fn(usize) -> f64| {
+                    for j in 0..nc - 1 {
+                        let (a, b) = (v(j), v(j + 1));
+                        // a change of sign, from or to zero, or of finiteness (two zeros, two
+                        // NaNs: nothing happens)
+                        let sign = a.is_finite() != b.is_finite()
+                            || (a > 0.0 && b <= 0.0)
+                            || (a < 0.0 && b >= 0.0)
+                            || (a == 0.0 && b != 0.0);
+                        // a turning point at j, above round-off (a constant series, e.g. a
+                        // constant speed cap, wiggles in its last bits)
+                        let turn = j > 0 && {
+                            let p = v(j - 1);
+                            let (d1, d2) = (a - p, b - a);
+                            let noise = 1e-12 * p.abs().max(a.abs()).max(b.abs());
+                            d1 * d2 < 0.0 && d1.abs().min(d2.abs()) > noise
+                        };
+                        if sign {
+                            refine[j] = true;
+                        }
+                        if turn {
+                            refine[j] = true;
+                            refine[j - 1] = true;
+                        }
+                    }
+                };
+                mark(&|j| sig_c[j]);
+                mark(&|j| xk(j));
+                for i in 0..if torque { dof } else { 0 } {
+                    mark(&|j| a_f[coarse[j] * dof + i]);
+                }
+                for i in 0..nr {
+                    mark(&|j| ra_f[coarse[j] * nr + i]);
+                }
+            }
+            for j in 0..nc - 1 {
+                if refine[j] {
+                    let mut near = xs_f[coarse[j]].sqrt();
+                    for k in coarse[j] + 1..coarse[j + 1] {
+                        near = take(k, near, &mut xs_f, &mut h_f, &mut a_f, &mut ra_f)?.sqrt();
+                    }
+                }
+            }
+            let pts: Vec<usize> = (0..=n).filter(|&k| taken[k]).collect();
+            let g: Vec<f64> = pts.iter().map(|&k| fine(k)).collect();
+            let xs: Vec<f64> = pts.iter().map(|&k| xs_f[k]).collect();
+            let mut h_mvc: Vec<Result<f64, PlanningError>> = pts
+                .iter()
+                .map(|&k| std::mem::replace(&mut h_f[k], Ok(f64::NAN)))
+                .collect();
+            let a_grid: Vec<f64> = if torque {
+                pts.iter()
+                    .flat_map(|&k| a_f[k * dof..(k + 1) * dof].iter().copied())
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let ra_grid: Vec<f64> = pts
+                .iter()
+                .flat_map(|&k| ra_f[k * nr..(k + 1) * nr].iter().copied())
+                .collect();
+            for (&s, &x) in g.iter().zip(&xs) {
+                samples.push((s, x.sqrt()));
+            }
+            let n = pts.len() - 1;
             // β-type function σ(s) = h(s, α) − α α′ (u of the extremal minus the MVC's s̈)
             let sigma_at = |s: f64| -> Result<f64, PlanningError> {
                 let d = 1e-6 * len;
@@ -262,6 +373,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             .min(s_b)
             .min(join_at.filter(|j| *j > hit.s).unwrap_or(f64::INFINITY));
         let ds = (s_b - prof[0].s) / (4.0 * self.cfg.mvc_grid.max(10) as f64);
+        let h_max = (self.cfg.max_step_fraction * (s_b - prof[0].s)).max(ds);
         let mut cur = hit;
         let mut moved = false;
         let mut blocked = false;
@@ -269,6 +381,16 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         // the step is halved where the boundary stops being slideable (ureq leaves [h, γ]),
         // so that the exit is located to 1e-9 of the step instead of one step early
         let mut dsl = ds;
+        // once halved, the step stays small (the exit is being located)
+        let mut locating = false;
+        // the last boundary nodes (s, x) of this slide, for the step control below
+        let mut last = [
+            (f64::NAN, f64::NAN),
+            (f64::NAN, f64::NAN),
+            (f64::NAN, f64::NAN),
+            (hit.s, hit.x),
+        ];
+        let mut count = 1usize;
         while cur.s < end {
             let sn = (cur.s + dsl).min(end);
             let xn = self.mvc_x_near(seg, sn, cur.x.sqrt())?;
@@ -283,6 +405,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             let stops = ureq < b.lower - tol;
             if (leaves || stops) && dsl > 1e-9 * ds {
                 dsl *= 0.5;
+                locating = true;
                 continue;
             }
             if leaves {
@@ -310,6 +433,31 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             };
             prof.push(cur);
             moved = true;
+            // step control: the nodes' s̈ are central differences (error x‴ Δ²/6), so the
+            // Hermite interpolant of x between nodes is off by about |x[s0, s1, s2, s3]| Δ³
+            // (the third divided difference ≈ x‴/6 of the last four boundary nodes); the
+            // step grows (at most ×2, up to the curves' step cap) while that stays below
+            // atol + rtol·x, and never falls below the former fixed spacing (piece length /
+            // (4 mvc_grid)). On a constant cap (a joint-space line under joint velocity
+            // limits) the slide takes step-cap steps instead of 4 mvc_grid of them.
+            last = [last[1], last[2], last[3], (sn, xn)];
+            count += 1;
+            if !locating && count >= 4 {
+                let dd = |a: (f64, f64), b: (f64, f64)| (b.1 - a.1) / (b.0 - a.0);
+                let [p0, p1, p2, p3] = last;
+                let d2a = (dd(p1, p2) - dd(p0, p1)) / (p2.0 - p0.0);
+                let d2b = (dd(p2, p3) - dd(p1, p2)) / (p3.0 - p1.0);
+                let d3 = ((d2b - d2a) / (p3.0 - p0.0)).abs();
+                let tol = self.cfg.atol + self.cfg.rtol * cur.x.abs();
+                let next = if d3 == 0.0 {
+                    f64::INFINITY
+                } else if d3.is_finite() {
+                    (tol / d3).cbrt()
+                } else {
+                    dsl
+                };
+                dsl = next.min(2.0 * dsl).min(h_max).max(ds);
+            }
         }
         if moved {
             // the nodes' s̈ as central differences of the boundary (second order; the secants
