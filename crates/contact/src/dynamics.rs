@@ -15,8 +15,8 @@
 use crate::error::ContactError;
 use crate::lcp::Lcp;
 use contour_linalg::{Cholesky, LinalgError, Lu};
-use contour_model::Mechanism;
-use faer::{Mat, MatRef};
+use contour_model::{Mechanism, ModelTerms, Terms};
+use faer::MatRef;
 
 /// Friction mode on the active rows (Huang (6.3.4) in joint space: valid when `p = q`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,25 +33,19 @@ pub enum FrictionMode {
     Stick,
 }
 
-/// Workspace: `M`, `J` and the vectors of one mechanism at the last evaluated state.
+/// Workspace: the model terms `M, J, h, u, ρ, b, φ` of one mechanism at the last evaluated
+/// state ([`ModelTerms`]), the factorizations and the active-row matrices.
 #[derive(Debug, Clone)]
 pub struct ContactDynamics {
     n: usize,
     l: usize,
-    m: Mat<f64>,
-    j: Mat<f64>,
-    h: Vec<f64>,
-    u: Vec<f64>,
-    rho: Vec<f64>,
-    b: Vec<f64>,
-    phi: Vec<f64>,
+    terms: ModelTerms,
     /// `M = L Lᵀ` of the last evaluation.
     chol_m: Cholesky,
     /// `S = J_A M⁻¹ J_Aᵀ = L_S L_Sᵀ` of `k` active rows, one workspace per size `k = 1..=L`.
     chol_s: Vec<Cholesky>,
     /// LU of `J_A M⁻¹ G_A` (unsymmetric with friction), one workspace per size `k = 1..=L`.
     lu_s: Vec<Lu>,
-    f: Vec<f64>,
     minv_f: Vec<f64>,
     /// `C = M⁻¹ G` column-major (`n` per active row).
     c: Vec<f64>,
@@ -72,17 +66,10 @@ impl ContactDynamics {
         Self {
             n,
             l,
-            m: Mat::zeros(n, n),
-            j: Mat::zeros(l, n),
-            h: vec![0.0; n],
-            u: vec![0.0; n],
-            rho: vec![0.0; l],
-            b: vec![0.0; l],
-            phi: vec![0.0; l],
+            terms: ModelTerms::new(mech),
             chol_m: Cholesky::new(n),
             chol_s: (1..=l).map(Cholesky::new).collect(),
             lu_s: (1..=l).map(Lu::new).collect(),
-            f: vec![0.0; n],
             minv_f: vec![0.0; n],
             c: vec![0.0; n * l.max(1)],
             s: vec![0.0; l * l],
@@ -94,7 +81,9 @@ impl ContactDynamics {
         }
     }
 
-    /// Evaluates `M, J, h, u, ρ, b, φ` at `(t, q, q̇)` and factors `M`.
+    /// Evaluates `M, J, h, u, ρ, b, φ` at `(t, q, q̇)` ([`ModelTerms::evaluate`]: a non-finite
+    /// output is [`ContactError::Model`] naming the term and index), factors `M` and
+    /// computes `M⁻¹(u − h)`.
     pub fn evaluate<M: Mechanism + ?Sized>(
         &mut self,
         mech: &M,
@@ -102,37 +91,46 @@ impl ContactDynamics {
         q: &[f64],
         qd: &[f64],
     ) -> Result<(), ContactError> {
-        let n = self.n;
-        mech.mass_matrix(q, self.m.as_mut());
-        mech.constraint_jacobian(t, q, self.j.as_mut());
-        mech.bias_forces(q, qd, &mut self.h);
-        mech.applied_forces(t, q, qd, &mut self.u);
-        mech.constraint_accel_bias(t, q, qd, &mut self.rho);
-        mech.constraint_rate_bias(t, q, &mut self.b);
-        mech.constraints(t, q, &mut self.phi);
-        for i in 0..n {
-            self.f[i] = self.u[i] - self.h[i];
-        }
-        let m_bad = (0..n * n).position(|p| !self.m[(p / n, p % n)].is_finite());
-        if let Some(i) = m_bad.or_else(|| {
-            self.f
-                .iter()
-                .chain(&self.rho)
-                .chain(&self.phi)
-                .position(|v| !v.is_finite())
-                .map(|p| n * n + p)
-        }) {
-            return Err(ContactError::NonFinite {
-                what: "model output",
-                index: i,
-            });
-        }
+        self.terms.evaluate(mech, t, q, qd, None, Terms::All)?;
         self.chol_m
-            .factor(self.m.as_ref())
+            .factor(self.terms.mass_matrix())
             .map_err(|e| ContactError::factorization("mass matrix", e))?;
-        self.minv_f.copy_from_slice(&self.f);
+        self.minv_f.copy_from_slice(self.terms.net_force());
         self.chol_m.solve_in_place(&mut self.minv_f);
         Ok(())
+    }
+
+    /// `C = M⁻¹ G_A` (column `r` of `n` entries per row `rows[r]`, `G_A = J_Aᵀ − μ q̇/‖q̇‖ 1ᵀ`,
+    /// Huang (6.3.4); `friction = None`: `G_A = J_Aᵀ`) and `S = J_A C` (row-major k×k), the
+    /// one place the active-row matrices of the acceleration solve, the contact LCP, the
+    /// impact law (5.3.14) and the projection are formed. No allocation.
+    fn active_schur(&mut self, rows: &[usize], friction: Option<(f64, &[f64], f64)>) {
+        let (n, k) = (self.n, rows.len());
+        let j = self.terms.jacobian();
+        for (r, &i) in rows.iter().enumerate() {
+            let col = &mut self.c[r * n..(r + 1) * n];
+            for (p, cp) in col.iter_mut().enumerate() {
+                *cp = j[(i, p)];
+            }
+            if let Some((mu, qd, speed)) = friction {
+                for (cp, v) in col.iter_mut().zip(qd) {
+                    *cp -= mu * v / speed;
+                }
+            }
+            self.chol_m.solve_in_place(col);
+        }
+        for (r, &i) in rows.iter().enumerate() {
+            for cc in 0..k {
+                let col = &self.c[cc * n..(cc + 1) * n];
+                self.s[r * k + cc] = (0..n).map(|p| j[(i, p)] * col[p]).sum();
+            }
+        }
+    }
+
+    /// `(J_A)_i · x` for row `i`.
+    fn row_dot(&self, i: usize, x: &[f64]) -> f64 {
+        let j = self.terms.jacobian();
+        (0..self.n).map(|p| j[(i, p)] * x[p]).sum()
     }
 
     /// Number of constraint rows L.
@@ -142,17 +140,17 @@ impl ContactDynamics {
 
     /// φ of the last evaluation.
     pub fn phi(&self) -> &[f64] {
-        &self.phi
+        self.terms.phi()
     }
 
     /// Normal velocity `J_i q̇ + b_i` of row `i` at the last evaluation.
     pub fn normal_velocity(&self, i: usize, qd: &[f64]) -> f64 {
-        (0..self.n).map(|k| self.j[(i, k)] * qd[k]).sum::<f64>() + self.b[i]
+        self.terms.constraint_rate(i, qd)
     }
 
     /// Applied minus bias forces `u − h` of the last evaluation.
     pub fn net_force(&self) -> &[f64] {
-        &self.f
+        self.terms.net_force()
     }
 
     /// Accelerations and multipliers with the rows `active` held (λ of other rows set to 0).
@@ -175,20 +173,22 @@ impl ContactDynamics {
         if let FrictionMode::Stick = friction {
             // q̈ = 0; Jᵀλ + f = −(u − h) with J f = 0 (Euclidean split; p = q).
             qdd.fill(0.0);
+            let (j, f) = (self.terms.jacobian(), self.terms.net_force());
             for (r, &i) in active.iter().enumerate() {
                 for (c, &jj) in active.iter().enumerate() {
-                    self.s[r * k + c] = (0..n).map(|p| self.j[(i, p)] * self.j[(jj, p)]).sum();
+                    self.s[r * k + c] = (0..n).map(|p| j[(i, p)] * j[(jj, p)]).sum();
                 }
-                self.rhs[r] = -(0..n).map(|p| self.j[(i, p)] * self.f[p]).sum::<f64>();
+                self.rhs[r] = -(0..n).map(|p| j[(i, p)] * f[p]).sum::<f64>();
             }
             self.solve_s(k)?;
+            let (j, f) = (self.terms.jacobian(), self.terms.net_force());
             for p in 0..n {
                 let jl: f64 = active
                     .iter()
                     .enumerate()
-                    .map(|(r, &i)| self.j[(i, p)] * self.rhs[r])
+                    .map(|(r, &i)| j[(i, p)] * self.rhs[r])
                     .sum();
-                self.friction_force[p] = -self.f[p] - jl;
+                self.friction_force[p] = -f[p] - jl;
             }
             for (r, &i) in active.iter().enumerate() {
                 lambda[i] = self.rhs[r];
@@ -200,23 +200,13 @@ impl ContactDynamics {
             FrictionMode::Slip { mu } if speed > 0.0 => mu,
             _ => 0.0,
         };
-        // C = M⁻¹ G_A, G_A = J_Aᵀ − μ q̇/‖q̇‖   (Huang (6.3.4))
+        // C = M⁻¹ G_A, G_A = J_Aᵀ − μ q̇/‖q̇‖   (Huang (6.3.4)), S = J_A C
+        self.active_schur(active, (mu > 0.0).then_some((mu, qd, speed)));
+        // rhs = −(J_A M⁻¹(u−h) + ρ + α(J q̇ + b) + β φ)   Huang (2.3.2), (6.3.2)
         for (r, &i) in active.iter().enumerate() {
-            let col = &mut self.c[r * n..(r + 1) * n];
-            for p in 0..n {
-                col[p] = self.j[(i, p)] - if mu > 0.0 { mu * qd[p] / speed } else { 0.0 };
-            }
-            self.chol_m.solve_in_place(col);
-        }
-        // S = J_A C,  rhs = −(J_A M⁻¹(u−h) + ρ + α(J q̇ + b) + β φ)   Huang (2.3.2), (6.3.2)
-        for (r, &i) in active.iter().enumerate() {
-            for cc in 0..k {
-                self.s[r * k + cc] = (0..n).map(|p| self.j[(i, p)] * self.c[cc * n + p]).sum();
-            }
-            let mut v = (0..n).map(|p| self.j[(i, p)] * self.minv_f[p]).sum::<f64>() + self.rho[i];
+            let mut v = self.row_dot(i, &self.minv_f) + self.terms.accel_bias()[i];
             if let Some((alpha, beta)) = self.baumgarte {
-                let phid = (0..n).map(|p| self.j[(i, p)] * qd[p]).sum::<f64>() + self.b[i];
-                v += alpha * phid + beta * self.phi[i];
+                v += alpha * self.terms.constraint_rate(i, qd) + beta * self.terms.phi()[i];
             }
             self.rhs[r] = -v;
         }
@@ -261,24 +251,14 @@ impl ContactDynamics {
     /// `J q̈ + ρ ≥ 0`, complementary. Writes λ (full length L, zero outside `cands`) and
     /// returns nothing else; rows with λ > 0 are the new active set. Friction ignored here.
     pub fn contact_lcp(&mut self, cands: &[usize], lambda: &mut [f64]) -> Result<(), ContactError> {
-        let (n, k) = (self.n, cands.len());
+        let k = cands.len();
         lambda.fill(0.0);
         if k == 0 {
             return Ok(());
         }
+        self.active_schur(cands, None);
         for (r, &i) in cands.iter().enumerate() {
-            let col = &mut self.c[r * n..(r + 1) * n];
-            for p in 0..n {
-                col[p] = self.j[(i, p)];
-            }
-            self.chol_m.solve_in_place(col);
-        }
-        for (r, &i) in cands.iter().enumerate() {
-            for cc in 0..k {
-                self.s[r * k + cc] = (0..n).map(|p| self.j[(i, p)] * self.c[cc * n + p]).sum();
-            }
-            self.rhs[r] =
-                (0..n).map(|p| self.j[(i, p)] * self.minv_f[p]).sum::<f64>() + self.rho[i];
+            self.rhs[r] = self.row_dot(i, &self.minv_f) + self.terms.accel_bias()[i];
         }
         let mut z = [0.0f64; crate::lcp::LCP_MAX_SIZE];
         let (s, rhs, w) = (&self.s[..k * k], &self.rhs[..k], &mut self.w[..k]);
@@ -300,19 +280,10 @@ impl ContactDynamics {
         xi: &mut [f64],
     ) -> Result<(), ContactError> {
         let (n, k) = (self.n, rows.len());
-        // (i) M C = Jᵀ   (5.3.14)
+        // (i) M C = Jᵀ   (5.3.14);  (ii) A = J C
+        self.active_schur(rows, None);
+        // (iii) A ξ = −(1 + e) J q̇⁻ (complementarity for several rows)
         for (r, &i) in rows.iter().enumerate() {
-            let col = &mut self.c[r * n..(r + 1) * n];
-            for p in 0..n {
-                col[p] = self.j[(i, p)];
-            }
-            self.chol_m.solve_in_place(col);
-        }
-        // (ii) A = J C;  (iii) A ξ = −(1 + e) J q̇⁻ (complementarity for several rows)
-        for (r, &i) in rows.iter().enumerate() {
-            for cc in 0..k {
-                self.s[r * k + cc] = (0..n).map(|p| self.j[(i, p)] * self.c[cc * n + p]).sum();
-            }
             self.rhs[r] = (1.0 + e[r]) * self.normal_velocity(i, qd);
         }
         let (s, rhs, w) = (&self.s[..k * k], &self.rhs[..k], &mut self.w[..k]);
@@ -347,25 +318,16 @@ impl ContactDynamics {
                 .iter()
                 .map(|&i| {
                     if pos {
-                        self.phi[i].abs()
+                        self.terms.phi()[i].abs()
                     } else {
                         self.normal_velocity(i, qd).abs()
                     }
                 })
                 .fold(0.0, f64::max);
+            self.active_schur(active, None);
             for (r, &i) in active.iter().enumerate() {
-                let col = &mut self.c[r * n..(r + 1) * n];
-                for p in 0..n {
-                    col[p] = self.j[(i, p)];
-                }
-                self.chol_m.solve_in_place(col);
-            }
-            for (r, &i) in active.iter().enumerate() {
-                for cc in 0..k {
-                    self.s[r * k + cc] = (0..n).map(|p| self.j[(i, p)] * self.c[cc * n + p]).sum();
-                }
                 self.rhs[r] = if pos {
-                    self.phi[i]
+                    self.terms.phi()[i]
                 } else {
                     self.normal_velocity(i, qd)
                 };
@@ -393,11 +355,11 @@ impl ContactDynamics {
 impl ContactDynamics {
     /// Kinetic energy `½ q̇ᵀ M q̇` with `M` of the last evaluation.
     pub fn kinetic_energy(&self, qd: &[f64]) -> f64 {
-        let n = self.n;
+        let (n, m) = (self.n, self.terms.mass_matrix());
         let mut s = 0.0;
         for i in 0..n {
             for k in 0..n {
-                s += qd[i] * self.m[(i, k)] * qd[k];
+                s += qd[i] * m[(i, k)] * qd[k];
             }
         }
         0.5 * s
@@ -428,24 +390,29 @@ impl ContactDynamics {
         let mu = if speed > 1e-9 { mu } else { 0.0 };
         let lsum: f64 = lam.iter().sum();
         // g = (u − h) + G_A λ_A
+        let (m, j, f) = (
+            self.terms.mass_matrix(),
+            self.terms.jacobian(),
+            self.terms.net_force(),
+        );
         for p in 0..n {
-            let mut g = self.f[p];
+            let mut g = f[p];
             for (r, &i) in active.iter().enumerate() {
-                g += self.j[(i, p)] * lam[r];
+                g += j[(i, p)] * lam[r];
             }
             if mu > 0.0 {
                 g -= mu * lsum * qd[p] / speed; // Huang (6.3.4)
             }
             self.minv_f[p] = g;
-            r_v[p] = (0..n).map(|k| self.m[(p, k)] * vdot[k]).sum::<f64>() - g;
+            r_v[p] = (0..n).map(|k| m[(p, k)] * vdot[k]).sum::<f64>() - g;
         }
         self.chol_m.solve_in_place(&mut self.minv_f);
         let (alpha, beta) = self.baumgarte.unwrap_or((0.0, 0.0));
         for (r, &i) in active.iter().enumerate() {
-            let jq = (0..n).map(|p| self.j[(i, p)] * self.minv_f[p]).sum::<f64>();
+            let jq = self.row_dot(i, &self.minv_f);
             let phid = self.normal_velocity(i, qd);
             // Huang (6.3.2): J M⁻¹(F + Jᵀλ) + ρ + 2ρ₁² φ̇ + ρ₂² φ = 0
-            r_l[r] = jq + self.rho[i] + alpha * phid + beta * self.phi[i];
+            r_l[r] = jq + self.terms.accel_bias()[i] + alpha * phid + beta * self.terms.phi()[i];
         }
     }
 }

@@ -10,12 +10,11 @@
 //! mechanism ([`ConstrainedDynamics::new`]); [`ConstrainedDynamics::accelerations`]
 //! does not allocate.
 
-use crate::validate::{
-    check_finite, check_finite_mat, check_len, check_outputs, check_timed_state,
-};
+use crate::terms::{ModelTerms, Terms};
+use crate::validate::{check_finite, check_len, check_outputs, check_timed_state};
 use crate::{Mechanism, ModelError};
 use contour_linalg::{Cholesky, KktMethod, KktSolver};
-use faer::{Mat, MatRef};
+use faer::MatRef;
 
 /// Factor `c` of the residual check after every constrained solve,
 /// `|(J q̈ + ρ)_i| ≤ c · ε · (|ρ_i| + Σ_k |J_ik| (|q̈_k| + (|f_k| + |Jᵀλ|_k) / max M_kk))`
@@ -25,42 +24,6 @@ use faer::{Mat, MatRef};
 /// leaves six orders of margin; a pendulum with `M = diag(1, ε)` exceeds it from
 /// ε ≈ 1e-8 on (relative residual 7.5e-8 at ε = 1e-8 is still accepted).
 pub const RESIDUAL_FACTOR: f64 = 1e8;
-
-/// The generalized force of Keerthi (1.1) without the constraint forces, `f = u − h`:
-/// evaluates `h(q, q̇)` and `u(t, q, q̇)` (or takes `input` as `u`), each checked for
-/// finiteness ([`ModelError::NonFinite`] naming `"bias forces"`, `"applied forces"` or `"u"`;
-/// an `input` of the wrong length is [`ModelError::DimensionMismatch`]). `h`, `u`, `f` have
-/// length N. Shared by the forward-dynamics workspaces (this crate's
-/// [`ConstrainedDynamics`], the projector method's). No allocation.
-#[allow(clippy::too_many_arguments)]
-pub fn generalized_force<M: Mechanism + ?Sized>(
-    mech: &M,
-    t: f64,
-    q: &[f64],
-    qd: &[f64],
-    input: Option<&[f64]>,
-    h: &mut [f64],
-    u: &mut [f64],
-    f: &mut [f64],
-) -> Result<(), ModelError> {
-    mech.bias_forces(q, qd, h);
-    check_finite("bias forces", h)?;
-    match input {
-        Some(given) => {
-            check_len("u", given, u.len())?;
-            check_finite("u", given)?;
-            u.copy_from_slice(given);
-        }
-        None => {
-            mech.applied_forces(t, q, qd, u);
-            check_finite("applied forces", u)?;
-        }
-    }
-    for ((fi, ui), hi) in f.iter_mut().zip(u.iter()).zip(h.iter()) {
-        *fi = ui - hi;
-    }
-    Ok(())
-}
 
 /// Baumgarte's stabilization terms, Keerthi (4.3):
 /// `J q̈ + ρ + α (J q̇ + b) + β φ = 0`, i.e. `φ̈ + α φ̇ + β φ = 0`.
@@ -113,14 +76,9 @@ pub struct ConstrainedDynamics {
     n: usize,
     l: usize,
     baumgarte: Option<Baumgarte>,
-    m: Mat<f64>,
-    j: Mat<f64>,
-    h: Vec<f64>,
-    u: Vec<f64>,
-    rho: Vec<f64>,
-    b: Vec<f64>,
-    phi: Vec<f64>,
-    f: Vec<f64>,
+    /// `M, h, u, f = u − h, J, ρ, b, φ` at the last state.
+    terms: ModelTerms,
+    /// Right-hand side of the acceleration constraint, `−ρ` (minus the Baumgarte terms).
     c: Vec<f64>,
     qdd: Vec<f64>,
     /// `(|f_k| + Σ_j |J_jk λ_j|) / max M_kk` of the residual check.
@@ -140,14 +98,7 @@ impl ConstrainedDynamics {
             n,
             l,
             baumgarte: None,
-            m: Mat::zeros(n, n),
-            j: Mat::zeros(l, n),
-            h: vec![0.0; n],
-            u: vec![0.0; n],
-            rho: vec![0.0; l],
-            b: vec![0.0; l],
-            phi: vec![0.0; l],
-            f: vec![0.0; n],
+            terms: ModelTerms::new(mech),
             c: vec![0.0; l],
             qdd: vec![0.0; n],
             force: vec![0.0; n],
@@ -204,29 +155,29 @@ impl ConstrainedDynamics {
 
     /// `M(q)` at the last evaluated state.
     pub fn mass_matrix(&self) -> MatRef<'_, f64> {
-        self.m.as_ref()
+        self.terms.mass_matrix()
     }
 
     /// `J(t, q)` at the last state passed to a constrained call
     /// ([`ConstrainedDynamics::unconstrained_accelerations`] does not update it).
     pub fn jacobian(&self) -> MatRef<'_, f64> {
-        self.j.as_ref()
+        self.terms.jacobian()
     }
 
     /// `h(q, q̇)` at the last evaluated state.
     pub fn bias_forces(&self) -> &[f64] {
-        &self.h
+        self.terms.bias_forces()
     }
 
     /// `u(t, q, q̇)` at the last evaluated state (or the input given to
     /// [`ConstrainedDynamics::contact_force_with_input`]).
     pub fn applied_forces(&self) -> &[f64] {
-        &self.u
+        self.terms.applied_forces()
     }
 
     /// `ρ(t, q, q̇)` at the last state passed to a constrained call.
     pub fn accel_bias(&self) -> &[f64] {
-        &self.rho
+        self.terms.accel_bias()
     }
 
     fn check_mechanism<M: Mechanism + ?Sized>(&self, mech: &M) -> Result<(), ModelError> {
@@ -261,31 +212,23 @@ impl ConstrainedDynamics {
         self.check_mechanism(mech)?;
         mech.validate()?;
         check_timed_state(mech, t, q, qd)?;
-        self.m.fill(0.0);
-        mech.mass_matrix(q, self.m.as_mut());
-        check_finite_mat("mass matrix", self.m.as_ref())?;
-        generalized_force(mech, t, q, qd, input, &mut self.h, &mut self.u, &mut self.f)?;
+        let which = match (constraints, self.baumgarte) {
+            (false, _) => Terms::Forces,
+            (true, None) => Terms::Accelerations,
+            (true, Some(_)) => Terms::All,
+        };
+        self.terms.evaluate(mech, t, q, qd, input, which)?;
         if constraints && self.l > 0 {
-            self.j.fill(0.0);
-            mech.constraint_jacobian_and_accel_bias(t, q, qd, self.j.as_mut(), &mut self.rho);
-            check_finite_mat("constraint jacobian", self.j.as_ref())?;
-            check_finite("accel bias", &self.rho)?;
             // Keerthi (1.4): J q̈ = −ρ
-            for i in 0..self.l {
-                self.c[i] = -self.rho[i];
+            for (ci, ri) in self.c.iter_mut().zip(self.terms.accel_bias()) {
+                *ci = -ri;
             }
             if let Some(bg) = self.baumgarte {
                 // Keerthi (4.3): J q̈ = −ρ − α (J q̇ + b) − β φ
-                mech.constraint_rate_bias(t, q, &mut self.b);
-                check_finite("rate bias", &self.b)?;
-                mech.constraints(t, q, &mut self.phi);
-                check_finite("phi", &self.phi)?;
+                let phi = self.terms.phi();
                 for i in 0..self.l {
-                    let mut phidot = self.b[i];
-                    for k in 0..self.n {
-                        phidot += self.j[(i, k)] * qd[k];
-                    }
-                    self.c[i] -= bg.alpha * phidot + bg.beta * self.phi[i];
+                    let phidot = self.terms.constraint_rate(i, qd);
+                    self.c[i] -= bg.alpha * phidot + bg.beta * phi[i];
                 }
             }
         }
@@ -332,18 +275,14 @@ impl ConstrainedDynamics {
         self.check_mechanism(mech)?;
         mech.validate()?;
         check_timed_state(mech, t, q, qd)?;
-        mech.applied_forces(t, q, qd, &mut self.u);
-        check_finite("applied forces", &self.u)?;
-        match mech.fast_forward_dynamics(q, qd, &self.u, qdd) {
+        mech.applied_forces(t, q, qd, self.terms.applied_forces_mut());
+        check_finite("applied forces", self.terms.applied_forces())?;
+        match mech.fast_forward_dynamics(q, qd, self.terms.applied_forces(), qdd) {
             Some(r) => r?,
             None => {
                 // the probe of `new` said otherwise: take the general path
                 self.evaluate(mech, t, q, qd, None, false)?;
-                self.chol
-                    .factor(self.m.as_ref())
-                    .map_err(|e| ModelError::from_solver(e, self.l))?;
-                qdd.copy_from_slice(&self.f);
-                self.chol.solve_in_place(qdd);
+                self.solve_unconstrained(qdd)?;
             }
         }
         check_finite("accelerations", qdd)
@@ -353,9 +292,9 @@ impl ConstrainedDynamics {
         let l = self.l;
         self.kkt
             .solve(
-                self.m.as_ref(),
-                self.j.as_ref(),
-                &self.f,
+                self.terms.mass_matrix(),
+                self.terms.jacobian(),
+                self.terms.net_force(),
                 &self.c,
                 qdd,
                 lambda,
@@ -379,12 +318,17 @@ impl ConstrainedDynamics {
     /// constraint. No allocation.
     fn check_residual(&mut self, qdd: &[f64], lambda: &[f64]) -> Result<(), ModelError> {
         let n = self.n;
-        let m = (0..n).fold(0.0f64, |a, k| a.max(self.m[(k, k)]));
+        let (mm, j, f) = (
+            self.terms.mass_matrix(),
+            self.terms.jacobian(),
+            self.terms.net_force(),
+        );
+        let m = (0..n).fold(0.0f64, |a, k| a.max(mm[(k, k)]));
         // force_k = |f_k| + Σ_j |J_jk λ_j|, once per column (O(L·N), not O(L²·N))
         for k in 0..n {
-            let mut force = self.f[k].abs();
+            let mut force = f[k].abs();
             for (jj, lj) in lambda.iter().enumerate() {
-                force += (self.j[(jj, k)] * lj).abs();
+                force += (j[(jj, k)] * lj).abs();
             }
             self.force[k] = force / m;
         }
@@ -392,7 +336,7 @@ impl ConstrainedDynamics {
             let mut r = -self.c[i];
             let mut scale = self.c[i].abs();
             for k in 0..n {
-                let jik = self.j[(i, k)];
+                let jik = j[(i, k)];
                 r += jik * qdd[k];
                 scale += jik.abs() * (qdd[k].abs() + self.force[k]);
             }
@@ -479,10 +423,15 @@ impl ConstrainedDynamics {
             return self.fast_unconstrained(mech, t, q, qd, qdd);
         }
         self.evaluate(mech, t, q, qd, None, false)?;
+        self.solve_unconstrained(qdd)
+    }
+
+    /// `q̈ = M⁻¹ f` by a Cholesky factorization of the evaluated `M`.
+    fn solve_unconstrained(&mut self, qdd: &mut [f64]) -> Result<(), ModelError> {
         self.chol
-            .factor(self.m.as_ref())
+            .factor(self.terms.mass_matrix())
             .map_err(|e| ModelError::from_solver(e, self.l))?;
-        qdd.copy_from_slice(&self.f);
+        qdd.copy_from_slice(self.terms.net_force());
         self.chol.solve_in_place(qdd);
         Ok(())
     }
@@ -495,6 +444,7 @@ mod tests {
     use crate::testing::SplitMix64;
     use crate::WithController;
     use faer::linalg::solvers::DenseSolveCore;
+    use faer::Mat;
 
     fn residuals<M: Mechanism + ?Sized>(
         mech: &M,

@@ -64,6 +64,7 @@ mod mechanism;
 pub mod models;
 pub mod rng;
 pub mod spatial;
+mod terms;
 pub mod testing;
 pub mod tree;
 pub mod urdf;
@@ -73,10 +74,9 @@ pub use consistent::{
     check_consistent, consistent_state, constraint_residuals, ConsistentState,
     ConsistentStateOptions, VelocityMetric,
 };
-pub use dynamics::{
-    generalized_force, Baumgarte, ConstrainedDynamics, DynamicsOptions, RESIDUAL_FACTOR,
-};
+pub use dynamics::{Baumgarte, ConstrainedDynamics, DynamicsOptions, RESIDUAL_FACTOR};
 pub use error::ModelError;
 pub use mechanism::{ConstraintKind, Controller, Mechanism, WithController};
+pub use terms::{ModelTerms, Terms};
 /// Finite-difference checks (the [`testing`] module).
 pub use testing as fd;

@@ -2,7 +2,7 @@
 //! dynamics (26)–(27), with the mass-weighted projectors `W`, `P_c`, `P_a` of (17).
 
 use contour_linalg::{Cholesky, LinalgError, WeightedProjectors};
-use contour_model::{generalized_force, Mechanism, ModelError};
+use contour_model::{Mechanism, ModelError, ModelTerms, Terms};
 use faer::{Mat, MatRef};
 
 use crate::error::ProjectionError;
@@ -53,13 +53,10 @@ pub struct ProjectionDynamics {
     n: usize,
     l: usize,
     rank_rtol: f64,
-    m: Mat<f64>,
-    a: Mat<f64>,
+    /// `M, h, u, A (= J), ρ` at the last state.
+    terms: ModelTerms,
     chol: Cholesky,
     proj: WeightedProjectors,
-    h: Vec<f64>,
-    u: Vec<f64>,
-    rho: Vec<f64>,
     a0: Vec<f64>,
     r: Vec<f64>,
     z: Vec<f64>,
@@ -80,13 +77,9 @@ impl ProjectionDynamics {
             n,
             l,
             rank_rtol,
-            m: Mat::zeros(n, n),
-            a: Mat::zeros(l, n),
+            terms: ModelTerms::new(mech),
             chol: Cholesky::new(n),
             proj: WeightedProjectors::new(n, l),
-            h: vec![0.0; n],
-            u: vec![0.0; n],
-            rho: vec![0.0; l],
             a0: vec![0.0; n],
             r: vec![0.0; l],
             z: vec![0.0; n],
@@ -133,20 +126,15 @@ impl ProjectionDynamics {
                 index: 0,
             });
         }
-        projectors_at(
-            mech,
-            t,
-            q,
-            &mut self.m,
-            &mut self.a,
-            &mut self.chol,
-            &mut self.proj,
-            self.rank_rtol,
-        )?;
-        self.u.fill(0.0);
-        generalized_force(mech, t, q, qd, None, &mut self.h, &mut self.u, &mut self.a0)?;
-        mech.constraint_accel_bias(t, q, qd, &mut self.rho);
-        check_finite("accel bias", &self.rho)?;
+        self.terms
+            .evaluate(mech, t, q, qd, None, Terms::Accelerations)?;
+        self.chol
+            .factor(self.terms.mass_matrix())
+            .map_err(|e| model_error(e, "mass matrix", self.n))?;
+        self.proj
+            .update(&self.chol, self.terms.jacobian(), 0.0, self.rank_rtol)
+            .map_err(|e| model_error(e, "constraint jacobian", self.l))?;
+        self.a0.copy_from_slice(self.terms.net_force());
         // Kövecses (29) without constraint forces: M⁻¹(Q − C).
         self.chol.solve_in_place(&mut self.a0);
         Ok(())
@@ -180,6 +168,11 @@ impl ProjectionDynamics {
         }
         let (n, l) = (self.n, self.l);
         let (pa, w) = (self.proj.p_a(), self.proj.w());
+        let (a, m, rho) = (
+            self.terms.jacobian(),
+            self.terms.mass_matrix(),
+            self.terms.accel_bias(),
+        );
         // Kövecses (30)–(31): q̈ = P_a a0 − W ρ.
         for i in 0..n {
             let mut s = 0.0;
@@ -187,15 +180,15 @@ impl ProjectionDynamics {
                 s += pa[(i, k)] * self.a0[k];
             }
             for k in 0..l {
-                s -= w[(i, k)] * self.rho[k];
+                s -= w[(i, k)] * rho[k];
             }
             qdd[i] = s;
         }
         // Minimum-norm λ: Aᵀλ = −M W r, r = A a0 + ρ  ⇒  λ = −Wᵀ M W r.
         for k in 0..l {
-            let mut s = self.rho[k];
+            let mut s = rho[k];
             for j in 0..n {
-                s += self.a[(k, j)] * self.a0[j];
+                s += a[(k, j)] * self.a0[j];
             }
             self.r[k] = s;
         }
@@ -203,7 +196,7 @@ impl ProjectionDynamics {
             self.z[i] = (0..l).map(|k| w[(i, k)] * self.r[k]).sum();
         }
         for i in 0..n {
-            self.y[i] = (0..n).map(|k| self.m[(i, k)] * self.z[k]).sum();
+            self.y[i] = (0..n).map(|k| m[(i, k)] * self.z[k]).sum();
         }
         for k in 0..l {
             lambda[k] = -(0..n).map(|i| w[(i, k)] * self.y[i]).sum::<f64>();
@@ -234,9 +227,9 @@ impl ProjectionDynamics {
             }
         }
         check_finite("qdd", qdd)?;
-        let n = self.n;
+        let (n, m, h) = (self.n, self.terms.mass_matrix(), self.terms.bias_forces());
         for i in 0..n {
-            self.z[i] = self.h[i] + (0..n).map(|k| self.m[(i, k)] * qdd[k]).sum::<f64>();
+            self.z[i] = h[i] + (0..n).map(|k| m[(i, k)] * qdd[k]).sum::<f64>();
         }
         let pa = self.proj.p_a();
         for i in 0..n {
@@ -252,27 +245,27 @@ impl ProjectionDynamics {
 
     /// `M(q)` of the last evaluation.
     pub fn mass_matrix(&self) -> MatRef<'_, f64> {
-        self.m.as_ref()
+        self.terms.mass_matrix()
     }
 
     /// `A(t, q)` of the last evaluation.
     pub fn jacobian(&self) -> MatRef<'_, f64> {
-        self.a.as_ref()
+        self.terms.jacobian()
     }
 
     /// `u(t, q, q̇)` of the last evaluation.
     pub fn applied_forces(&self) -> &[f64] {
-        &self.u
+        self.terms.applied_forces()
     }
 
     /// `h(q, q̇)` of the last evaluation.
     pub fn bias_forces(&self) -> &[f64] {
-        &self.h
+        self.terms.bias_forces()
     }
 
     /// `ρ = Ȧq̇ + ḃ` of the last evaluation.
     pub fn accel_bias(&self) -> &[f64] {
-        &self.rho
+        self.terms.accel_bias()
     }
 
     /// Numerical rank of `A` at the last evaluation.
