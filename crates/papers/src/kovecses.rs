@@ -47,7 +47,7 @@ use contour::projection::{
     ProjectionError, ProjectorConfig, Simulation, Trajectory,
 };
 
-use crate::keerthi::tables::{bdf_note, measured, ROUNDOFF_FLOOR};
+use crate::keerthi::tables::{bdf_note, measured, run_rows, ROUNDOFF_FLOOR};
 use crate::keerthi::{dist, reference, run_case, KEERTHI_FINAL_TIME, KEERTHI_TAU};
 use crate::{LinePlot, Row, SourceOutput, SourceResult, Tolerance};
 
@@ -556,30 +556,15 @@ pub fn keerthi_kov_rows() -> Result<Vec<Row>, ProjectionError> {
                 );
                 note.push_str(&bdf_note(&s));
             }
-            rows.push(count(format!("{base}/N_i"), s.steps as f64, note.clone()));
-            rows.push(count(format!("{base}/N_f"), s.f_evals as f64, note));
-            rows.push(measured(
-                format!("{base}/max_phi"),
-                s.max_phi,
-                "max |phi|_2 over accepted steps",
-            ));
-            rows.push(measured(
-                format!("{base}/max_phidot"),
-                s.max_phidot,
-                "max |J qd|_2 over accepted steps",
-            ));
-            rows.push(measured(
-                format!("{base}/final_error"),
+            run_rows(
+                &mut rows,
+                &base,
+                &s,
+                matches!(integ, Integrator::Bdf(_)),
+                &note,
                 dist(&tr.x_final, &refs[ic - 1]),
                 "|x(T) - x_ref(T)|_2 against PERT + DOPRI5 at tau = 1e-12",
-            ));
-            if let Integrator::Bdf(_) = integ {
-                rows.push(count(
-                    format!("{base}/jacobian_evals"),
-                    s.jacobian_evals as f64,
-                    bdf_note(&s),
-                ));
-            }
+            );
         }
     }
     Ok(rows)

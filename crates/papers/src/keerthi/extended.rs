@@ -5,7 +5,7 @@ use contour::projection::{
     ErrorControl, Integrator, Method, NormKind, ParametrizationConfig, ProjectionError,
 };
 
-use super::tables::{bdf_note, measured};
+use super::tables::{bdf_note, measured, run_rows};
 use super::{
     dist, reference, run_case, run_case_with, table_integrator, table_method_or_err,
     KEERTHI_FINAL_TIME, KEERTHI_TAU, TABLE_METHODS,
@@ -49,29 +49,15 @@ pub fn keerthi_extended_rows() -> Result<Vec<Row>, ProjectionError> {
                 if let Integrator::Bdf(_) = integ {
                     note.push_str(&bdf_note(&s));
                 }
-                rows.push(Row::count(format!("{base}/N_i"), s.steps as f64).note(&note));
-                rows.push(Row::count(format!("{base}/N_f"), s.f_evals as f64).note(&note));
-                rows.push(measured(
-                    format!("{base}/max_phi"),
-                    s.max_phi,
-                    "max |phi|_2 over accepted steps",
-                ));
-                rows.push(measured(
-                    format!("{base}/max_phidot"),
-                    s.max_phidot,
-                    "max |J qd|_2 over accepted steps",
-                ));
-                rows.push(measured(
-                    format!("{base}/final_error"),
+                run_rows(
+                    &mut rows,
+                    &base,
+                    &s,
+                    matches!(integ, Integrator::Bdf(_)),
+                    &note,
                     dist(&tr.x_final, &refs[ic_index - 1]),
                     "|x(T) - x_ref(T)|_2",
-                ));
-                if let Integrator::Bdf(_) = integ {
-                    rows.push(
-                        Row::count(format!("{base}/jacobian_evals"), s.jacobian_evals as f64)
-                            .note(bdf_note(&s)),
-                    );
-                }
+                );
             }
         }
     }

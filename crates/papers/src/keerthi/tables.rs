@@ -236,6 +236,42 @@ pub fn ecs_count_note(s: &contour::projection::SimulationStats) -> String {
     )
 }
 
+/// The rows of one run beyond the paper: `{base}/N_i` and `{base}/N_f` (exact counts, with
+/// `note`), the violations `max_phi`, `max_phidot` and `final_error` (measured, `final_error`
+/// with `error_note`), and with the BDF `jacobian_evals` (with [`bdf_note`]).
+pub(crate) fn run_rows(
+    rows: &mut Vec<Row>,
+    base: &str,
+    s: &contour::projection::SimulationStats,
+    bdf: bool,
+    note: &str,
+    final_error: f64,
+    error_note: &str,
+) {
+    rows.push(Row::count(format!("{base}/N_i"), s.steps as f64).note(note));
+    rows.push(Row::count(format!("{base}/N_f"), s.f_evals as f64).note(note));
+    rows.push(measured(
+        format!("{base}/max_phi"),
+        s.max_phi,
+        "max |phi|_2 over accepted steps",
+    ));
+    rows.push(measured(
+        format!("{base}/max_phidot"),
+        s.max_phidot,
+        "max |J qd|_2 over accepted steps",
+    ));
+    rows.push(measured(
+        format!("{base}/final_error"),
+        final_error,
+        error_note,
+    ));
+    if bdf {
+        rows.push(
+            Row::count(format!("{base}/jacobian_evals"), s.jacobian_evals as f64).note(bdf_note(s)),
+        );
+    }
+}
+
 /// The counting note of a row with the BDF on the ODE (`contour::projection::BdfOde`).
 pub fn bdf_note(s: &contour::projection::SimulationStats) -> String {
     format!(
