@@ -57,6 +57,7 @@
 
 pub mod autodiff;
 mod consistent;
+pub mod csv;
 mod dynamics;
 mod error;
 pub mod explicit;

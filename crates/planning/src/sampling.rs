@@ -19,6 +19,7 @@ use crate::error::PlanningError;
 use crate::joint_path::JointPath;
 use crate::limits::{AccelerationLimits, TorqueLimits};
 use crate::phase_plane::{MinimumTimeSolution, XInterval};
+use contour_model::csv::write_f64;
 use contour_model::Mechanism;
 use serde::Serialize;
 use std::io::Write;
@@ -42,15 +43,6 @@ pub struct SampledTrajectory {
     pub qdd: Vec<Vec<f64>>,
     /// Joint torques τ(s, ṡ, s̈), Huang (4.3.6).
     pub tau: Vec<Vec<f64>>,
-}
-
-fn write_f64(w: &mut impl Write, x: f64) -> std::io::Result<()> {
-    let a = x.abs();
-    if x == 0.0 || (1e-5..1e16).contains(&a) {
-        write!(w, "{x}")
-    } else {
-        write!(w, "{x:e}")
-    }
 }
 
 impl SampledTrajectory {

@@ -6,6 +6,7 @@
 
 use std::io::{Read, Write};
 
+use contour_model::csv::write_f64;
 use serde::{Deserialize, Serialize};
 
 /// Failure to write or read a [`crate::Trajectory`] (JSON or CSV).
@@ -262,17 +263,6 @@ pub struct Trajectory {
     pub events: Vec<Event>,
     /// Work counters.
     pub stats: SimulationStats,
-}
-
-/// Writes `x` in its shortest round-trip form: `{}` for `0` and `1e-5 ≤ |x| < 1e16`, `{:e}`
-/// otherwise (both parse back to the same `f64` with `str::parse`).
-fn write_f64(w: &mut impl Write, x: f64) -> std::io::Result<()> {
-    let a = x.abs();
-    if x == 0.0 || (1e-5..1e16).contains(&a) {
-        write!(w, "{x}")
-    } else {
-        write!(w, "{x:e}")
-    }
 }
 
 /// Checks that every row of `rows` has `expected` entries.
