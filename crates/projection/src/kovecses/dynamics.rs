@@ -154,18 +154,8 @@ impl ProjectionDynamics {
         qdd: &mut [f64],
         lambda: &mut [f64],
     ) -> Result<(), ModelError> {
+        contour_model::validate::check_outputs(mech, qdd, lambda)?;
         self.evaluate(mech, t, q, qd)?;
-        for (what, expected, found) in
-            [("qdd", self.n, qdd.len()), ("lambda", self.l, lambda.len())]
-        {
-            if expected != found {
-                return Err(ModelError::DimensionMismatch {
-                    what,
-                    expected,
-                    found,
-                });
-            }
-        }
         let (n, l) = (self.n, self.l);
         let (pa, w) = (self.proj.p_a(), self.proj.w());
         let (a, m, rho) = (
