@@ -45,12 +45,12 @@
 //! differences kept): the next predictor starts from the moved point with the old slope.
 
 use crate::error::{OdeError, Quantity};
-use crate::implicit::{eval_res, newton_scales, Fd, IterationMatrix, Source};
+use crate::implicit::{check_dim_once, eval_res, newton_scales, Fd, IterationMatrix, Source};
 use crate::norm::Tolerances;
 use crate::problem::{check_finite, DaeJacobian, DaeResidual, WithJacobian};
 use crate::stats::Stats;
 use crate::stepper::{
-    check_initial, check_params, clamp_to_stop, initial_derivative, stepper_bookkeeping,
+    check_initial, check_params, clamp_step, initial_derivative, stepper_bookkeeping,
     stepper_state, Advance, StepInfo, Stepper,
 };
 
@@ -530,21 +530,8 @@ impl Bdf {
         Ok(())
     }
 
-    fn check_dim<S: Source + ?Sized>(&mut self, f: &S) -> Result<(), OdeError> {
-        if !self.dim_checked {
-            if f.dim() != self.n {
-                return Err(OdeError::DimensionMismatch {
-                    expected: self.n,
-                    got: f.dim(),
-                });
-            }
-            self.dim_checked = true;
-        }
-        Ok(())
-    }
-
     fn init_impl<S: Source + ?Sized>(&mut self, f: &mut S) -> Result<(), OdeError> {
-        self.check_dim(f)?;
+        check_dim_once(f, self.n, &mut self.dim_checked)?;
         match self.cfg.initial_derivative.as_ref() {
             Some(yp0) => self.yp.copy_from_slice(yp0),
             None => self.consistent_derivative(f)?,
@@ -654,6 +641,17 @@ impl Bdf {
         })
     }
 
+    /// `δ = F(t, y_c, y'_c)` at the current corrector iterate (counted); `false` when some
+    /// component is not finite.
+    fn corrector_residual<S: Source + ?Sized>(
+        &mut self,
+        f: &mut S,
+        t: f64,
+    ) -> Result<bool, OdeError> {
+        eval_res(f, &mut self.stats, t, &self.yc, &self.ypc, &mut self.delta)?;
+        Ok(self.delta.iter().all(|v| v.is_finite()))
+    }
+
     /// Predictor and Newton corrector at `t_new` (DASSL `DDASTP` block 3).
     fn corrector<S: Source + ?Sized>(
         &mut self,
@@ -678,16 +676,9 @@ impl Bdf {
             if index2 {
                 self.refresh_newton2_differential();
             }
-            eval_res(
-                f,
-                &mut self.stats,
-                t_new,
-                &self.yc,
-                &self.ypc,
-                &mut self.delta,
-            )?;
+            let finite = self.corrector_residual(f, t_new)?;
             if self.jcalc == -1 {
-                if self.delta.iter().any(|v| !v.is_finite()) {
+                if !finite {
                     return Ok(Corrector::Failed {
                         iterations: 0,
                         residual: f64::NAN,
@@ -770,15 +761,7 @@ impl Bdf {
                 if m >= self.cfg.max_newton_iterations {
                     break false;
                 }
-                eval_res(
-                    f,
-                    &mut self.stats,
-                    t_new,
-                    &self.yc,
-                    &self.ypc,
-                    &mut self.delta,
-                )?;
-                if self.delta.iter().any(|v| !v.is_finite()) {
+                if !self.corrector_residual(f, t_new)? {
                     delnrm = f64::NAN;
                     break false;
                 }
@@ -803,7 +786,7 @@ impl Bdf {
         if !self.initialized {
             self.init_impl(f)?;
         }
-        self.check_dim(f)?;
+        check_dim_once(f, self.n, &mut self.dim_checked)?;
         let n = self.n;
         let maxord = self.max_order();
         let fixed = self.cfg.fixed.is_some();
@@ -811,11 +794,7 @@ impl Bdf {
         let (mut netf, mut ncf, mut nsf) = (0usize, 0usize, 0usize);
         loop {
             let h_prop = self.cfg.fixed.map_or(self.h_next, |fx| fx.h);
-            let (h, hits_stop) = clamp_to_stop(self.t, h_prop, self.cfg.h_max, self.t_stop);
-            let hmin = 4.0 * f64::EPSILON * self.t.abs();
-            if !(h > hmin && h > f64::MIN_POSITIVE) {
-                return Err(OdeError::StepSizeTooSmall { t: self.t, h });
-            }
+            let (h, hits_stop) = clamp_step(self.t, h_prop, self.cfg.h_max, self.t_stop, 4.0)?;
             if self.kold == 0 && h != self.psi[1] {
                 // First step: φ₂ = h·y'₀ follows the step size.
                 let r = h / self.psi[1];
