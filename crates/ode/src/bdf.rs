@@ -530,11 +530,8 @@ impl Bdf {
     }
 
     fn reset_to(&mut self, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        crate::stepper::check_restart(self.n, t, y)?;
-        self.y.copy_from_slice(y);
-        self.t = t;
-        self.t_prev = t;
-        self.h_last = 0.0;
+        let clock = (&mut self.t, &mut self.t_prev, &mut self.h_last);
+        crate::stepper::restart_state(clock, &mut self.y, t, y)?;
         self.kold = 0;
         self.k = 1;
         self.initialized = false;
@@ -1123,7 +1120,7 @@ impl<F: DaeJacobian> Advance<WithJacobian<F>> for Bdf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::{integrate, DriverOptions};
+    use crate::driver::{integrate, integrate_to, DriverOptions};
     use crate::problem::{FnRhs, OdeAsDae};
     use crate::test_models::{ExactSolution, ExponentialDecay, HarmonicOscillator};
 
@@ -1178,15 +1175,7 @@ mod tests {
                 let hist: Vec<Vec<f64>> = (0..=k).map(|i| vec![(i as f64 * h).exp()]).collect();
                 let refs: Vec<&[f64]> = hist.iter().map(|v| v.as_slice()).collect();
                 s.start_with_history(h, &refs).unwrap();
-                let sol = integrate(
-                    &mut s,
-                    &mut f,
-                    2.0,
-                    &[2.0],
-                    &mut [],
-                    &DriverOptions::default(),
-                )
-                .unwrap();
+                let sol = integrate_to(&mut s, &mut f, 2.0).unwrap();
                 (sol.y[0][0] - (-2.0f64).exp()).abs()
             };
             let (e1, e2) = (run(40), run(80));
@@ -1212,15 +1201,7 @@ mod tests {
             BdfConfig::default(),
         )
         .unwrap();
-        let sol = integrate(
-            &mut s,
-            &mut f,
-            10.0,
-            &[10.0],
-            &mut [],
-            &DriverOptions::default(),
-        )
-        .unwrap();
+        let sol = integrate_to(&mut s, &mut f, 10.0).unwrap();
         let y1 = (-10.0f64).exp();
         assert!((sol.y[0][1] - y1).abs() < 1e-5, "{:?}", sol.y);
         assert!((sol.y[0][0] - y1.cos()).abs() < 1e-4);

@@ -385,12 +385,9 @@ impl HuangBdf2 {
     }
 
     fn restart_impl(&mut self, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        crate::stepper::check_restart(self.n, t, y)?;
-        self.hist[0].copy_from_slice(y);
+        let clock = (&mut self.t, &mut self.t_prev, &mut self.h_last);
+        crate::stepper::restart_state(clock, &mut self.hist[0], t, y)?;
         self.npts = 1;
-        self.t = t;
-        self.t_prev = t;
-        self.h_last = 0.0;
         self.yp0.fill(0.0);
         newton_scales(&self.tol, y, &mut self.sc);
         if let Some(st) = self.starter.as_mut() {

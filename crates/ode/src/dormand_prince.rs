@@ -520,11 +520,8 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
     }
 
     fn restart(&mut self, f: &mut F, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        crate::stepper::check_restart(self.y.len(), t, y)?;
-        self.y.copy_from_slice(y);
-        self.t = t;
-        self.t_prev = t;
-        self.h_last = 0.0;
+        let clock = (&mut self.t, &mut self.t_prev, &mut self.h_last);
+        crate::stepper::restart_state(clock, &mut self.y, t, y)?;
         self.rcont[0].copy_from_slice(y);
         for r in &mut self.rcont[1..] {
             r.fill(0.0);

@@ -448,16 +448,9 @@ impl SinglyImplicitRk {
     }
 
     pub(crate) fn restart_impl(&mut self, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        if !t.is_finite() {
-            return Err(OdeError::NonFinite {
-                what: Quantity::InitialTime,
-                index: 0,
-            });
-        }
-        self.replace_impl(y)?;
-        self.t = t;
-        self.t_prev = t;
-        self.h_last = 0.0;
+        let clock = (&mut self.t, &mut self.t_prev, &mut self.h_last);
+        crate::stepper::restart_state(clock, &mut self.y, t, y)?;
+        newton_scales(&self.tol, &self.y, &mut self.sc);
         self.yp.fill(0.0);
         self.mat.ok = false;
         Ok(())

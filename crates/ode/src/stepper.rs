@@ -242,6 +242,23 @@ pub(crate) fn check_restart(n: usize, t: f64, y: &[f64]) -> Result<(), OdeError>
     check_replacement(n, y)
 }
 
+/// The restart bookkeeping of a stepper with the fields `t`, `t_prev`, `h_last` and the
+/// state `y_now`: checks `(t, y)` ([`check_restart`]) and moves the state there with no last
+/// step (`t_prev = t`, `h_last = 0`).
+pub(crate) fn restart_state(
+    (t_now, t_prev, h_last): (&mut f64, &mut f64, &mut f64),
+    y_now: &mut [f64],
+    t: f64,
+    y: &[f64],
+) -> Result<(), OdeError> {
+    check_restart(y_now.len(), t, y)?;
+    y_now.copy_from_slice(y);
+    *t_now = t;
+    *t_prev = t;
+    *h_last = 0.0;
+    Ok(())
+}
+
 /// Checks named configuration parameters: every `(name, value, ok)` must have `ok` and a value
 /// that is not NaN, else [`OdeError::InvalidParameter`] names the first offender. The one
 /// validation prelude of the steppers' constructors.

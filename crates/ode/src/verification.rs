@@ -20,7 +20,7 @@ use crate::adams_bashforth_moulton::{AbmConfig, AbmOrder, AbmStep, AdamsBashfort
 use crate::bdf::{Bdf, BdfConfig};
 use crate::bdf_huang::{HuangBdf2, HuangBdf2Config, HuangStart};
 use crate::dormand_prince::{DormandPrince54, DormandPrinceConfig};
-use crate::driver::{integrate, DriverOptions};
+use crate::driver::{integrate, integrate_to, DriverOptions};
 use crate::error::OdeError;
 use crate::norm::Tolerances;
 use crate::problem::OdeAsDae;
@@ -51,8 +51,7 @@ fn error_at<S: Advance<F>, F>(
     exact: &[f64],
     t_end: f64,
 ) -> Result<(f64, Stats), OdeError> {
-    let opts = DriverOptions::default();
-    let sol = integrate(stepper, f, t_end, &[t_end], &mut [], &opts)?;
+    let sol = integrate_to(stepper, f, t_end)?;
     Ok((max_abs_diff(&sol.y[0], exact), sol.stats))
 }
 
@@ -328,14 +327,7 @@ pub fn index1_bdf(tol: f64) -> Result<(f64, Stats), OdeError> {
     y0[1] += 0.3;
     let cfg = BdfConfig::default().with_algebraic(p.algebraic());
     let mut s = Bdf::new(0.0, &y0, Tolerances::new(tol, tol), cfg)?;
-    let sol = integrate(
-        &mut s,
-        &mut p,
-        10.0,
-        &[10.0],
-        &mut [],
-        &DriverOptions::default(),
-    )?;
+    let sol = integrate_to(&mut s, &mut p, 10.0)?;
     let mut ex = [0.0; 2];
     p.exact(10.0, &mut ex);
     Ok((max_abs_diff(&sol.y[0], &ex), sol.stats))
