@@ -32,10 +32,8 @@
 //! weights, and each algebraic update `δμⱼ` is weighted by its effect on the differential
 //! components, `‖G[diff, j]‖/c_j` in those weights (column `j` of the iteration matrix;
 //! Hairer & Wanner, *Solving ODEs II*, VII.8: the index-2 variables are measured through
-//! the differential ones, not at their own `O(u/h)`-noisy scale). That effect enters whole,
-//! not averaged over the `m_err` differential components (for the scaled 2-norm: the root of
-//! the sum, not of the mean), so it bounds the change of every single differential
-//! component. Otherwise every component enters the Newton test with its own tolerance scale.
+//! the differential ones, not at their own `O(u/h)`-noisy scale). Otherwise every component
+//! enters the Newton test with its own tolerance scale.
 //!
 //! Consistent initialization ([`Bdf::initialize`]): unless `y'₀` is given, Newton's method
 //! on `F(t₀, y₀, y'₀) = 0` in the unknowns `y'ᵢ` (differential components) and `yᵢ`
@@ -48,7 +46,7 @@
 
 use crate::error::{OdeError, Quantity};
 use crate::implicit::{check_dim_once, eval_res, newton_scales, Fd, IterationMatrix, Source};
-use crate::norm::{ErrorNorm, Tolerances};
+use crate::norm::Tolerances;
 use crate::problem::{check_finite, DaeJacobian, DaeResidual, WithJacobian};
 use crate::stats::Stats;
 use crate::stepper::{
@@ -188,9 +186,8 @@ pub struct Bdf {
     e: Vec<f64>,
     sc_newton: Vec<f64>,
     /// Index-2 Newton weights: `sc_err` on the differential components, on each algebraic
-    /// component `j` the unnormalised error-test norm of column `j` of the iteration matrix
-    /// over the differential rows divided by `c_j`, times `√m_err` for the scaled 2-norm
-    /// (set when the matrix is formed).
+    /// component `j` the error-test norm of column `j` of the iteration matrix over the
+    /// differential rows divided by `c_j` (set when the matrix is formed).
     sc_newton2: Vec<f64>,
     /// Some component is algebraic and out of the error test (an index-2 system).
     index2: bool,
@@ -495,20 +492,11 @@ impl Bdf {
     /// formed at `c_j`. A Newton update `δμⱼ` of an algebraic component changes the residual
     /// of differential row `i` by `Gᵢⱼ δμⱼ`; in the semi-explicit form `y'ᵢ − fᵢ(y, μ) = 0`
     /// that row's own derivative enters `G` as `c_j`, so the update moves `yᵢ` by about
-    /// `Gᵢⱼ δμⱼ / c_j`. The weight of `μⱼ` is the unnormalised error-test norm of that
-    /// column, `w = (Σᵢ (Gᵢⱼ scᵢ / c_j)²)^½` (scaled 2-norm) or `maxᵢ |Gᵢⱼ scᵢ / c_j|` (max
-    /// norm) — the bound on the weighted change of any one differential component — entered
-    /// so that [`Bdf::norm_newton2`]'s division by `m_err` does not average it: `√m_err·w` for
-    /// the scaled 2-norm (issue 13, session 7: against `w` alone, Keerthi's ECS runs were
-    /// 2.7× more accurate in the geometric mean over table 4.1 and the IC2 sweep for +2 % N_f).
-    /// Brenan, Campbell & Petzold §5.2.2 measure convergence in the error-test norm;
-    /// Hairer & Wanner VII.8 measure index-2 variables through their effect.
+    /// `Gᵢⱼ δμⱼ / c_j`. The weight of `μⱼ` is the error-test norm of that column
+    /// (Brenan, Campbell & Petzold §5.2.2 measure convergence in the error-test norm;
+    /// Hairer & Wanner VII.8 measure index-2 variables through their effect).
     fn set_newton2_weights(&mut self) {
         let cj = self.cj.abs().max(f64::MIN_POSITIVE);
-        let whole = match self.tol.norm {
-            ErrorNorm::ScaledL2 => (self.m_err as f64).sqrt(),
-            ErrorNorm::Max => 1.0,
-        };
         for j in 0..self.n {
             if !self.is_algebraic(j) {
                 continue;
@@ -516,7 +504,7 @@ impl Bdf {
             let col = (0..self.n)
                 .filter(|i| !self.is_algebraic(*i))
                 .map(|i| self.mat.lu[(i, j)] * self.sc_err[i] / cj);
-            self.sc_newton2[j] = whole * crate::norm::norm_of(self.tol.norm, col, 1);
+            self.sc_newton2[j] = crate::norm::norm_of(self.tol.norm, col, 1);
         }
     }
 

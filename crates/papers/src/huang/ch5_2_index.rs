@@ -976,9 +976,8 @@ pub fn final_time_scan_rows() -> Result<Vec<Row>, ProjectionError> {
                     n as f64,
                 )
                 .paper_opt(paper_counts(ic, name).map(|c| c.0))
-                .note(crate::keerthi::tables::ecs_moved(
-                    name,
-                    format!("{name} N_i at PERT's T_best = {t_best} s; {disclaimer}"),
+                .note(format!(
+                    "{name} N_i at PERT's T_best = {t_best} s; {disclaimer}"
                 )),
             );
         }

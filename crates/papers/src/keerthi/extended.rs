@@ -5,7 +5,7 @@ use contour::projection::{
     ErrorControl, Integrator, Method, NormKind, ParametrizationConfig, ProjectionError,
 };
 
-use super::tables::{bdf_note, ecs_moved, measured};
+use super::tables::{bdf_note, measured};
 use super::{
     dist, reference, run_case, run_case_with, table_integrator, table_method_or_err,
     KEERTHI_FINAL_TIME, KEERTHI_TAU, TABLE_METHODS,
@@ -92,13 +92,9 @@ pub fn keerthi_extended_rows() -> Result<Vec<Row>, ProjectionError> {
             rows.push(measured(
                 format!("{base}/final_error"),
                 dist(&tr.x_final, &refs[1]),
-                ecs_moved(name, &note),
+                &note,
             ));
-            rows.push(measured(
-                format!("{base}/max_phi"),
-                tr.stats.max_phi,
-                ecs_moved(name, &note),
-            ));
+            rows.push(measured(format!("{base}/max_phi"), tr.stats.max_phi, &note));
         }
     }
     for (norm_name, ec) in [
@@ -117,10 +113,7 @@ pub fn keerthi_extended_rows() -> Result<Vec<Row>, ProjectionError> {
                 let note = format!(
                     "as the table row, with the {norm_name} norm weights instead of the plain l2 norm with rtol = 0"
                 );
-                rows.push(
-                    Row::count(format!("{base}/N_i"), tr.stats.steps as f64)
-                        .note(ecs_moved(name, &note)),
-                );
+                rows.push(Row::count(format!("{base}/N_i"), tr.stats.steps as f64).note(&note));
                 rows.push(
                     Row::count(format!("{base}/N_f"), tr.stats.f_evals as f64)
                         .note(ecs_aware_note(name, &note, &tr.stats)),

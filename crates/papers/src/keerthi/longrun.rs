@@ -31,20 +31,11 @@ pub fn longrun_rows() -> Result<Vec<Row>, ProjectionError> {
             .run()?;
         let base = format!("projection/longrun/{name}");
         let note = "pendulum, 100 s, tau = 1e-8 absolute l2 (ABM; ECS: BDF)";
-        let moved = if name == "ECS" {
-            "; ECS moved in issue 13, session 7 (each multiplier's whole effect on q and v in the BDF's index-2 Newton test, see the keerthi ECS rows): max_phi 5.102e-9 -> 8.823e-9, energy_drift 1.605e-5 -> 1.964e-5, N_f 58630 -> 57930"
-        } else {
-            ""
-        };
-        rows.push(measured(
-            format!("{base}/max_phi"),
-            tr.stats.max_phi,
-            format!("{note}{moved}"),
-        ));
+        rows.push(measured(format!("{base}/max_phi"), tr.stats.max_phi, note));
         rows.push(measured(
             format!("{base}/energy_drift"),
             (e(&tr.x_final) - e(&tr.x_initial)).abs(),
-            format!("{note}{moved}"),
+            note,
         ));
         rows.push(
             Row::count(format!("{base}/N_f"), tr.stats.f_evals as f64)

@@ -152,11 +152,11 @@ pub fn keerthi_rows() -> Result<Vec<Row>, ProjectionError> {
             rows.push(
                 Row::count(format!("{base}/N_i"), s.steps as f64).paper(pi)
                 .tolerance(Tolerance::Rel(tolerance_percent(ic_index, name) / 100.0))
-                .note(ecs_moved(name, format!(
+                .note(format!(
                     "{mn}; tau = 1e-4 absolute, l2 norm of x = (q, qd), T = {t_end} s; {} rejected attempts; {}",
                     s.rejected_steps,
                     deviation_note(ic_index, name, pct(s.steps as f64, pi), &facts)
-                ))),
+                )),
             );
             rows.push(
                 Row::count(format!("{base}/N_f"), s.f_evals as f64).paper(pf)
@@ -179,26 +179,23 @@ pub fn keerthi_rows() -> Result<Vec<Row>, ProjectionError> {
             rows.push(measured(
                 format!("{base}/max_phi"),
                 s.max_phi,
-                ecs_moved(name, "max over accepted steps of |phi|_2"),
+                "max over accepted steps of |phi|_2",
             ));
             rows.push(
                 measured(format!("{base}/max_phidot"), s.max_phidot, if name == "PERT" {
-                    "max over accepted steps of |J qd|_2; PERT's velocity correction uses J at the uncorrected q (Keerthi (3.4)), leaving O(|dq| |qd|)".to_string()
+                    "max over accepted steps of |J qd|_2; PERT's velocity correction uses J at the uncorrected q (Keerthi (3.4)), leaving O(|dq| |qd|)"
                 } else {
-                    ecs_moved(name, "max over accepted steps of |J qd|_2")
+                    "max over accepted steps of |J qd|_2"
                 }),
             );
             rows.push(measured(
                 format!("{base}/final_error"),
                 dist(&tr.x_final, &xref),
-                ecs_moved(
-                    name,
-                    "|x(T) - x_ref(T)|_2 against PERT + DOPRI5 at tau = 1e-12",
-                ),
+                "|x(T) - x_ref(T)|_2 against PERT + DOPRI5 at tau = 1e-12",
             ));
             rows.push(
                 Row::count(format!("{base}/rejected"), s.rejected_steps as f64)
-                    .note(ecs_moved(name, "attempts rejected by the error test")),
+                    .note("attempts rejected by the error test"),
             );
             if name == "PARAM" {
                 rows.push(
@@ -227,25 +224,12 @@ pub fn keerthi_rows() -> Result<Vec<Row>, ProjectionError> {
     Ok(rows)
 }
 
-/// Why every ECS number moved in issue 13, session 7 (appended to the ECS rows' notes).
-pub const ECS_NEWTON_NOTE: &str = "; ECS numbers moved in issue 13, session 7: in the BDF's index-2 Newton test each multiplier update now enters with its whole effect on q and v (sqrt(m_err) times the earlier weight for the l2 norm, so that the test's division by m_err does not average it away); over Table 4.1 and the IC2 sweep tau = 1e-3 ... 1e-10 the final errors fell by 2.7x in the geometric mean for +2 % N_f (Table 4.2: final_error 3.873e-5 -> 3.390e-6, N_f 907 -> 897; Table 4.1: 2.394e-6 -> 3.952e-7, N_f 209 -> 223); Andrews' squeezer at tau = 1e-8 takes 94 Jacobians (74 before)";
-
-/// `note` with [`ECS_NEWTON_NOTE`] for the ECS rows.
-pub(crate) fn ecs_moved(name: &str, note: impl Into<String>) -> String {
-    let note = note.into();
-    if name == "ECS" {
-        format!("{note}{ECS_NEWTON_NOTE}")
-    } else {
-        note
-    }
-}
-
 /// The counting note of an ECS `N_f` row: the finite-difference iteration matrices are in
 /// `N_f` (as for every BDF run) since the 2026-11-23 redesign (issue 12); before, they were
 /// left out.
 pub fn ecs_count_note(s: &contour::projection::SimulationStats) -> String {
     format!(
-        "; incl. the {} acceleration solves of {} finite-difference iteration matrices (2N + 1 each): counted in N_f as in every other BDF run since issue 12 (before: N_f = {} without them); the BDF's Newton test for this index-2 system (issue 13, sessions 6 and 7) is DASSL's rate test in the error-test norm with tolerance 0.03, each multiplier update weighted by its whole effect on q and v through its column of the iteration matrix (it replaces the earlier acceptance of stalled iterations with mu scaled by h, which left many Newton failures with an old matrix: Andrews' squeezer at tau = 1e-8 took 802 Jacobians for 1,195 steps, now 74 for 1,244)",
+        "; incl. the {} acceleration solves of {} finite-difference iteration matrices (2N + 1 each): counted in N_f as in every other BDF run since issue 12 (before: N_f = {} without them); the BDF's Newton test for this index-2 system (issue 13, session 6) is DASSL's rate test in the error-test norm with tolerance 0.03, each multiplier update weighted by its effect on q and v through its column of the iteration matrix (it replaces the earlier acceptance of stalled iterations with mu scaled by h, which left many Newton failures with an old matrix: Andrews' squeezer at tau = 1e-8 took 802 Jacobians for 1,195 steps, now 74 for 1,244)",
         s.jacobian_f_evals,
         s.jacobian_evals,
         s.f_evals - s.jacobian_f_evals
