@@ -45,12 +45,12 @@
 //! differences kept): the next predictor starts from the moved point with the old slope.
 
 use crate::error::{OdeError, Quantity};
-use crate::implicit::{eval_res, newton_scales, Fd, IterationMatrix, Source};
+use crate::implicit::{check_dim_once, eval_res, newton_scales, Fd, IterationMatrix, Source};
 use crate::norm::Tolerances;
 use crate::problem::{check_finite, DaeJacobian, DaeResidual, WithJacobian};
 use crate::stats::Stats;
 use crate::stepper::{
-    check_initial, check_params, clamp_to_stop, initial_derivative, stepper_bookkeeping,
+    check_initial, check_params, clamp_step, initial_derivative, stepper_bookkeeping,
     stepper_state, Advance, StepInfo, Stepper,
 };
 
@@ -518,11 +518,8 @@ impl Bdf {
     }
 
     fn reset_to(&mut self, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        crate::stepper::check_restart(self.n, t, y)?;
-        self.y.copy_from_slice(y);
-        self.t = t;
-        self.t_prev = t;
-        self.h_last = 0.0;
+        let clock = (&mut self.t, &mut self.t_prev, &mut self.h_last);
+        crate::stepper::restart_state(clock, &mut self.y, t, y)?;
         self.kold = 0;
         self.k = 1;
         self.initialized = false;
@@ -530,21 +527,8 @@ impl Bdf {
         Ok(())
     }
 
-    fn check_dim<S: Source + ?Sized>(&mut self, f: &S) -> Result<(), OdeError> {
-        if !self.dim_checked {
-            if f.dim() != self.n {
-                return Err(OdeError::DimensionMismatch {
-                    expected: self.n,
-                    got: f.dim(),
-                });
-            }
-            self.dim_checked = true;
-        }
-        Ok(())
-    }
-
     fn init_impl<S: Source + ?Sized>(&mut self, f: &mut S) -> Result<(), OdeError> {
-        self.check_dim(f)?;
+        check_dim_once(f, self.n, &mut self.dim_checked)?;
         match self.cfg.initial_derivative.as_ref() {
             Some(yp0) => self.yp.copy_from_slice(yp0),
             None => self.consistent_derivative(f)?,
@@ -654,6 +638,17 @@ impl Bdf {
         })
     }
 
+    /// `δ = F(t, y_c, y'_c)` at the current corrector iterate (counted); `false` when some
+    /// component is not finite.
+    fn corrector_residual<S: Source + ?Sized>(
+        &mut self,
+        f: &mut S,
+        t: f64,
+    ) -> Result<bool, OdeError> {
+        eval_res(f, &mut self.stats, t, &self.yc, &self.ypc, &mut self.delta)?;
+        Ok(self.delta.iter().all(|v| v.is_finite()))
+    }
+
     /// Predictor and Newton corrector at `t_new` (DASSL `DDASTP` block 3).
     fn corrector<S: Source + ?Sized>(
         &mut self,
@@ -678,16 +673,9 @@ impl Bdf {
             if index2 {
                 self.refresh_newton2_differential();
             }
-            eval_res(
-                f,
-                &mut self.stats,
-                t_new,
-                &self.yc,
-                &self.ypc,
-                &mut self.delta,
-            )?;
+            let finite = self.corrector_residual(f, t_new)?;
             if self.jcalc == -1 {
-                if self.delta.iter().any(|v| !v.is_finite()) {
+                if !finite {
                     return Ok(Corrector::Failed {
                         iterations: 0,
                         residual: f64::NAN,
@@ -770,15 +758,7 @@ impl Bdf {
                 if m >= self.cfg.max_newton_iterations {
                     break false;
                 }
-                eval_res(
-                    f,
-                    &mut self.stats,
-                    t_new,
-                    &self.yc,
-                    &self.ypc,
-                    &mut self.delta,
-                )?;
-                if self.delta.iter().any(|v| !v.is_finite()) {
+                if !self.corrector_residual(f, t_new)? {
                     delnrm = f64::NAN;
                     break false;
                 }
@@ -803,7 +783,7 @@ impl Bdf {
         if !self.initialized {
             self.init_impl(f)?;
         }
-        self.check_dim(f)?;
+        check_dim_once(f, self.n, &mut self.dim_checked)?;
         let n = self.n;
         let maxord = self.max_order();
         let fixed = self.cfg.fixed.is_some();
@@ -811,11 +791,7 @@ impl Bdf {
         let (mut netf, mut ncf, mut nsf) = (0usize, 0usize, 0usize);
         loop {
             let h_prop = self.cfg.fixed.map_or(self.h_next, |fx| fx.h);
-            let (h, hits_stop) = clamp_to_stop(self.t, h_prop, self.cfg.h_max, self.t_stop);
-            let hmin = 4.0 * f64::EPSILON * self.t.abs();
-            if !(h > hmin && h > f64::MIN_POSITIVE) {
-                return Err(OdeError::StepSizeTooSmall { t: self.t, h });
-            }
+            let (h, hits_stop) = clamp_step(self.t, h_prop, self.cfg.h_max, self.t_stop, 4.0)?;
             if self.kold == 0 && h != self.psi[1] {
                 // First step: φ₂ = h·y'₀ follows the step size.
                 let r = h / self.psi[1];
@@ -1132,7 +1108,7 @@ impl<F: DaeJacobian> Advance<WithJacobian<F>> for Bdf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::{integrate, DriverOptions};
+    use crate::driver::{integrate, integrate_to, DriverOptions};
     use crate::problem::{FnRhs, OdeAsDae};
     use crate::test_models::{ExactSolution, ExponentialDecay, HarmonicOscillator};
 
@@ -1187,15 +1163,7 @@ mod tests {
                 let hist: Vec<Vec<f64>> = (0..=k).map(|i| vec![(i as f64 * h).exp()]).collect();
                 let refs: Vec<&[f64]> = hist.iter().map(|v| v.as_slice()).collect();
                 s.start_with_history(h, &refs).unwrap();
-                let sol = integrate(
-                    &mut s,
-                    &mut f,
-                    2.0,
-                    &[2.0],
-                    &mut [],
-                    &DriverOptions::default(),
-                )
-                .unwrap();
+                let sol = integrate_to(&mut s, &mut f, 2.0).unwrap();
                 (sol.y[0][0] - (-2.0f64).exp()).abs()
             };
             let (e1, e2) = (run(40), run(80));
@@ -1221,15 +1189,7 @@ mod tests {
             BdfConfig::default(),
         )
         .unwrap();
-        let sol = integrate(
-            &mut s,
-            &mut f,
-            10.0,
-            &[10.0],
-            &mut [],
-            &DriverOptions::default(),
-        )
-        .unwrap();
+        let sol = integrate_to(&mut s, &mut f, 10.0).unwrap();
         let y1 = (-10.0f64).exp();
         assert!((sol.y[0][1] - y1).abs() < 1e-5, "{:?}", sol.y);
         assert!((sol.y[0][0] - y1.cos()).abs() < 1e-4);

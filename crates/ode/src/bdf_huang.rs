@@ -29,14 +29,14 @@
 //! polynomial is translated), as in [`crate::Bdf`].
 
 use crate::error::{OdeError, Quantity};
-use crate::implicit::{eval_res, newton_scales, IterationMatrix, Source};
+use crate::implicit::{check_dim_once, eval_res, newton_scales, IterationMatrix, Source};
 use crate::norm::Tolerances;
 use crate::problem::check_finite;
 use crate::sirk::{SinglyImplicitRk, SirkConfig};
 use crate::stats::Stats;
 use crate::stepper::{
-    check_constant_step_newton, check_initial, clamp_to_stop, initial_derivative,
-    stepper_bookkeeping, StepInfo, Stepper,
+    check_constant_step_newton, check_initial, clamp_step, initial_derivative, stepper_bookkeeping,
+    StepInfo, Stepper,
 };
 
 /// Starting procedure of [`HuangBdf2`].
@@ -304,19 +304,8 @@ impl HuangBdf2 {
     }
 
     fn step_impl<S: Source + ?Sized>(&mut self, f: &mut S) -> Result<StepInfo, OdeError> {
-        if !self.dim_checked {
-            if f.dim() != self.n {
-                return Err(OdeError::DimensionMismatch {
-                    expected: self.n,
-                    got: f.dim(),
-                });
-            }
-            self.dim_checked = true;
-        }
-        let (h, hits_stop) = clamp_to_stop(self.t, self.cfg.h, f64::INFINITY, self.t_stop);
-        if !(h > 4.0 * f64::EPSILON * self.t.abs() && h > f64::MIN_POSITIVE) {
-            return Err(OdeError::StepSizeTooSmall { t: self.t, h });
-        }
+        check_dim_once(f, self.n, &mut self.dim_checked)?;
+        let (h, hits_stop) = clamp_step(self.t, self.cfg.h, f64::INFINITY, self.t_stop, 4.0)?;
         let t_new = if hits_stop {
             self.t_stop.unwrap_or(self.t + h)
         } else {
@@ -396,12 +385,9 @@ impl HuangBdf2 {
     }
 
     fn restart_impl(&mut self, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        crate::stepper::check_restart(self.n, t, y)?;
-        self.hist[0].copy_from_slice(y);
+        let clock = (&mut self.t, &mut self.t_prev, &mut self.h_last);
+        crate::stepper::restart_state(clock, &mut self.hist[0], t, y)?;
         self.npts = 1;
-        self.t = t;
-        self.t_prev = t;
-        self.h_last = 0.0;
         self.yp0.fill(0.0);
         newton_scales(&self.tol, y, &mut self.sc);
         if let Some(st) = self.starter.as_mut() {

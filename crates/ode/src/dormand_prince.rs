@@ -17,8 +17,8 @@ use crate::norm::Tolerances;
 use crate::problem::{check_dim, check_finite, eval_rhs, OdeRhs};
 use crate::stats::Stats;
 use crate::stepper::{
-    check_initial, check_params, clamp_to_stop, stepper_bookkeeping, stepper_state, Advance,
-    StepInfo, Stepper,
+    check_initial, check_params, clamp_step, step_fraction, stepper_bookkeeping, stepper_state,
+    Advance, StepInfo, Stepper,
 };
 
 /// An explicit 7-stage Runge–Kutta tableau with an embedded error estimate and a
@@ -404,11 +404,9 @@ impl Stepper for DormandPrince54 {
     /// Hairer's `CONTD5`: with `θ = (t − tₙ₋₁)/h`, `θ₁ = 1 − θ`,
     /// `y(t) ≈ r₁ + θ(r₂ + θ₁(r₃ + θ(r₄ + θ₁ r₅)))`.
     fn dense(&self, t_out: f64, out: &mut [f64]) {
-        if self.h_last == 0.0 {
-            out.copy_from_slice(&self.y);
+        let Some(th) = step_fraction(self.t_prev, self.h_last, &self.y, t_out, out) else {
             return;
-        }
-        let th = (t_out - self.t_prev) / self.h_last;
+        };
         let th1 = 1.0 - th;
         let r = &self.rcont;
         for i in 0..out.len() {
@@ -429,11 +427,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
         let mut rejected = 0;
         let mut last_rejected = false;
         loop {
-            let (h, hits_stop) = clamp_to_stop(self.t, self.h_next, self.cfg.h_max, self.t_stop);
-            let hmin = 4.0 * f64::EPSILON * self.t.abs();
-            if !(h > hmin && h > f64::MIN_POSITIVE) {
-                return Err(OdeError::StepSizeTooSmall { t: self.t, h });
-            }
+            let (h, hits_stop) = clamp_step(self.t, self.h_next, self.cfg.h_max, self.t_stop, 4.0)?;
             self.stages(f, h)?;
             for i in 0..n {
                 let mut acc = 0.0;
@@ -526,11 +520,8 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
     }
 
     fn restart(&mut self, f: &mut F, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        crate::stepper::check_restart(self.y.len(), t, y)?;
-        self.y.copy_from_slice(y);
-        self.t = t;
-        self.t_prev = t;
-        self.h_last = 0.0;
+        let clock = (&mut self.t, &mut self.t_prev, &mut self.h_last);
+        crate::stepper::restart_state(clock, &mut self.y, t, y)?;
         self.rcont[0].copy_from_slice(y);
         for r in &mut self.rcont[1..] {
             r.fill(0.0);

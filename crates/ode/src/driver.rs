@@ -55,6 +55,23 @@ pub struct Solution {
     pub termination: Termination,
 }
 
+/// [`integrate`] to `t_end` with the one output `t_end`, no events and the default options:
+/// the solution at the final time (`sol.y[0]`) with the work counters.
+pub fn integrate_to<S: Advance<F>, F: ?Sized>(
+    stepper: &mut S,
+    f: &mut F,
+    t_end: f64,
+) -> Result<Solution, OdeError> {
+    integrate(
+        stepper,
+        f,
+        t_end,
+        &[t_end],
+        &mut [],
+        &DriverOptions::default(),
+    )
+}
+
 /// Integrates from the stepper's current `(t, y)` to `t_end > t`.
 ///
 /// * `t_out`: sorted output times in `[t, t_end]`; empty means "every accepted step"

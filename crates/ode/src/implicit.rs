@@ -12,31 +12,21 @@ use crate::error::{OdeError, RhsError};
 use crate::problem::{DaeJacobian, DaeResidual, WithJacobian};
 use crate::stats::Stats;
 
-/// A residual with an optional analytic iteration matrix (crate-internal).
+/// A residual with an optional analytic iteration matrix (crate-internal): a wrapper around
+/// the user's [`DaeResidual`] that forwards `dim` and `residual` to it.
 pub(crate) trait Source {
-    fn dim(&self) -> usize;
-    fn residual(&mut self, t: f64, y: &[f64], yp: &[f64], r: &mut [f64]) -> Result<(), RhsError>;
-    /// `Some(..)` when the problem supplies `∂F/∂y + cj·∂F/∂y'` itself.
-    fn analytic_matrix(
-        &mut self,
-        t: f64,
-        y: &[f64],
-        yp: &[f64],
-        cj: f64,
-        m: MatMut<'_, f64>,
-    ) -> Option<Result<(), RhsError>>;
-}
-
-/// A plain residual: the iteration matrix is formed by finite differences.
-pub(crate) struct Fd<'a, F: ?Sized>(pub &'a mut F);
-
-impl<F: DaeResidual + ?Sized> Source for Fd<'_, F> {
+    /// The wrapped residual.
+    type Inner: DaeResidual + ?Sized;
+    fn inner(&self) -> &Self::Inner;
+    fn inner_mut(&mut self) -> &mut Self::Inner;
     fn dim(&self) -> usize {
-        self.0.dim()
+        self.inner().dim()
     }
     fn residual(&mut self, t: f64, y: &[f64], yp: &[f64], r: &mut [f64]) -> Result<(), RhsError> {
-        self.0.residual(t, y, yp, r)
+        self.inner_mut().residual(t, y, yp, r)
     }
+    /// `Some(..)` when the problem supplies `∂F/∂y + cj·∂F/∂y'` itself (default: `None`,
+    /// finite differences).
     fn analytic_matrix(
         &mut self,
         _t: f64,
@@ -49,12 +39,26 @@ impl<F: DaeResidual + ?Sized> Source for Fd<'_, F> {
     }
 }
 
-impl<F: DaeJacobian> Source for WithJacobian<F> {
-    fn dim(&self) -> usize {
-        self.0.dim()
+/// A plain residual: the iteration matrix is formed by finite differences.
+pub(crate) struct Fd<'a, F: ?Sized>(pub &'a mut F);
+
+impl<F: DaeResidual + ?Sized> Source for Fd<'_, F> {
+    type Inner = F;
+    fn inner(&self) -> &F {
+        self.0
     }
-    fn residual(&mut self, t: f64, y: &[f64], yp: &[f64], r: &mut [f64]) -> Result<(), RhsError> {
-        self.0.residual(t, y, yp, r)
+    fn inner_mut(&mut self) -> &mut F {
+        self.0
+    }
+}
+
+impl<F: DaeJacobian> Source for WithJacobian<F> {
+    type Inner = F;
+    fn inner(&self) -> &F {
+        &self.0
+    }
+    fn inner_mut(&mut self) -> &mut F {
+        &mut self.0
     }
     fn analytic_matrix(
         &mut self,
@@ -66,6 +70,20 @@ impl<F: DaeJacobian> Source for WithJacobian<F> {
     ) -> Option<Result<(), RhsError>> {
         Some(self.0.iteration_matrix(t, y, yp, cj, m))
     }
+}
+
+/// Checks once per stepper that the problem has the stepper's dimension `n` (`checked`
+/// remembers it).
+pub(crate) fn check_dim_once<S: Source + ?Sized>(
+    f: &S,
+    n: usize,
+    checked: &mut bool,
+) -> Result<(), OdeError> {
+    if !*checked {
+        crate::problem::check_dim_is(f.dim(), n)?;
+        *checked = true;
+    }
+    Ok(())
 }
 
 /// Evaluates the residual, counts it and attaches `t` to a failure.

@@ -68,7 +68,7 @@ pub use dormand_prince::{
     hermite_cubic_scalar, DormandPrince54, DormandPrinceConfig, ScalarStep, Tableau,
     DORMAND_PRINCE_1980,
 };
-pub use driver::{integrate, DriverOptions, Solution, Termination};
+pub use driver::{integrate, integrate_to, DriverOptions, Solution, Termination};
 pub use error::{OdeError, Quantity, RhsError};
 pub use events::{Direction, EventAction, EventFunction, EventRecord, FnEvent};
 pub use norm::{Atol, ErrorNorm, Tolerances};

@@ -191,11 +191,13 @@ pub(crate) fn check_finite(v: &[f64], what: Quantity) -> Result<(), OdeError> {
 
 /// Checks `f.dim() == n`.
 pub(crate) fn check_dim<F: OdeRhs + ?Sized>(f: &F, n: usize) -> Result<(), OdeError> {
-    if f.dim() != n {
-        return Err(OdeError::DimensionMismatch {
-            expected: n,
-            got: f.dim(),
-        });
+    check_dim_is(f.dim(), n)
+}
+
+/// Checks that a problem of dimension `got` fits a stepper of dimension `n`.
+pub(crate) fn check_dim_is(got: usize, n: usize) -> Result<(), OdeError> {
+    if got != n {
+        return Err(OdeError::DimensionMismatch { expected: n, got });
     }
     Ok(())
 }

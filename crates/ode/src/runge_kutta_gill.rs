@@ -33,8 +33,8 @@ use crate::norm::Tolerances;
 use crate::problem::{check_dim, check_finite, eval_rhs, OdeRhs};
 use crate::stats::Stats;
 use crate::stepper::{
-    check_initial, check_params, clamp_to_stop, stepper_bookkeeping, stepper_state, Advance,
-    StepInfo, Stepper,
+    check_initial, check_params, clamp_step, stepper_bookkeeping, stepper_state, Advance, StepInfo,
+    Stepper,
 };
 
 /// `A = 1 − 1/√2`, Huang (5.3.3).
@@ -127,6 +127,19 @@ pub struct RungeKuttaGill {
 
 /// One Gill step, Huang (5.3.3): from `y` with `f0 = f(t, y)` and the accumulator `q` (γ₀ on
 /// entry, γ₄ on exit) to `out`. Three evaluations of `f`, stage buffer `kbuf`.
+/// Stage 2 or 3 of Gill's scheme with its coefficient `c` (`A` or `B`), in place on `z`:
+/// `z ← z + c(k − γ)`, `γ ← γ + 3(z_new − z_old) − c·k` with `k = h·kbuf`.
+#[inline]
+fn gill_middle_stage(c: f64, h: f64, kbuf: &[f64], q: &mut [f64], z: &mut [f64]) {
+    for ((&kb, qi), zi) in kbuf.iter().zip(q.iter_mut()).zip(z.iter_mut()) {
+        let k = h * kb;
+        let z_new = *zi + c * (k - *qi);
+        let r = z_new - *zi;
+        *qi += 3.0 * r - c * k;
+        *zi = z_new;
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn gill_step<F: OdeRhs + ?Sized>(
     f: &mut F,
@@ -150,22 +163,10 @@ fn gill_step<F: OdeRhs + ?Sized>(
     }
     eval_rhs(f, stats, t + 0.5 * h, out, kbuf)?;
     // Stage 2: z₂ = z₁ + A(k₂ − γ₁), γ₂ = γ₁ + 3[·] − A k₂.
-    for i in 0..n {
-        let k = h * kbuf[i];
-        let z = out[i] + GILL_A * (k - q[i]);
-        let r = z - out[i];
-        q[i] += 3.0 * r - GILL_A * k;
-        out[i] = z;
-    }
+    gill_middle_stage(GILL_A, h, kbuf, q, out);
     eval_rhs(f, stats, t + 0.5 * h, out, kbuf)?;
     // Stage 3: z₃ = z₂ + B(k₃ − γ₂), γ₃ = γ₂ + 3[·] − B k₃.
-    for i in 0..n {
-        let k = h * kbuf[i];
-        let z = out[i] + GILL_B * (k - q[i]);
-        let r = z - out[i];
-        q[i] += 3.0 * r - GILL_B * k;
-        out[i] = z;
-    }
+    gill_middle_stage(GILL_B, h, kbuf, q, out);
     eval_rhs(f, stats, t + h, out, kbuf)?;
     // Stage 4: yₙ₊₁ = z₃ + ⅙(k₄ − 2γ₃), γ₄ = γ₃ + 3[·] − ½k₄.
     for i in 0..n {
@@ -324,10 +325,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for RungeKuttaGill {
         }
         match self.cfg.mode {
             GillMode::Fixed { h: h_fixed } => {
-                let (h, hits_stop) = clamp_to_stop(self.t, h_fixed, self.cfg.h_max, self.t_stop);
-                if !(h > 4.0 * f64::EPSILON * self.t.abs() && h > f64::MIN_POSITIVE) {
-                    return Err(OdeError::StepSizeTooSmall { t: self.t, h });
-                }
+                let (h, hits_stop) = clamp_step(self.t, h_fixed, self.cfg.h_max, self.t_stop, 4.0)?;
                 gill_step(
                     f,
                     &mut self.stats,
@@ -367,10 +365,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for RungeKuttaGill {
                 let mut rejected = 0;
                 loop {
                     let (hh, hits_stop) =
-                        clamp_to_stop(self.t, self.h_next, self.cfg.h_max, self.t_stop);
-                    if !(hh > 8.0 * f64::EPSILON * self.t.abs() && hh > f64::MIN_POSITIVE) {
-                        return Err(OdeError::StepSizeTooSmall { t: self.t, h: hh });
-                    }
+                        clamp_step(self.t, self.h_next, self.cfg.h_max, self.t_stop, 8.0)?;
                     let half = 0.5 * hh;
                     // One step of 2h (its γ₄ is discarded).
                     self.gamma_big.copy_from_slice(&self.gamma);
@@ -481,12 +476,9 @@ impl<F: OdeRhs + ?Sized> Advance<F> for RungeKuttaGill {
     }
 
     fn restart(&mut self, f: &mut F, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        crate::stepper::check_restart(self.y.len(), t, y)?;
-        self.y.copy_from_slice(y);
+        let clock = (&mut self.t, &mut self.t_prev, &mut self.h_last);
+        crate::stepper::restart_state(clock, &mut self.y, t, y)?;
         self.y_prev.copy_from_slice(y);
-        self.t = t;
-        self.t_prev = t;
-        self.h_last = 0.0;
         self.init(f)
     }
 }

@@ -42,12 +42,12 @@
 //! Dense output: the quadratic through `(tₙ, yₙ)`, `(tₙ + c₁h, Y₁)`, `(tₙ₊₁, yₙ₊₁)`.
 
 use crate::error::{OdeError, Quantity};
-use crate::implicit::{eval_res, newton_scales, IterationMatrix, Source};
+use crate::implicit::{check_dim_once, eval_res, newton_scales, IterationMatrix, Source};
 use crate::norm::Tolerances;
 use crate::problem::check_finite;
 use crate::stats::Stats;
 use crate::stepper::{
-    check_constant_step_newton, check_initial, clamp_to_stop, initial_derivative,
+    check_constant_step_newton, check_initial, clamp_step, initial_derivative, step_fraction,
     stepper_bookkeeping, stepper_state, StepInfo, Stepper,
 };
 
@@ -394,19 +394,8 @@ impl SinglyImplicitRk {
         &mut self,
         f: &mut S,
     ) -> Result<StepInfo, OdeError> {
-        if !self.dim_checked {
-            if f.dim() != self.n {
-                return Err(OdeError::DimensionMismatch {
-                    expected: self.n,
-                    got: f.dim(),
-                });
-            }
-            self.dim_checked = true;
-        }
-        let (h, hits_stop) = clamp_to_stop(self.t, self.cfg.h, f64::INFINITY, self.t_stop);
-        if !(h > 4.0 * f64::EPSILON * self.t.abs() && h > f64::MIN_POSITIVE) {
-            return Err(OdeError::StepSizeTooSmall { t: self.t, h });
-        }
+        check_dim_once(f, self.n, &mut self.dim_checked)?;
+        let (h, hits_stop) = clamp_step(self.t, self.cfg.h, f64::INFINITY, self.t_stop, 4.0)?;
         if !self.solve_stages(f, h)? {
             return Err(OdeError::NoConvergence {
                 t: self.t,
@@ -459,16 +448,9 @@ impl SinglyImplicitRk {
     }
 
     pub(crate) fn restart_impl(&mut self, t: f64, y: &[f64]) -> Result<(), OdeError> {
-        if !t.is_finite() {
-            return Err(OdeError::NonFinite {
-                what: Quantity::InitialTime,
-                index: 0,
-            });
-        }
-        self.replace_impl(y)?;
-        self.t = t;
-        self.t_prev = t;
-        self.h_last = 0.0;
+        let clock = (&mut self.t, &mut self.t_prev, &mut self.h_last);
+        crate::stepper::restart_state(clock, &mut self.y, t, y)?;
+        newton_scales(&self.tol, &self.y, &mut self.sc);
         self.yp.fill(0.0);
         self.mat.ok = false;
         Ok(())
@@ -482,11 +464,9 @@ impl Stepper for SinglyImplicitRk {
     }
     /// Quadratic through `(tₙ₋₁, yₙ₋₁)`, `(tₙ₋₁ + c₁h, Y₁)`, `(tₙ, yₙ)`.
     fn dense(&self, t_out: f64, out: &mut [f64]) {
-        if self.h_last == 0.0 {
-            out.copy_from_slice(&self.y);
+        let Some(th) = step_fraction(self.t_prev, self.h_last, &self.y, t_out, out) else {
             return;
-        }
-        let th = (t_out - self.t_prev) / self.h_last;
+        };
         let c1 = self.tab.c[0];
         // Lagrange basis on the nodes 0, c₁, 1.
         let l0 = (th - c1) * (th - 1.0) / c1;

@@ -116,6 +116,41 @@ pub(crate) fn clamp_to_stop(t: f64, h: f64, h_max: f64, t_stop: Option<f64>) -> 
     (h, false)
 }
 
+/// [`clamp_to_stop`] followed by the round-off check every stepper makes before an attempt:
+/// the clamped step must exceed `ulps·u·|t|` (and the smallest normal number), else
+/// [`OdeError::StepSizeTooSmall`]. Returns `(h, hits_stop)`.
+#[inline]
+pub(crate) fn clamp_step(
+    t: f64,
+    h: f64,
+    h_max: f64,
+    t_stop: Option<f64>,
+    ulps: f64,
+) -> Result<(f64, bool), OdeError> {
+    let (h, hits_stop) = clamp_to_stop(t, h, h_max, t_stop);
+    if !(h > ulps * f64::EPSILON * t.abs() && h > f64::MIN_POSITIVE) {
+        return Err(OdeError::StepSizeTooSmall { t, h });
+    }
+    Ok((h, hits_stop))
+}
+
+/// The start of a one-step interpolant: the fraction `θ = (t_out − t_prev)/h` of the last
+/// step, or `None` before the first step (`h = 0`), when `y` has been copied to `out`.
+#[inline]
+pub(crate) fn step_fraction(
+    t_prev: f64,
+    h: f64,
+    y: &[f64],
+    t_out: f64,
+    out: &mut [f64],
+) -> Option<f64> {
+    if h == 0.0 {
+        out.copy_from_slice(y);
+        return None;
+    }
+    Some((t_out - t_prev) / h)
+}
+
 /// The bookkeeping part of [`Stepper`] shared by every method: `stats`, `stats_mut` and
 /// `set_t_stop` over the fields `stats: Stats` and `t_stop: Option<f64>`.
 macro_rules! stepper_bookkeeping {
@@ -205,6 +240,23 @@ pub(crate) fn check_restart(n: usize, t: f64, y: &[f64]) -> Result<(), OdeError>
         });
     }
     check_replacement(n, y)
+}
+
+/// The restart bookkeeping of a stepper with the fields `t`, `t_prev`, `h_last` and the
+/// state `y_now`: checks `(t, y)` ([`check_restart`]) and moves the state there with no last
+/// step (`t_prev = t`, `h_last = 0`).
+pub(crate) fn restart_state(
+    (t_now, t_prev, h_last): (&mut f64, &mut f64, &mut f64),
+    y_now: &mut [f64],
+    t: f64,
+    y: &[f64],
+) -> Result<(), OdeError> {
+    check_restart(y_now.len(), t, y)?;
+    y_now.copy_from_slice(y);
+    *t_now = t;
+    *t_prev = t;
+    *h_last = 0.0;
+    Ok(())
 }
 
 /// Checks named configuration parameters: every `(name, value, ok)` must have `ok` and a value

@@ -20,7 +20,7 @@ use crate::adams_bashforth_moulton::{AbmConfig, AbmOrder, AbmStep, AdamsBashfort
 use crate::bdf::{Bdf, BdfConfig};
 use crate::bdf_huang::{HuangBdf2, HuangBdf2Config, HuangStart};
 use crate::dormand_prince::{DormandPrince54, DormandPrinceConfig};
-use crate::driver::{integrate, DriverOptions};
+use crate::driver::{integrate, integrate_to, DriverOptions};
 use crate::error::OdeError;
 use crate::norm::Tolerances;
 use crate::problem::OdeAsDae;
@@ -51,8 +51,7 @@ fn error_at<S: Advance<F>, F>(
     exact: &[f64],
     t_end: f64,
 ) -> Result<(f64, Stats), OdeError> {
-    let opts = DriverOptions::default();
-    let sol = integrate(stepper, f, t_end, &[t_end], &mut [], &opts)?;
+    let sol = integrate_to(stepper, f, t_end)?;
     Ok((max_abs_diff(&sol.y[0], exact), sol.stats))
 }
 
@@ -76,117 +75,87 @@ pub fn dae_global_error<S: Advance<OdeAsDae<P>>, P: ExactSolution + Clone>(
     error_at(stepper, &mut OdeAsDae::new(problem.clone()), &exact, t_end)
 }
 
-/// Global errors at `t_end` for the constant steps `t_end/nᵢ` made by `make(h)`.
-pub fn error_sequence<S: Advance<P>, P: ExactSolution + Clone>(
-    problem: &P,
-    t_end: f64,
-    ns: &[usize],
-    mut make: impl FnMut(f64, &P) -> Result<S, OdeError>,
-) -> Result<Vec<f64>, OdeError> {
-    halving(t_end, ns, |h| {
-        let mut p = problem.clone();
-        global_error(&mut make(h, &p)?, &mut p, t_end).map(|r| r.0)
-    })
-}
-
-/// Global errors at `t_end` of an implicit method on `OdeAsDae(problem)` for the constant
-/// steps `t_end/nᵢ`.
-pub fn error_sequence_dae<S: Advance<OdeAsDae<P>>, P: ExactSolution + Clone>(
-    problem: &P,
-    t_end: f64,
-    ns: &[usize],
-    mut make: impl FnMut(f64, &P) -> Result<S, OdeError>,
-) -> Result<Vec<f64>, OdeError> {
-    halving(t_end, ns, |h| {
-        dae_global_error(&mut make(h, problem)?, problem, t_end).map(|r| r.0)
-    })
-}
-
-/// `error(h)` for `h = t_end/nᵢ`.
-fn halving(
-    t_end: f64,
-    ns: &[usize],
-    error: impl FnMut(f64) -> Result<f64, OdeError>,
-) -> Result<Vec<f64>, OdeError> {
-    ns.iter().map(|&n| t_end / n as f64).map(error).collect()
-}
-
 /// `log₂(e₀/e₁)` of the last two errors of a halving sequence.
 pub fn observed_order(errors: &[f64]) -> f64 {
     let m = errors.len();
     (errors[m - 2] / errors[m - 1]).log2()
 }
 
-/// The errors and their observed order.
-fn with_order(errors: Result<Vec<f64>, OdeError>) -> OrderResult {
-    let e = errors?;
-    let o = observed_order(&e);
-    Ok((e, o))
-}
-
-/// The stepper of step `h` on the oscillator: `make(t0, y0, Tolerances(tol, tol), h)`.
-fn on_oscillator<S>(
-    tol: f64,
-    make: impl Fn(f64, &[f64], Tolerances, f64) -> Result<S, OdeError>,
-) -> impl FnMut(f64, &HarmonicOscillator) -> Result<S, OdeError> {
-    move |h, p| make(p.t0(), &p.y0(), Tolerances::new(tol, tol), h)
-}
-
-/// The order of an explicit stepper `make(t0, y0, tol, h)` on the oscillator over `[0, 10]`
-/// with the constant steps `10/nᵢ` and tolerances `tol` (used by start-ups only).
-fn explicit_order<S: Advance<HarmonicOscillator>>(
+/// The errors and observed order of the steppers `make(t0, y0, Tolerances(tol, tol), h)` on
+/// the oscillator over `[0, 10]` with the constant steps `h = 10/nᵢ`, each run by `run`
+/// ([`explicit`] or [`implicit`]). `tol` serves only start-ups and the Newton test.
+fn oscillator_order<S>(
     ns: &[usize],
     tol: f64,
     make: impl Fn(f64, &[f64], Tolerances, f64) -> Result<S, OdeError>,
+    run: impl Fn(&mut S, HarmonicOscillator, f64) -> Result<(f64, Stats), OdeError>,
 ) -> OrderResult {
-    with_order(error_sequence(
-        &OSCILLATOR,
-        10.0,
-        ns,
-        on_oscillator(tol, make),
-    ))
+    let p = OSCILLATOR;
+    let errors = ns
+        .iter()
+        .map(|&n| {
+            let h = 10.0 / n as f64;
+            let mut s = make(p.t0(), &p.y0(), Tolerances::new(tol, tol), h)?;
+            run(&mut s, p, 10.0).map(|r| r.0)
+        })
+        .collect::<Result<Vec<f64>, OdeError>>()?;
+    let order = observed_order(&errors);
+    Ok((errors, order))
 }
 
-/// [`explicit_order`] for an implicit stepper on `OdeAsDae(oscillator)` (`tol`: the Newton
-/// test's).
-fn implicit_order<S: Advance<OdeAsDae<HarmonicOscillator>>>(
-    ns: &[usize],
-    tol: f64,
-    make: impl Fn(f64, &[f64], Tolerances, f64) -> Result<S, OdeError>,
-) -> OrderResult {
-    with_order(error_sequence_dae(
-        &OSCILLATOR,
-        10.0,
-        ns,
-        on_oscillator(tol, make),
-    ))
+/// An explicit stepper on the problem itself ([`global_error`]).
+fn explicit<S: Advance<HarmonicOscillator>>(
+    s: &mut S,
+    mut p: HarmonicOscillator,
+    t_end: f64,
+) -> Result<(f64, Stats), OdeError> {
+    global_error(s, &mut p, t_end)
+}
+
+/// An implicit stepper on `OdeAsDae(problem)` ([`dae_global_error`]).
+fn implicit<S: Advance<OdeAsDae<HarmonicOscillator>>>(
+    s: &mut S,
+    p: HarmonicOscillator,
+    t_end: f64,
+) -> Result<(f64, Stats), OdeError> {
+    dae_global_error(s, &p, t_end)
 }
 
 /// Measured order of Runge–Kutta–Gill (theory 4).
 pub fn rkg_order() -> OrderResult {
-    explicit_order(&[25, 50, 100, 200], 1e-6, |t0, y0, tol, h| {
-        let mode = GillMode::Fixed { h };
-        RungeKuttaGill::new(
-            t0,
-            y0,
-            tol,
-            RungeKuttaGillConfig {
-                mode,
-                ..Default::default()
-            },
-        )
-    })
+    oscillator_order(
+        &[25, 50, 100, 200],
+        1e-6,
+        |t0, y0, tol, h| {
+            let mode = GillMode::Fixed { h };
+            RungeKuttaGill::new(
+                t0,
+                y0,
+                tol,
+                RungeKuttaGillConfig {
+                    mode,
+                    ..Default::default()
+                },
+            )
+        },
+        explicit,
+    )
 }
 
 /// Measured order of Dormand–Prince 5(4) in constant-step mode (theory 5).
 pub fn dopri_order() -> OrderResult {
-    explicit_order(&[25, 50, 100, 200], 1e-6, |t0, y0, tol, h| {
-        let cfg = DormandPrinceConfig {
-            fixed_step: Some(h),
-            ..Default::default()
-        };
-        DormandPrince54::new(t0, y0, tol, cfg)
-    })
+    oscillator_order(
+        &[25, 50, 100, 200],
+        1e-6,
+        |t0, y0, tol, h| {
+            let cfg = DormandPrinceConfig {
+                fixed_step: Some(h),
+                ..Default::default()
+            };
+            DormandPrince54::new(t0, y0, tol, cfg)
+        },
+        explicit,
+    )
 }
 
 /// Step counts used for ABM at order `k` (chosen so that the errors lie well above the
@@ -201,19 +170,24 @@ pub fn abm_steps(k: usize) -> [usize; 3] {
 
 /// Measured order of ABM with fixed order `k` and constant step (theory `k + 1`).
 pub fn abm_order(k: usize) -> OrderResult {
-    explicit_order(&abm_steps(k), 1e-13, |t0, y0, tol, h| {
-        let (order, step) = (AbmOrder::Fixed(k), AbmStep::Fixed { h });
-        AdamsBashforthMoulton::new(
-            t0,
-            y0,
-            tol,
-            AbmConfig {
-                order,
-                step,
-                ..Default::default()
-            },
-        )
-    })
+    oscillator_order(
+        &abm_steps(k),
+        1e-13,
+        |t0, y0, tol, h| {
+            let (order, step) = (AbmOrder::Fixed(k), AbmStep::Fixed { h });
+            AdamsBashforthMoulton::new(
+                t0,
+                y0,
+                tol,
+                AbmConfig {
+                    order,
+                    step,
+                    ..Default::default()
+                },
+            )
+        },
+        explicit,
+    )
 }
 
 /// Step counts on `[0, 10]` used for the BDF of order `k`.
@@ -230,49 +204,64 @@ pub fn bdf_steps(k: usize) -> [usize; 3] {
 /// past values `y(−ih)`, `i = 0 … k` ([`Bdf::start_with_history`]), on the oscillator
 /// through [`OdeAsDae`], tolerance 1e-13 for the Newton test (theory `k`).
 pub fn bdf_order(k: usize) -> OrderResult {
-    implicit_order(&bdf_steps(k), 1e-13, |t0, y0, tol, h| {
-        let mut s = Bdf::new(t0, y0, tol, BdfConfig::default().fixed(k, h))?;
-        let hist: Vec<Vec<f64>> = (0..=k)
-            .map(|i| exact_at(&OSCILLATOR, -(i as f64) * h))
-            .collect();
-        let refs: Vec<&[f64]> = hist.iter().map(|v| v.as_slice()).collect();
-        s.start_with_history(h, &refs)?;
-        Ok(s)
-    })
+    oscillator_order(
+        &bdf_steps(k),
+        1e-13,
+        |t0, y0, tol, h| {
+            let mut s = Bdf::new(t0, y0, tol, BdfConfig::default().fixed(k, h))?;
+            let hist: Vec<Vec<f64>> = (0..=k)
+                .map(|i| exact_at(&OSCILLATOR, -(i as f64) * h))
+                .collect();
+            let refs: Vec<&[f64]> = hist.iter().map(|v| v.as_slice()).collect();
+            s.start_with_history(h, &refs)?;
+            Ok(s)
+        },
+        implicit,
+    )
 }
 
 /// Measured order of Huang's constant-step BDF2 (theory 2) with the given start, on the
 /// oscillator over `[0, 10]`, `n = 100, 200, 400` steps, tolerance 1e-13 for the secant
 /// iteration.
 pub fn huang_bdf2_order(start: HuangStart) -> OrderResult {
-    implicit_order(&[100, 200, 400], 1e-13, |t0, y0, tol, h| {
-        HuangBdf2::new(
-            t0,
-            y0,
-            tol,
-            HuangBdf2Config {
-                h,
-                start,
-                ..Default::default()
-            },
-        )
-    })
+    oscillator_order(
+        &[100, 200, 400],
+        1e-13,
+        |t0, y0, tol, h| {
+            HuangBdf2::new(
+                t0,
+                y0,
+                tol,
+                HuangBdf2Config {
+                    h,
+                    start,
+                    ..Default::default()
+                },
+            )
+        },
+        implicit,
+    )
 }
 
 /// Measured order of the singly-implicit RK (theory 3), oscillator over `[0, 10]`,
 /// `n = 50, 100, 200` steps.
 pub fn sirk_order() -> OrderResult {
-    implicit_order(&[50, 100, 200], 1e-13, |t0, y0, tol, h| {
-        SinglyImplicitRk::new(
-            t0,
-            y0,
-            tol,
-            SirkConfig {
-                h,
-                ..Default::default()
-            },
-        )
-    })
+    oscillator_order(
+        &[50, 100, 200],
+        1e-13,
+        |t0, y0, tol, h| {
+            SinglyImplicitRk::new(
+                t0,
+                y0,
+                tol,
+                SirkConfig {
+                    h,
+                    ..Default::default()
+                },
+            )
+        },
+        implicit,
+    )
 }
 
 /// Van der Pol `μ = 1000`, `y(3000)`: the BDF at `rtol = atol = 10⁻¹³`, max order 5
@@ -338,14 +327,7 @@ pub fn index1_bdf(tol: f64) -> Result<(f64, Stats), OdeError> {
     y0[1] += 0.3;
     let cfg = BdfConfig::default().with_algebraic(p.algebraic());
     let mut s = Bdf::new(0.0, &y0, Tolerances::new(tol, tol), cfg)?;
-    let sol = integrate(
-        &mut s,
-        &mut p,
-        10.0,
-        &[10.0],
-        &mut [],
-        &DriverOptions::default(),
-    )?;
+    let sol = integrate_to(&mut s, &mut p, 10.0)?;
     let mut ex = [0.0; 2];
     p.exact(10.0, &mut ex);
     Ok((max_abs_diff(&sol.y[0], &ex), sol.stats))

@@ -132,15 +132,7 @@ fn constant_step_methods_on_index1_dae() {
             },
         )
         .unwrap();
-        let sol = integrate(
-            &mut s,
-            &mut p,
-            2.0,
-            &[2.0],
-            &mut [],
-            &DriverOptions::default(),
-        )
-        .unwrap();
+        let sol = integrate_to(&mut s, &mut p, 2.0).unwrap();
         Index1Dae.exact(2.0, &mut ex);
         let e_sirk = max_abs_diff(&sol.y[0], &ex);
         let mut p = Index1Dae;
@@ -150,15 +142,7 @@ fn constant_step_methods_on_index1_dae() {
             ..Default::default()
         };
         let mut s = HuangBdf2::new(0.0, &y0, tol.clone(), cfg).unwrap();
-        let sol = integrate(
-            &mut s,
-            &mut p,
-            2.0,
-            &[2.0],
-            &mut [],
-            &DriverOptions::default(),
-        )
-        .unwrap();
+        let sol = integrate_to(&mut s, &mut p, 2.0).unwrap();
         let e_bdf2 = max_abs_diff(&sol.y[0], &ex);
         println!(
             "h = {h}: sirk {e_sirk:.2e}, bdf2 {e_bdf2:.2e}, {:?}",
@@ -241,15 +225,7 @@ fn analytic_jacobian() {
         BdfConfig::default(),
     )
     .unwrap();
-    let sol = integrate(
-        &mut s,
-        &mut f,
-        3000.0,
-        &[3000.0],
-        &mut [],
-        &DriverOptions::default(),
-    )
-    .unwrap();
+    let sol = integrate_to(&mut s, &mut f, 3000.0).unwrap();
     println!("analytic {:?}\nfd {:?}", sol.stats, run_fd.1);
     assert!(max_rel_error(&sol.y[0], &VDP1000_REFERENCE) < 1e-2);
     assert!(sol.stats.f_evals + sol.stats.jacobian_evals <= run_fd.1.f_evals + 10);
