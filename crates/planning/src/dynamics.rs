@@ -36,6 +36,19 @@ pub struct HistorySample {
     pub torque: Vec<f64>,
 }
 
+/// [`PlanningError::DimensionMismatch`] unless `found == expected`.
+fn dim_check(what: &'static str, expected: usize, found: usize) -> Result<(), PlanningError> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(PlanningError::DimensionMismatch {
+            what,
+            expected,
+            found,
+        })
+    }
+}
+
 struct Scratch {
     q: Vec<f64>,
     b: Vec<f64>,
@@ -130,13 +143,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         r: &mut [f64],
     ) -> Result<(), PlanningError> {
         let n = self.dof();
-        if a.len() != n || r.len() != n {
-            return Err(PlanningError::DimensionMismatch {
-                what: "a/r",
-                expected: n,
-                found: a.len().min(r.len()),
-            });
-        }
+        dim_check("a/r", n, if a.len() != n { a.len() } else { r.len() })?;
         if !s.is_finite() || !sd.is_finite() {
             return Err(PlanningError::NonFinite { what: "s or sdot" });
         }
@@ -176,13 +183,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         a: &mut [f64],
     ) -> Result<(), PlanningError> {
         let n = self.dof();
-        if a.len() != n {
-            return Err(PlanningError::DimensionMismatch {
-                what: "a",
-                expected: n,
-                found: a.len(),
-            });
-        }
+        dim_check("a", n, a.len())?;
         if !s.is_finite() {
             return Err(PlanningError::NonFinite { what: "s or sdot" });
         }
@@ -235,13 +236,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         tau: &mut [f64],
     ) -> Result<(), PlanningError> {
         let n = self.dof();
-        if tau.len() != n {
-            return Err(PlanningError::DimensionMismatch {
-                what: "tau",
-                expected: n,
-                found: tau.len(),
-            });
-        }
+        dim_check("tau", n, tau.len())?;
         let mut a = self.tmp.borrow_mut();
         self.coefficients(seg, s, sd, &mut a, tau)?;
         for i in 0..n {
@@ -263,13 +258,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         b: &mut [f64],
     ) -> Result<(), PlanningError> {
         let n = self.dof();
-        if c.len() != n || b.len() != n {
-            return Err(PlanningError::DimensionMismatch {
-                what: "b/c",
-                expected: n,
-                found: c.len().min(b.len()),
-            });
-        }
+        dim_check("b/c", n, if c.len() != n { c.len() } else { b.len() })?;
         let mut guard = self.scratch.borrow_mut();
         let w = &mut *guard;
         self.refresh(w, seg, s)?;
@@ -306,13 +295,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         tau: &mut [f64],
     ) -> Result<(), PlanningError> {
         let n = self.dof();
-        if tau.len() != n {
-            return Err(PlanningError::DimensionMismatch {
-                what: "tau",
-                expected: n,
-                found: tau.len(),
-            });
-        }
+        dim_check("tau", n, tau.len())?;
         if !s.is_finite() || !sd.is_finite() || !sdd.is_finite() {
             return Err(PlanningError::NonFinite {
                 what: "s, sdot or sddot",

@@ -211,59 +211,51 @@ fn lp_x_range(hs: &[Half], lines: &mut Vec<Line>) -> Option<(f64, f64)> {
     if lo0 > hi0 || !hi0.is_finite() {
         return lp_x_range_fm(hs);
     }
-    // the largest feasible x: from hi0 down
-    let mut hi = hi0;
-    let mut done = false;
+    // the largest feasible x: from hi0 down; the smallest: from lo0 up to it
+    let Some(hi) = newton_end(lines, hi0, lo0, true) else {
+        return lp_x_range_fm(hs);
+    };
+    match newton_end(lines, lo0, hi, false) {
+        Some(lo) if lo <= hi => Some((lo, hi)),
+        _ => lp_x_range_fm(hs),
+    }
+}
+
+/// One end of the feasible x of [`lp_x_range`]: Newton's iteration on the gap from `x0`
+/// (downward from the top of the x-only range when `down`, else upward), never past `limit`.
+/// `None` when it cannot tell (infeasible, parallel active lines, NaN, no end in 64 steps).
+fn newton_end(lines: &[Line], x0: f64, limit: f64, down: bool) -> Option<f64> {
+    let mut x = x0;
     for _ in 0..64 {
-        let (up, iu, low, il) = envelope(lines, hi);
+        let (up, iu, low, il) = envelope(lines, x);
         let gap = up - low;
         if gap >= 0.0 {
-            done = true;
-            break;
+            return Some(x);
         }
         let (ui, lj) = (lines[iu], lines[il]);
-        // pair (i, j): (c_i − c_j) + x (d_j − d_i) ≥ 0
+        // the active pair (i, j) bounds x by (c_i − c_j) + x (d_j − d_i) ≥ 0: its root, the
+        // elimination's bound of that pair, is an end when the slope points the right way
         let (alpha, beta) = (lj.d - ui.d, ui.c - lj.c);
-        let next = if alpha < 0.0 { beta / -alpha } else { f64::NAN };
-        if next < hi && next >= lo0 {
-            hi = next;
-        } else if next >= hi && gap >= -1e-12 * (up.abs() + low.abs()) {
+        let next = if (down && alpha < 0.0) || (!down && alpha > 0.0) {
+            -beta / alpha
+        } else {
+            f64::NAN
+        };
+        let (ahead, within, stall) = if down {
+            (next < x, next >= limit, next >= x)
+        } else {
+            (next > x, next <= limit, next <= x)
+        };
+        if ahead && within {
+            x = next;
+        } else if stall && gap >= -1e-12 * (up.abs() + low.abs()) {
             // round-off at the root
-            done = true;
-            break;
+            return Some(x);
         } else {
-            break;
+            return None;
         }
     }
-    if !done {
-        return lp_x_range_fm(hs);
-    }
-    // the smallest feasible x: from lo0 up
-    let mut lo = lo0;
-    done = false;
-    for _ in 0..64 {
-        let (up, iu, low, il) = envelope(lines, lo);
-        let gap = up - low;
-        if gap >= 0.0 {
-            done = true;
-            break;
-        }
-        let (ui, lj) = (lines[iu], lines[il]);
-        let (alpha, beta) = (lj.d - ui.d, ui.c - lj.c);
-        let next = if alpha > 0.0 { -beta / alpha } else { f64::NAN };
-        if next > lo && next <= hi {
-            lo = next;
-        } else if next <= lo && gap >= -1e-12 * (up.abs() + low.abs()) {
-            done = true;
-            break;
-        } else {
-            break;
-        }
-    }
-    if !done || lo > hi {
-        return lp_x_range_fm(hs);
-    }
-    Some((lo, hi))
+    None
 }
 
 /// min and max of x over the polygon ∩ halfplanes (None when empty), by Fourier–Motzkin
@@ -943,20 +935,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             self.lim.dynamics().check_feasible(200, tol)?;
         }
         let (s0, s1) = (path.s_start(), path.s_end());
-        let mut cuts = vec![s0];
-        let mut rp = self.cfg.rest_points.clone();
-        rp.sort_by(|a, b| a.total_cmp(b));
-        for v in rp {
-            if !(v > s0 && v < s1) {
-                return Err(PlanningError::OutOfRange {
-                    s: v,
-                    start: s0,
-                    end: s1,
-                });
-            }
-            cuts.push(v);
-        }
-        cuts.push(s1);
+        let cuts = validation::rest_cuts(&self.cfg.rest_points, s0, s1)?;
         // knots: rest points and breakpoints; the total number of intervals is shared among
         // the knot intervals in proportion to their length (largest remainder, at least 1)
         let mut knots = cuts.clone();
