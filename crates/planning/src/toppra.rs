@@ -13,7 +13,9 @@
 //!
 //! * **Limits that do not depend on ṡ** ([`TorqueLimits::depends_on_speed`] `false`): the
 //!   constraints are linear in (u, x); each K_i comes from two 2-variable LPs solved exactly
-//!   by Fourier–Motzkin elimination of u, with the constraints imposed at both ends of every interval
+//!   (the ends of the x-range by Newton's iteration on the gap between the bounds on u, which
+//!   lands on the Fourier–Motzkin bound of the active pair; the full elimination of u as the
+//!   fallback), with the constraints imposed at both ends of every interval
 //!   (toppra's "interpolation" discretization), so the profile breaks the limits between grid
 //!   points only at second order in Δ.
 //! * **Limits that depend on ṡ** (`FnLimits`, a motor's torque–speed line, a friction-circle
