@@ -8,7 +8,9 @@ on a grid of 20001 points, linearly interpolated in s — zero gravity, so h(q, 
     python3 benches/peers/toppra_arm7_line.py /tmp/arm7_line.json [OUT.csv]
 
 Writes solver,n,minimum_time_s,wall_ms rows (ours, exported with the problem, and toppra's).
-Not run in CI.
+Not run in CI. Dated results (export and this script run back to back, one sitting):
+benches/peers/results/toppra_arm7_line_YYYY-MM-DD.csv (wall times: median of 7 runs for
+ours, of 3 for toppra; the machine's load at the time is in the note of that session).
 """
 import json
 import sys

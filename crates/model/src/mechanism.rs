@@ -158,6 +158,22 @@ pub trait Mechanism {
         None
     }
 
+    /// Inverse dynamics `τ = M(q) q̈ + h(q, q̇)` (gravity included, the applied forces not) by
+    /// an algorithm that does not form `M`, when the model has one:
+    /// [`crate::tree::KinematicTree`] answers with one RNEA pass with `q̈` (RBDA Table 5.1).
+    /// `None` (the default) means "use `M` and `h`" (the caller forms `M q̈ + h` itself, no
+    /// allocation here). Lengths are the caller's to check.
+    fn fast_inverse_dynamics(
+        &self,
+        q: &[f64],
+        qd: &[f64],
+        qdd: &[f64],
+        tau: &mut [f64],
+    ) -> Option<()> {
+        let _ = (q, qd, qdd, tau);
+        None
+    }
+
     /// Checks the model's own parameters (lengths and masses positive and finite, other
     /// parameters finite): [`crate::ModelError::InvalidParameter`] naming the field. Models
     /// have public fields, so this runs where they are used: by
@@ -222,6 +238,15 @@ macro_rules! forward_mechanism {
         }
         fn validate(&self) -> Result<(), crate::ModelError> {
             (**self).validate()
+        }
+        fn fast_inverse_dynamics(
+            &self,
+            q: &[f64],
+            qd: &[f64],
+            qdd: &[f64],
+            tau: &mut [f64],
+        ) -> Option<()> {
+            (**self).fast_inverse_dynamics(q, qd, qdd, tau)
         }
         fn fast_forward_dynamics(
             &self,

@@ -36,6 +36,19 @@ pub struct HistorySample {
     pub torque: Vec<f64>,
 }
 
+/// [`PlanningError::DimensionMismatch`] unless `found == expected`.
+fn dim_check(what: &'static str, expected: usize, found: usize) -> Result<(), PlanningError> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(PlanningError::DimensionMismatch {
+            what,
+            expected,
+            found,
+        })
+    }
+}
+
 struct Scratch {
     q: Vec<f64>,
     b: Vec<f64>,
@@ -130,13 +143,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         r: &mut [f64],
     ) -> Result<(), PlanningError> {
         let n = self.dof();
-        if a.len() != n || r.len() != n {
-            return Err(PlanningError::DimensionMismatch {
-                what: "a/r",
-                expected: n,
-                found: a.len().min(r.len()),
-            });
-        }
+        dim_check("a/r", n, if a.len() != n { a.len() } else { r.len() })?;
         if !s.is_finite() || !sd.is_finite() {
             return Err(PlanningError::NonFinite { what: "s or sdot" });
         }
@@ -176,13 +183,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         a: &mut [f64],
     ) -> Result<(), PlanningError> {
         let n = self.dof();
-        if a.len() != n {
-            return Err(PlanningError::DimensionMismatch {
-                what: "a",
-                expected: n,
-                found: a.len(),
-            });
-        }
+        dim_check("a", n, a.len())?;
         if !s.is_finite() {
             return Err(PlanningError::NonFinite { what: "s or sdot" });
         }
@@ -235,17 +236,105 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         tau: &mut [f64],
     ) -> Result<(), PlanningError> {
         let n = self.dof();
-        if tau.len() != n {
-            return Err(PlanningError::DimensionMismatch {
-                what: "tau",
-                expected: n,
-                found: tau.len(),
-            });
-        }
+        dim_check("tau", n, tau.len())?;
         let mut a = self.tmp.borrow_mut();
         self.coefficients(seg, s, sd, &mut a, tau)?;
         for i in 0..n {
             tau[i] += a[i] * sdd;
+        }
+        Ok(())
+    }
+
+    /// The ṡ² coefficient `b = r(s, 1) − c` of `T = a s̈ + b ṡ² + c` on segment `seg` at `s`,
+    /// given `c = r(s, 0)` (Huang (4.3.24); `r(s, ṡ) = b ṡ² + c` when h is quadratic in q̇):
+    /// `r(s, 1) = M B̄ + h(Q, B) − J_rowᵀ Λ u` by one inverse-dynamics pass at `(Q, B, B̄)` when
+    /// the mechanism has one ([`Mechanism::fast_inverse_dynamics`]), else from the cached
+    /// `M` and one `bias_forces` call. No allocation.
+    pub(crate) fn speed_coefficient(
+        &self,
+        seg: usize,
+        s: f64,
+        c: &[f64],
+        b: &mut [f64],
+    ) -> Result<(), PlanningError> {
+        let n = self.dof();
+        dim_check("b/c", n, if c.len() != n { c.len() } else { b.len() })?;
+        let mut guard = self.scratch.borrow_mut();
+        let w = &mut *guard;
+        self.refresh(w, seg, s)?;
+        if self
+            .mech
+            .fast_inverse_dynamics(&w.q, &w.b, &w.bbar, &mut w.h)
+            .is_none()
+        {
+            drop(guard);
+            let mut a = self.tmp.borrow_mut();
+            self.coefficients(seg, s, 1.0, &mut a, b)?;
+            for i in 0..n {
+                b[i] -= c[i];
+            }
+            return Ok(());
+        }
+        for i in 0..n {
+            // r(s, 1) − c, the contact term as in [`Self::coefficients`]
+            b[i] = (w.h[i] - w.jl[i]) - c[i];
+        }
+        Ok(())
+    }
+
+    /// Joint forces `T(s, ṡ, s̈)` on segment `seg` as [`Self::inverse_dynamics`], by one
+    /// inverse-dynamics pass at `(Q, B ṡ, B s̈ + B̄ ṡ²)` without the mass matrix when the
+    /// mechanism has one ([`Mechanism::fast_inverse_dynamics`]); equal to it up to round-off.
+    /// No allocation.
+    pub(crate) fn torque_one_pass(
+        &self,
+        seg: usize,
+        s: f64,
+        sd: f64,
+        sdd: f64,
+        tau: &mut [f64],
+    ) -> Result<(), PlanningError> {
+        let n = self.dof();
+        dim_check("tau", n, tau.len())?;
+        if !s.is_finite() || !sd.is_finite() || !sdd.is_finite() {
+            return Err(PlanningError::NonFinite {
+                what: "s, sdot or sddot",
+            });
+        }
+        let mut guard = self.scratch.borrow_mut();
+        let w = &mut *guard;
+        if w.key != Some((seg, s.to_bits())) {
+            // Q, B, B̄ only (no mass matrix): the per-s cache is stale afterwards
+            w.key = None;
+            self.path.eval(seg, s, &mut w.q, &mut w.b, &mut w.bbar)?;
+        }
+        let mut qdd = self.tmp.borrow_mut();
+        for k in 0..n {
+            w.qd[k] = w.b[k] * sd;
+            qdd[k] = w.b[k] * sdd + w.bbar[k] * sd * sd;
+        }
+        if self
+            .mech
+            .fast_inverse_dynamics(&w.q, &w.qd, &qdd, tau)
+            .is_none()
+        {
+            drop(qdd);
+            drop(guard);
+            return self.inverse_dynamics(seg, s, sd, sdd, tau);
+        }
+        if let SegmentKind::Constrained { row, force } = &self.path.path().segments()[seg].kind {
+            // − J_rowᵀ Λ(s) u(s), Huang (4.3.6)
+            if w.key.is_some() {
+                for i in 0..n {
+                    tau[i] -= w.jl[i];
+                }
+            } else {
+                let lam = force.value(s);
+                self.mech.constraint_jacobian(0.0, &w.q, w.j.as_mut());
+                for i in 0..n {
+                    tau[i] -= w.j[(*row, i)] * lam;
+                }
+            }
         }
         Ok(())
     }
@@ -401,5 +490,71 @@ mod tests {
         let (_, r0) = fresh(0, s1, 0.3);
         let (_, r1) = fresh(1, s1, 0.3);
         assert!((r0[0] - r1[0]).abs() + (r0[1] - r1[1]).abs() > 1e-3);
+    }
+}
+
+#[cfg(test)]
+mod one_pass_tests {
+    use super::*;
+    use crate::joint_path::CartesianJointPath;
+    use crate::path::{Path, Segment, Shape};
+
+    /// The tree's one-pass inverse dynamics equals `M q̈ + h`, and the crate's uses of it
+    /// (`torque_one_pass`, `speed_coefficient`) equal the mass-matrix forms, to round-off.
+    #[test]
+    fn one_pass_inverse_dynamics_equals_mass_matrix_form() {
+        let mut arm = contour_model::models::ssrms_arm();
+        arm.set_gravity([0.0, 0.0, -9.81]);
+        let q0 = contour_model::models::arm7_initial_q().to_vec();
+        let q1: Vec<f64> = q0
+            .iter()
+            .enumerate()
+            .map(|(i, q)| q + 0.1 * i as f64)
+            .collect();
+        let seg = Segment {
+            s_start: 0.0,
+            s_end: 1.0,
+            shape: Shape::Line { start: q0, end: q1 },
+            kind: SegmentKind::Unconstrained,
+        };
+        let jp = CartesianJointPath::new(Path::new(vec![seg]).unwrap());
+        let d = PathDynamics::new(&arm, &jp).unwrap();
+        let n = 7;
+        let (mut t1, mut t2, mut a, mut c, mut r1, mut b) = (
+            vec![0.0; n],
+            vec![0.0; n],
+            vec![0.0; n],
+            vec![0.0; n],
+            vec![0.0; n],
+            vec![0.0; n],
+        );
+        let close = |x: &[f64], y: &[f64]| {
+            let scale = y.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+            x.iter().zip(y).all(|(u, v)| (u - v).abs() <= 1e-12 * scale)
+        };
+        for &(s, sd, sdd) in &[(0.0, 0.0, 0.0), (0.3, 0.7, -2.0), (0.9, 1.3, 4.0)] {
+            d.inverse_dynamics(0, s, sd, sdd, &mut t1).unwrap();
+            d.torque_one_pass(0, s, sd, sdd, &mut t2).unwrap();
+            assert!(close(&t2, &t1), "{t2:?} vs {t1:?}");
+            assert!(t1.iter().any(|v| v.abs() > 1e-3));
+            d.coefficients(0, s, 0.0, &mut a, &mut c).unwrap();
+            d.coefficients(0, s, 1.0, &mut a, &mut r1).unwrap();
+            d.speed_coefficient(0, s, &c, &mut b).unwrap();
+            let want: Vec<f64> = r1.iter().zip(&c).map(|(r, c)| r - c).collect();
+            assert!(close(&b, &want), "{b:?} vs {want:?}");
+        }
+        // the mechanism-level override against M q̈ + h
+        let q = [0.1, -0.2, 0.3, 0.4, -0.5, 0.6, 0.7];
+        let (qd, qdd) = ([0.5; 7], [-1.5; 7]);
+        let mut m = Mat::<f64>::zeros(n, n);
+        arm.mass_matrix(&q, m.as_mut());
+        let mut h = vec![0.0; n];
+        arm.bias_forces(&q, &qd, &mut h);
+        for i in 0..n {
+            h[i] += (0..n).map(|j| m[(i, j)] * qdd[j]).sum::<f64>();
+        }
+        let mut tau = vec![0.0; n];
+        assert!(arm.fast_inverse_dynamics(&q, &qd, &qdd, &mut tau).is_some());
+        assert!(close(&tau, &h), "{tau:?} vs {h:?}");
     }
 }

@@ -245,6 +245,11 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
         !self.constraints.is_empty()
     }
 
+    /// The number of rows added with [`Self::with_constraint`].
+    pub(crate) fn n_rows(&self) -> usize {
+        self.constraints.iter().map(|c| c.rows()).sum()
+    }
+
     /// Calls `f(a, b, c)` with the added rows at `(seg, s)` (cached for the last `(seg, s)`).
     ///
     /// Errors: the joint path's, [`PlanningError::NonFinite`] for a NaN/∞ coefficient.

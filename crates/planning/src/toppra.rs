@@ -13,7 +13,9 @@
 //!
 //! * **Limits that do not depend on ṡ** ([`TorqueLimits::depends_on_speed`] `false`): the
 //!   constraints are linear in (u, x); each K_i comes from two 2-variable LPs solved exactly
-//!   by Fourier–Motzkin elimination of u, with the constraints imposed at both ends of every interval
+//!   (the ends of the x-range by Newton's iteration on the gap between the bounds on u, which
+//!   lands on the Fourier–Motzkin bound of the active pair; the full elimination of u as the
+//!   fallback), with the constraints imposed at both ends of every interval
 //!   (toppra's "interpolation" discretization), so the profile breaks the limits between grid
 //!   points only at second order in Δ.
 //! * **Limits that depend on ṡ** (`FnLimits`, a motor's torque–speed line, a friction-circle
@@ -128,8 +130,16 @@ pub struct ToppraSolution {
     pub max_violation: f64,
 }
 
-/// Grid, x = ṡ² at the grid points, s̈ on the intervals.
-type Grid = (Vec<f64>, Vec<f64>, Vec<f64>);
+/// One solved piece: grid, x = ṡ² at the grid points, s̈ on the intervals, and what the check
+/// reuses (the coefficients, the segment of each interval, the slot of each right end).
+struct Piece {
+    grid: Vec<f64>,
+    x: Vec<f64>,
+    u: Vec<f64>,
+    st: Coeffs,
+    segs: Vec<usize>,
+    right_slot: Vec<usize>,
+}
 
 /// Half-plane `p·(u, x) ≤ q`.
 #[derive(Clone, Copy)]
@@ -141,11 +151,120 @@ struct Half {
 
 const BIG: f64 = 1e12;
 
+/// A bound on u of a half-plane with `pu ≠ 0`: `u ≤ c − d x` (upper) or `u ≥ c − d x`.
+#[derive(Clone, Copy)]
+struct Line {
+    c: f64,
+    d: f64,
+    upper: bool,
+}
+
+/// The tightest upper bound U(x) = min (c − d x) and lower bound L(x) = max (c − d x) on u at
+/// `x`, with the lines that attain them.
+fn envelope(lines: &[Line], x: f64) -> (f64, usize, f64, usize) {
+    let (mut up, mut iu, mut low, mut il) = (f64::INFINITY, 0, f64::NEG_INFINITY, 0);
+    for (k, l) in lines.iter().enumerate() {
+        let v = l.c - l.d * x;
+        if l.upper {
+            if v < up {
+                (up, iu) = (v, k);
+            }
+        } else if v > low {
+            (low, il) = (v, k);
+        }
+    }
+    (up, iu, low, il)
+}
+
+/// min and max of x over the polygon ∩ halfplanes (None when empty).
+///
+/// The feasible x are those where the gap U(x) − L(x) between the tightest upper and lower
+/// bounds on u is ≥ 0; the gap is concave and piecewise linear, so Newton's iteration on it
+/// from an end of the x-only range (rows with `pu = 0`) steps to the root of the active pair
+/// of lines and ends, after a few steps, on the root of the pair that bounds x: the same
+/// pair, and the same arithmetic, `(c_i − c_j)/(d_i − d_j)`, that the Fourier–Motzkin
+/// elimination of u over every pair ([`lp_x_range_fm`], O(P·N)) takes its bound from — the
+/// result equals it up to round-off in near-ties. An infeasible polygon, a stall, parallel
+/// active lines or NaN hand the problem to the elimination (so "empty" is decided as before).
+/// `lines` is scratch (no allocation once it has grown).
+fn lp_x_range(hs: &[Half], lines: &mut Vec<Line>) -> Option<(f64, f64)> {
+    let mut lo0 = f64::NEG_INFINITY;
+    let mut hi0 = f64::INFINITY;
+    lines.clear();
+    for h in hs {
+        if h.pu == 0.0 {
+            // px x ≤ q, as the elimination's `bound(−px, q)`
+            if h.px > 0.0 {
+                hi0 = hi0.min(h.q / h.px);
+            } else if h.px < 0.0 {
+                lo0 = lo0.max(h.q / h.px);
+            } else if h.q < -1e-9 * (1.0 + h.q.abs()) {
+                return lp_x_range_fm(hs);
+            }
+        } else {
+            lines.push(Line {
+                c: h.q / h.pu,
+                d: h.px / h.pu,
+                upper: h.pu > 0.0,
+            });
+        }
+    }
+    let lo0 = lo0.max(0.0);
+    if lo0 > hi0 || !hi0.is_finite() {
+        return lp_x_range_fm(hs);
+    }
+    // the largest feasible x: from hi0 down; the smallest: from lo0 up to it
+    let Some(hi) = newton_end(lines, hi0, lo0, true) else {
+        return lp_x_range_fm(hs);
+    };
+    match newton_end(lines, lo0, hi, false) {
+        Some(lo) if lo <= hi => Some((lo, hi)),
+        _ => lp_x_range_fm(hs),
+    }
+}
+
+/// One end of the feasible x of [`lp_x_range`]: Newton's iteration on the gap from `x0`
+/// (downward from the top of the x-only range when `down`, else upward), never past `limit`.
+/// `None` when it cannot tell (infeasible, parallel active lines, NaN, no end in 64 steps).
+fn newton_end(lines: &[Line], x0: f64, limit: f64, down: bool) -> Option<f64> {
+    let mut x = x0;
+    for _ in 0..64 {
+        let (up, iu, low, il) = envelope(lines, x);
+        let gap = up - low;
+        if gap >= 0.0 {
+            return Some(x);
+        }
+        let (ui, lj) = (lines[iu], lines[il]);
+        // the active pair (i, j) bounds x by (c_i − c_j) + x (d_j − d_i) ≥ 0: its root, the
+        // elimination's bound of that pair, is an end when the slope points the right way
+        let (alpha, beta) = (lj.d - ui.d, ui.c - lj.c);
+        let next = if (down && alpha < 0.0) || (!down && alpha > 0.0) {
+            -beta / alpha
+        } else {
+            f64::NAN
+        };
+        let (ahead, within, stall) = if down {
+            (next < x, next >= limit, next >= x)
+        } else {
+            (next > x, next <= limit, next <= x)
+        };
+        if ahead && within {
+            x = next;
+        } else if stall && gap >= -1e-12 * (up.abs() + low.abs()) {
+            // round-off at the root
+            return Some(x);
+        } else {
+            return None;
+        }
+    }
+    None
+}
+
 /// min and max of x over the polygon ∩ halfplanes (None when empty), by Fourier–Motzkin
 /// elimination of u: every pair of an upper bound on u (`pu > 0`) and a lower bound
 /// (`pu < 0`) gives a condition `α x + β ≥ 0`, rows without u bound x directly. Exact (no
 /// iteration), O(P·N) for P upper and N lower bounds on u (vertex enumeration was O(H³)).
-fn lp_x_range(hs: &[Half]) -> Option<(f64, f64)> {
+fn lp_x_range_fm(hs: &[Half]) -> Option<(f64, f64)> {
     let mut lo = f64::NEG_INFINITY;
     let mut hi = f64::INFINITY;
     let mut bound = |alpha: f64, beta: f64| -> bool {
@@ -191,24 +310,78 @@ pub struct Toppra<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: Torqu
     cfg: ToppraConfig,
 }
 
-/// `T = a s̈ + b ṡ² + c` and the limits (at ṡ = 0) at one point of one segment.
-#[derive(Clone)]
-struct Coeff {
+/// `T = a s̈ + b ṡ² + c` and the limits (at ṡ = 0) at one point of one segment: a view of
+/// one slot of [`Coeffs`].
+#[derive(Clone, Copy)]
+struct Coeff<'c> {
+    a: &'c [f64],
+    b: &'c [f64],
+    c: &'c [f64],
+    lo: &'c [f64],
+    hi: &'c [f64],
+    cap2: f64,
+    /// Added rows a u + b x + c ≤ 0 ([`crate::constraints`]).
+    ra: &'c [f64],
+    rb: &'c [f64],
+    rc: &'c [f64],
+}
+
+/// The coefficients of every point of a piece in flat arrays (slot k at `k n .. (k + 1) n`
+/// for the N joints, `k r .. (k + 1) r` for the r added rows): allocated once per piece,
+/// nothing per grid point.
+struct Coeffs {
+    n: usize,
+    r: usize,
     a: Vec<f64>,
+    /// `a = M B` before the zero-inertia rounding (the check's T at a second s̈).
+    a_raw: Vec<f64>,
     b: Vec<f64>,
     c: Vec<f64>,
     lo: Vec<f64>,
     hi: Vec<f64>,
-    cap2: f64,
-    /// Added rows a u + b x + c ≤ 0 ([`crate::constraints`]).
+    cap2: Vec<f64>,
     ra: Vec<f64>,
     rb: Vec<f64>,
     rc: Vec<f64>,
 }
 
+impl Coeffs {
+    fn new(n: usize, r: usize, slots: usize) -> Self {
+        Self {
+            n,
+            r,
+            a: vec![0.0; n * slots],
+            a_raw: vec![0.0; n * slots],
+            b: vec![0.0; n * slots],
+            c: vec![0.0; n * slots],
+            lo: vec![0.0; n * slots],
+            hi: vec![0.0; n * slots],
+            cap2: vec![0.0; slots],
+            ra: vec![0.0; r * slots],
+            rb: vec![0.0; r * slots],
+            rc: vec![0.0; r * slots],
+        }
+    }
+
+    fn at(&self, k: usize) -> Coeff<'_> {
+        let (j, r) = (k * self.n..(k + 1) * self.n, k * self.r..(k + 1) * self.r);
+        Coeff {
+            a: &self.a[j.clone()],
+            b: &self.b[j.clone()],
+            c: &self.c[j.clone()],
+            lo: &self.lo[j.clone()],
+            hi: &self.hi[j],
+            cap2: self.cap2[k],
+            ra: &self.ra[r.clone()],
+            rb: &self.rb[r.clone()],
+            rc: &self.rc[r],
+        }
+    }
+}
+
 /// The admissible s̈ at one grid point for a given x = ṡ², intersected with the s̈ that reach
 /// `next` (an interval; empty when `lo > hi`). `lo`, `hi` are the torque limits at ṡ = √x.
-fn u_range(k: &Coeff, lo: &[f64], hi: &[f64], x: f64, dlt: f64, next: (f64, f64)) -> (f64, f64) {
+fn u_range(k: Coeff<'_>, lo: &[f64], hi: &[f64], x: f64, dlt: f64, next: (f64, f64)) -> (f64, f64) {
     let mut ul = (next.0 - x) / (2.0 * dlt);
     let mut uh = (next.1 - x) / (2.0 * dlt);
     if x > k.cap2 {
@@ -253,62 +426,60 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         Self { lim, cfg }
     }
 
-    fn coeff(&self, seg: usize, s: f64) -> Result<Coeff, PlanningError> {
-        // the phase plane's checks, so that both solvers reject the same inputs with the same
-        // variants (limits' length, NaN/∞ limits, inverted limits, M B = 0)
-        // (and a = M B, c = r(s, 0) from the same evaluation: one RNEA fewer per point)
-        let d = self.lim.dynamics();
-        let n = d.dof();
-        let mut a = vec![0.0; n];
-        let mut c = vec![0.0; n];
-        let mut r1 = vec![0.0; n];
-        self.lim.bounds_coefficients(seg, s, &mut a, &mut c)?;
-        d.coefficients(seg, s, 1.0, &mut a, &mut r1)?;
-        let b: Vec<f64> = r1.iter().zip(&c).map(|(r, c)| r - c).collect();
-        let mut lo = vec![0.0; n];
-        let mut hi = vec![0.0; n];
-        self.lim.torque_limits().limits(s, 0.0, &mut lo, &mut hi);
-        let amax = a.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        for v in a.iter_mut() {
-            if v.abs() <= ZERO_INERTIA_TOL * amax {
-                *v = 0.0;
+    /// Fills slot `k` of `st` with the coefficients at `(seg, s)`: the phase plane's checks,
+    /// so that both solvers reject the same inputs with the same variants (limits' length,
+    /// NaN/∞ limits, inverted limits, M B = 0), and a = M B, c = r(s, 0) from the same
+    /// evaluation, b = r(s, 1) − c from one inverse-dynamics pass. No allocation.
+    fn coeff(&self, seg: usize, s: f64, st: &mut Coeffs, k: usize) -> Result<(), PlanningError> {
+        let (n, nr) = (st.n, st.r);
+        let j = k * n..(k + 1) * n;
+        let a = &mut st.a[j.clone()];
+        let c = &mut st.c[j.clone()];
+        let b = &mut st.b[j.clone()];
+        let (lo, hi) = (&mut st.lo[j.clone()], &mut st.hi[j.clone()]);
+        if self.lim.torque_limits().is_unlimited() {
+            // no torque rows: −1 ≤ 0 ≤ 1 (the checks of `bounds` still run)
+            self.lim.bounds_coefficients(seg, s, a, c)?;
+            a.fill(0.0);
+            b.fill(0.0);
+            c.fill(0.0);
+            lo.fill(-1.0);
+            hi.fill(1.0);
+            st.a_raw[j].fill(0.0);
+        } else {
+            self.lim.bounds_coefficients(seg, s, a, c)?;
+            self.lim.dynamics().speed_coefficient(seg, s, c, b)?;
+            self.lim.torque_limits().limits(s, 0.0, lo, hi);
+            st.a_raw[j].copy_from_slice(a);
+            let amax = a.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            for v in a.iter_mut() {
+                if v.abs() <= ZERO_INERTIA_TOL * amax {
+                    *v = 0.0;
+                }
             }
         }
-        let (a, b, c, lo, hi) = if self.lim.torque_limits().is_unlimited() {
-            // no torque rows: −1 ≤ 0 ≤ 1
-            (
-                vec![0.0; n],
-                vec![0.0; n],
-                vec![0.0; n],
-                vec![-1.0; n],
-                vec![1.0; n],
-            )
-        } else {
-            (a, b, c, lo, hi)
-        };
-        let (ra, rb, rc) = self
-            .lim
-            .rows_at(seg, s, |a, b, c| (a.to_vec(), b.to_vec(), c.to_vec()))?;
+        let rr = k * nr..(k + 1) * nr;
+        let (ra, rb, rc) = (
+            &mut st.ra[rr.clone()],
+            &mut st.rb[rr.clone()],
+            &mut st.rc[rr],
+        );
+        self.lim.rows_at(seg, s, |a, b, c| {
+            ra.copy_from_slice(a);
+            rb.copy_from_slice(b);
+            rc.copy_from_slice(c);
+        })?;
         let cap2 = match &self.cfg.speed_cap {
             Some(f) => checked_speed_cap(f(s))?.powi(2),
             None => BIG,
         };
-        Ok(Coeff {
-            a,
-            b,
-            c,
-            lo,
-            hi,
-            cap2: cap2.min(BIG),
-            ra,
-            rb,
-            rc,
-        })
+        st.cap2[k] = cap2.min(BIG);
+        Ok(())
     }
 
     /// Constraints at s_i (`k`) and, with `kr`, at s_{i+1} with x_{i+1} = x + 2Δu, as
     /// half-planes in (u, x) (speed-free limits).
-    fn halves(hs: &mut Vec<Half>, k: &Coeff, kr: &Coeff, dlt: f64, next: (f64, f64)) {
+    fn halves(hs: &mut Vec<Half>, k: Coeff<'_>, kr: Coeff<'_>, dlt: f64, next: (f64, f64)) {
         hs.clear();
         for j in 0..k.a.len() {
             // a u + b x + c ≤ T^max, −(a u + b x + c) ≤ −T^min  (4.3.24)
@@ -366,7 +537,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
     /// search for a feasible x, and bisection of both ends to round-off).
     fn k_set_search(
         &self,
-        k: &Coeff,
+        k: Coeff<'_>,
         s: f64,
         dlt: f64,
         next: (f64, f64),
@@ -466,7 +637,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
     }
 
     /// One piece between rest points on the grid `grid` (breakpoints included).
-    fn piece(&self, grid: Vec<f64>) -> Result<Grid, PlanningError> {
+    fn piece(&self, grid: Vec<f64>) -> Result<Piece, PlanningError> {
         let path = self.lim.dynamics().joint_path().path();
         let jp = self.lim.dynamics().joint_path();
         let nq = jp.dof();
@@ -490,38 +661,42 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         // coefficients at the left end of each interval, and at its right end on the same
         // segment (equal to the next left end except at breakpoints)
         let segs: Vec<usize> = (0..n).map(|i| path.locate(grid[i])).collect();
-        let left: Vec<Coeff> = (0..n)
-            .map(|i| self.coeff(segs[i], grid[i]))
-            .collect::<Result<_, _>>()?;
-        // (the right end is the next left end except at breakpoints: only those are computed,
-        // and nothing is cloned)
-        let right_own: Vec<Option<Coeff>> = (0..n)
-            .map(|i| {
-                if i + 1 < n && segs[i + 1] == segs[i] {
-                    Ok(None)
-                } else {
-                    self.coeff(segs[i], grid[i + 1]).map(Some)
-                }
-            })
-            .collect::<Result<_, _>>()?;
-        let right = |i: usize| -> &Coeff {
-            match &right_own[i] {
-                Some(c) => c,
-                None => &left[i + 1],
+        // slot i: the left end of interval i; the right end is the next left end (slot i + 1)
+        // except at breakpoints, where it has a slot of its own after the n + 1 grid points
+        let mut right_slot = vec![0usize; n];
+        let mut extra = n + 1;
+        for i in 0..n {
+            right_slot[i] = if i + 1 < n && segs[i + 1] == segs[i] {
+                i + 1
+            } else {
+                extra += 1;
+                extra - 1
+            };
+        }
+        let mut st = Coeffs::new(self.lim.dynamics().dof(), self.lim.n_rows(), extra);
+        for i in 0..n {
+            self.coeff(segs[i], grid[i], &mut st, i)?;
+        }
+        for i in 0..n {
+            if right_slot[i] != i + 1 {
+                self.coeff(segs[i], grid[i + 1], &mut st, right_slot[i])?;
             }
-        };
+        }
+        let left = |i: usize| st.at(i);
+        let right = |i: usize| st.at(right_slot[i]);
         let nj = self.lim.dynamics().dof();
         let (mut lo, mut hi) = (vec![0.0; nj], vec![0.0; nj]);
         let mut hs = Vec::with_capacity(4 * nj + 6);
+        let mut lines = Vec::with_capacity(4 * nj + 6);
         // backward pass: controllable sets
         let mut k_sets = vec![(0.0, 0.0); n + 1];
         for i in (0..n).rev() {
             let dlt = grid[i + 1] - grid[i];
             let r = if speed {
-                self.k_set_search(&left[i], grid[i], dlt, k_sets[i + 1], &mut lo, &mut hi)
+                self.k_set_search(left(i), grid[i], dlt, k_sets[i + 1], &mut lo, &mut hi)
             } else {
-                Self::halves(&mut hs, &left[i], right(i), dlt, k_sets[i + 1]);
-                lp_x_range(&hs)
+                Self::halves(&mut hs, left(i), right(i), dlt, k_sets[i + 1]);
+                lp_x_range(&hs, &mut lines)
             };
             match r {
                 Some(r) if corners.contains(&grid[i]) && r.0 <= 1e-12 => k_sets[i] = (0.0, 0.0),
@@ -536,7 +711,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         let mut x = vec![0.0f64; n + 1];
         let mut u = vec![0.0; n];
         for i in 0..n {
-            let k = &left[i];
+            let k = left(i);
             let dlt = grid[i + 1] - grid[i];
             let uhi = if speed {
                 let lim = self.lim.torque_limits();
@@ -577,7 +752,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     a
                 }
             } else {
-                let (_, mut uh) = u_range(k, &k.lo, &k.hi, x[i], dlt, k_sets[i + 1]);
+                let (_, mut uh) = u_range(k, k.lo, k.hi, x[i], dlt, k_sets[i + 1]);
                 // the same limits at s_{i+1}: (a' + 2Δb') u ≤ T^max − c' − b' x, and ≥ T^min …
                 let kr = right(i);
                 for j in 0..nj {
@@ -601,36 +776,52 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             x[i + 1] = (x[i] + 2.0 * dlt * uhi).clamp(k_sets[i + 1].0, k_sets[i + 1].1);
             u[i] = (x[i + 1] - x[i]) / (2.0 * dlt);
         }
-        Ok((grid, x, u))
+        Ok(Piece {
+            grid,
+            x,
+            u,
+            st,
+            segs,
+            right_slot,
+        })
     }
 
     /// The check after the solve: T(s, ṡ, s̈) of the profile against the true limits at
     /// (s, ṡ) at both ends and the midpoint of every interval (and ṡ against the speed cap).
     /// Returns the largest relative violation; errors when a grid point breaks a limit by more
     /// than [`GRID_VIOLATION_TOL`] or a midpoint by more than `violation_tol`.
-    fn check(&self, g: &[f64], x: &[f64], u: &[f64]) -> Result<f64, PlanningError> {
+    ///
+    /// T is the inverse dynamics of the mechanism at (Q(s), B ṡ, B s̈ + B̄ ṡ²), one pass per
+    /// point ([`PathDynamics::torque_one_pass`](crate::PathDynamics)); a grid point is the right end of one
+    /// interval and the left end of the next (same state, another s̈): its second T is the
+    /// first plus `a (s̈' − s̈)` with a = M B of the solve (T is affine in s̈ exactly). The
+    /// added rows at grid points are those of the solve (the same evaluation).
+    fn check(&self, p: &Piece) -> Result<f64, PlanningError> {
+        let (g, x, u) = (&p.grid, &p.x, &p.u);
         let d = self.lim.dynamics();
-        let path = d.joint_path().path();
         let lim = self.lim.torque_limits();
         let n = d.dof();
         let (mut tau, mut lo, mut hi) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-        // T = a s̈ + r(s, ṡ) of the last point checked, with its (segment, s, ṡ): the right end
-        // of an interval is the left end of the next one (same state, another s̈), so its
-        // a and r (one mass matrix, one RNEA) serve both — T = r + a s̈ is exactly what
-        // `inverse_dynamics` computes
-        let (mut ca, mut cr) = (vec![0.0; n], vec![0.0; n]);
+        // T of the last grid point checked, with its (segment, s, ṡ) and s̈
+        let mut ct = vec![0.0; n];
+        let mut cu = 0.0;
         let mut ckey: Option<(usize, u64, u64)> = None;
         let mut worst = 0.0f64;
         for i in 0..u.len() {
-            let seg = path.locate(g[i]);
+            let seg = p.segs[i];
             let xm = 0.5 * (x[i] + x[i + 1]);
             let sm = 0.5 * (g[i] + g[i + 1]);
-            // left end, midpoint, right end (in this order, so that the right end's dynamics
-            // are cached for the next interval)
-            for (s, xv, tol) in [
-                (g[i], x[i], GRID_VIOLATION_TOL),
-                (sm, xm, self.cfg.violation_tol),
-                (g[i + 1], x[i + 1], GRID_VIOLATION_TOL),
+            // left end, midpoint, right end (in this order, so that the right end's T serves
+            // the next interval's left end)
+            for (s, xv, tol, slot) in [
+                (g[i], x[i], GRID_VIOLATION_TOL, Some(i)),
+                (sm, xm, self.cfg.violation_tol, None),
+                (
+                    g[i + 1],
+                    x[i + 1],
+                    GRID_VIOLATION_TOL,
+                    Some(p.right_slot[i]),
+                ),
             ] {
                 // speed-dependent limits are imposed at s_i only (collocation): the right end
                 // is checked with the midpoint tolerance
@@ -653,13 +844,20 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     worst = worst.max(v);
                 }
                 // the added rows a s̈ + b ṡ² + c ≤ 0, relative to |a s̈| + |b ṡ²| + |c|
-                let rows = self.lim.rows_at(seg, s, |ra, rb, rc| {
+                let row_violation = |ra: &[f64], rb: &[f64], rc: &[f64]| {
                     (0..ra.len()).fold(0.0f64, |m, r| {
                         let v = ra[r] * u[i] + rb[r] * xv + rc[r];
                         let scale = (ra[r] * u[i]).abs() + (rb[r] * xv).abs() + rc[r].abs();
                         m.max(v.max(0.0) / scale.max(1e-300))
                     })
-                })?;
+                };
+                let rows = match slot {
+                    Some(k) => {
+                        let c = p.st.at(k);
+                        row_violation(c.ra, c.rb, c.rc)
+                    }
+                    None => self.lim.rows_at(seg, s, row_violation)?,
+                };
                 if rows.is_nan() || rows > tol {
                     return Err(PlanningError::LimitViolated {
                         joint: usize::MAX,
@@ -671,13 +869,23 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 if lim.is_unlimited() {
                     continue;
                 }
-                let key = (seg, s.to_bits(), sd.to_bits());
-                if ckey != Some(key) {
-                    d.coefficients(seg, s, sd, &mut ca, &mut cr)?;
-                    ckey = Some(key);
-                }
-                for j in 0..n {
-                    tau[j] = cr[j] + ca[j] * u[i];
+                match slot {
+                    Some(k) => {
+                        let key = (seg, s.to_bits(), sd.to_bits());
+                        if ckey == Some(key) {
+                            // T(s̈) = T(s̈_c) + a (s̈ − s̈_c)
+                            let a = &p.st.a_raw[k * n..(k + 1) * n];
+                            for j in 0..n {
+                                tau[j] = ct[j] + a[j] * (u[i] - cu);
+                            }
+                        } else {
+                            d.torque_one_pass(seg, s, sd, u[i], &mut tau)?;
+                            ct.copy_from_slice(&tau);
+                            cu = u[i];
+                            ckey = Some(key);
+                        }
+                    }
+                    None => d.torque_one_pass(seg, s, sd, u[i], &mut tau)?,
                 }
                 lim.limits(s, sd, &mut lo, &mut hi);
                 let big = lo
@@ -729,20 +937,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             self.lim.dynamics().check_feasible(200, tol)?;
         }
         let (s0, s1) = (path.s_start(), path.s_end());
-        let mut cuts = vec![s0];
-        let mut rp = self.cfg.rest_points.clone();
-        rp.sort_by(|a, b| a.total_cmp(b));
-        for v in rp {
-            if !(v > s0 && v < s1) {
-                return Err(PlanningError::OutOfRange {
-                    s: v,
-                    start: s0,
-                    end: s1,
-                });
-            }
-            cuts.push(v);
-        }
-        cuts.push(s1);
+        let cuts = validation::rest_cuts(&self.cfg.rest_points, s0, s1)?;
         // knots: rest points and breakpoints; the total number of intervals is shared among
         // the knot intervals in proportion to their length (largest remainder, at least 1)
         let mut knots = cuts.clone();
@@ -801,7 +996,8 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 }
             }
             grid.push(w[1]);
-            let (g, x, u) = self.piece(grid)?;
+            let p = self.piece(grid)?;
+            let (g, x, u) = (&p.grid, &p.x, &p.u);
             let mut t = 0.0;
             for i in 0..u.len() {
                 let den = x[i].sqrt() + x[i + 1].sqrt();
@@ -811,7 +1007,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     return Err(PlanningError::EmptyAdmissibleRegion { s: g[i] });
                 }
             }
-            sol.max_violation = sol.max_violation.max(self.check(&g, &x, &u)?);
+            sol.max_violation = sol.max_violation.max(self.check(&p)?);
             sol.piece_times.push(t);
             sol.total_time += t;
             sol.s.extend(g);
@@ -819,5 +1015,68 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             sol.sdd.extend(u);
         }
         Ok(sol)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Newton's iteration on the gap gives the x-range of the elimination over every pair, to
+    /// round-off, on random polygons of TOPP-RA's shape (feasible and empty ones).
+    #[test]
+    fn lp_x_range_matches_the_elimination() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let mut lines = Vec::new();
+        let (mut some, mut none) = (0, 0);
+        for _ in 0..20000 {
+            let mut hs = Vec::new();
+            for _ in 0..7 {
+                let (a, b, lim) = (rnd(), 0.3 * rnd(), 1.0 + rnd().abs());
+                let c = 0.5 * rnd();
+                hs.push(Half {
+                    pu: a,
+                    px: b,
+                    q: lim - c,
+                });
+                hs.push(Half {
+                    pu: -a,
+                    px: -b,
+                    q: lim + c,
+                });
+            }
+            let dlt = 0.01;
+            let n0 = 4.0 * rnd().abs();
+            let next = (n0, n0 + rnd().abs());
+            for (pu, px, q) in [
+                (2.0 * dlt, 1.0, next.1),
+                (-2.0 * dlt, -1.0, -next.0),
+                (0.0, -1.0, 0.0),
+                (0.0, 1.0, 3.0),
+                (1.0, 0.0, BIG),
+                (-1.0, 0.0, BIG),
+            ] {
+                hs.push(Half { pu, px, q });
+            }
+            let fast = lp_x_range(&hs, &mut lines);
+            let fm = lp_x_range_fm(&hs);
+            match (fast, fm) {
+                (Some(f), Some(e)) => {
+                    some += 1;
+                    for (v, w) in [(f.0, e.0), (f.1, e.1)] {
+                        assert!((v - w).abs() <= 1e-12 * (1.0 + w.abs()), "{f:?} vs {e:?}");
+                    }
+                }
+                (None, None) => none += 1,
+                _ => panic!("{fast:?} vs {fm:?}"),
+            }
+        }
+        assert!(some > 1000 && none > 1000, "{some} feasible, {none} empty");
     }
 }

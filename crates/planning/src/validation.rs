@@ -9,7 +9,7 @@
 use crate::error::PlanningError;
 
 /// Smallest accepted `PhasePlaneConfig::max_step_fraction`: at most 10⁵ forced steps per
-/// integrated curve (the default 1/400 forces 400).
+/// integrated curve (the default 1/100 forces 100).
 pub const MIN_STEP_FRACTION: f64 = 1e-5;
 
 /// Largest accepted `PhasePlaneConfig::mvc_grid` (grid points per segment; default 1000).
@@ -60,4 +60,33 @@ pub(crate) fn checked_speed_cap(v: f64) -> Result<f64, PlanningError> {
             expected: ">= 0 (not NaN)",
         })
     }
+}
+
+/// The cuts of a path `[s0, s1]` at its rest points: `s0`, the rest points in increasing
+/// order, `s1`.
+///
+/// Errors: [`PlanningError::NonFinite`] for a NaN/∞ rest point, [`PlanningError::OutOfRange`]
+/// for one not strictly inside `(s0, s1)`.
+pub(crate) fn rest_cuts(rest_points: &[f64], s0: f64, s1: f64) -> Result<Vec<f64>, PlanningError> {
+    if rest_points.iter().any(|v| !v.is_finite()) {
+        return Err(PlanningError::NonFinite {
+            what: "rest points",
+        });
+    }
+    let mut cuts = Vec::with_capacity(rest_points.len() + 2);
+    cuts.push(s0);
+    let mut rp = rest_points.to_vec();
+    rp.sort_by(|a, b| a.total_cmp(b));
+    for v in rp {
+        if v <= s0 || v >= s1 {
+            return Err(PlanningError::OutOfRange {
+                s: v,
+                start: s0,
+                end: s1,
+            });
+        }
+        cuts.push(v);
+    }
+    cuts.push(s1);
+    Ok(cuts)
 }

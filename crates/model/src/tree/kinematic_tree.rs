@@ -777,4 +777,15 @@ impl Mechanism for KinematicTree {
     ) -> Option<Result<(), ModelError>> {
         Some(self.forward_dynamics(q, qd, tau, qdd))
     }
+    fn fast_inverse_dynamics(
+        &self,
+        q: &[f64],
+        qd: &[f64],
+        qdd: &[f64],
+        tau: &mut [f64],
+    ) -> Option<()> {
+        let mut ws = self.workspace();
+        self.rnea(&mut ws, q, qd, Some(qdd), tau);
+        Some(())
+    }
 }

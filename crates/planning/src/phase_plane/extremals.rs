@@ -190,6 +190,18 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 }
             }
             if let Some(rf) = reference {
+                // where on the step the curve leaves the side `pos` of the reference (reaching
+                // it counts when `touch`)
+                let cross = |pos: bool, touch: bool| {
+                    bisect(&|q| {
+                        Ok(profile_x(rf, q)
+                            .map(|(v, _)| {
+                                let dd = herm(q) - v;
+                                (dd > 0.0) != pos || (touch && dd == 0.0)
+                            })
+                            .unwrap_or(false))
+                    })
+                };
                 if let Some((xr, _)) = profile_x(rf, s_new) {
                     let d = x_new - xr;
                     match init_sign {
@@ -199,12 +211,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                                 let prev = profile_x(rf, s).map(|(v, _)| x - v);
                                 match prev {
                                     Some(dp) if dp.abs() > eps_d(x) && (dp > 0.0) != (d > 0.0) => {
-                                        let pos = dp > 0.0;
-                                        let q = bisect(&|q| {
-                                            Ok(profile_x(rf, q)
-                                                .map(|(v, _)| (herm(q) - v > 0.0) != pos)
-                                                .unwrap_or(false))
-                                        })?;
+                                        let q = cross(dp > 0.0, false)?;
                                         if closer(&event, q) {
                                             event = Some((q, Stop::Cross));
                                         }
@@ -231,12 +238,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                                                 if de.abs() > eps_d(x)
                                                     && (de > 0.0) != (d > 0.0) =>
                                             {
-                                                let pos = de > 0.0;
-                                                let q = bisect(&|q| {
-                                                    Ok(profile_x(rf, q)
-                                                        .map(|(v, _)| (herm(q) - v > 0.0) != pos)
-                                                        .unwrap_or(false))
-                                                })?;
+                                                let q = cross(de > 0.0, false)?;
                                                 if closer(&event, q) {
                                                     event = Some((q, Stop::Cross));
                                                 }
@@ -249,14 +251,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                         }
                         Some(pos) => {
                             if (d > 0.0) != pos || d == 0.0 {
-                                let q = bisect(&|q| {
-                                    Ok(profile_x(rf, q)
-                                        .map(|(v, _)| {
-                                            let dd = herm(q) - v;
-                                            (dd > 0.0) != pos || dd == 0.0
-                                        })
-                                        .unwrap_or(false))
-                                })?;
+                                let q = cross(pos, true)?;
                                 if closer(&event, q) {
                                     event = Some((q, Stop::Cross));
                                 }

@@ -64,7 +64,7 @@ pub struct PhasePlaneConfig {
     pub rtol: f64,
     /// Absolute tolerance on x = ṡ² (default 1e-13).
     pub atol: f64,
-    /// Largest step in s as a fraction of the piece length (default 1/400).
+    /// Largest step in s as a fraction of the piece length (default 1/100).
     pub max_step_fraction: f64,
     /// Grid points per segment for the MVC and the switching-point search (default 1000).
     pub mvc_grid: usize,
@@ -85,7 +85,7 @@ impl Default for PhasePlaneConfig {
         Self {
             rtol: 1e-10,
             atol: 1e-13,
-            max_step_fraction: 1.0 / 400.0,
+            max_step_fraction: 1.0 / 100.0,
             mvc_grid: 1000,
             rest_points: Vec::new(),
             speed_cap: None,

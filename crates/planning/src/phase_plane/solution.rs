@@ -3,9 +3,32 @@
 
 use super::*;
 
+/// The error where a curve stops on the MVC at `(s, x)`: at rest nothing can move (the region
+/// is blocked there, as TOPP-RA reports it), above it no switching point was found.
+fn stuck(s: f64, x: f64) -> PlanningError {
+    if x <= 0.0 {
+        PlanningError::EmptyAdmissibleRegion { s }
+    } else {
+        PlanningError::NoSwitchingPoint { s }
+    }
+}
+
 impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
     PhasePlane<'l, 'a, M, P, L>
 {
+    /// Joins a backward curve `bn` (integrated from its start down to `cut`, where it crossed
+    /// the profile) to the profile: the profile is cut at `cut`, the intersection recorded,
+    /// and the curve appended in increasing s.
+    fn join_backward(prof: &mut Vec<Node>, switches: &mut Vec<Switch>, bn: &[Node], cut: Node) {
+        Self::truncate(prof, switches, cut.s, cut.x);
+        switches.push(Switch {
+            s: cut.s,
+            x: cut.x,
+            kind: SwitchKind::Intersection,
+        });
+        prof.extend(bn.iter().rev().copied());
+    }
+
     pub(super) fn solve_piece(&self, s_a: f64, s_b: f64) -> Result<Piece, PlanningError> {
         let path = self.path();
         let (cands, mvc, bp) = self.candidates(s_a, s_b)?;
@@ -15,17 +38,22 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         let (mut s, mut x, mut seg) = (s_a, 0.0, path.locate(s_a));
         let mut last_c = f64::NEG_INFINITY;
         let mut iterations = 0;
+        // the final maximum-deceleration curve from (s_b, 0), stopped where it crosses
+        // `reference`
+        let final_curve = |reference: Option<&[Node]>| {
+            self.integrate(
+                false,
+                true,
+                s_b,
+                0.0,
+                path.locate_left(s_b),
+                span,
+                &bp,
+                reference,
+            )
+        };
         // C_f: the final maximum-deceleration curve from (s_b, 0), Huang step (2)
-        let (mut cf, cf_stop) = self.integrate(
-            false,
-            true,
-            s_b,
-            0.0,
-            path.locate_left(s_b),
-            span,
-            &bp,
-            None,
-        )?;
+        let (mut cf, cf_stop) = final_curve(None)?;
         if cf_stop == Stop::Stall {
             return Err(PlanningError::EmptyAdmissibleRegion {
                 s: cf.last().map_or(s_b, |p| p.s),
@@ -159,13 +187,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 let (Stop::Cross, Some(&cut)) = (bstop, bn.last()) else {
                     continue;
                 };
-                Self::truncate(&mut prof, &mut switches, cut.s, cut.x);
-                switches.push(Switch {
-                    s: cut.s,
-                    x: cut.x,
-                    kind: SwitchKind::Intersection,
-                });
-                prof.extend(bn.iter().rev().copied());
+                Self::join_backward(&mut prof, &mut switches, &bn, cut);
                 switches.push(Switch {
                     s: c.s,
                     x: c.x,
@@ -182,26 +204,13 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             }
             // a profile stuck at rest on the MVC (α = 0, e.g. a zero speed cap) cannot move:
             // the region is blocked there, as TOPP-RA reports it
-            return Err(if hit.x <= 0.0 {
-                PlanningError::EmptyAdmissibleRegion { s: hit.s }
-            } else {
-                PlanningError::NoSwitchingPoint { s: hit.s }
-            });
+            return Err(stuck(hit.s, hit.x));
         }
         // final maximum-deceleration curve from (s_b, 0), if C_f was not met on the way
         let (bn, bstop) = if joined {
             (Vec::new(), Stop::End)
         } else {
-            self.integrate(
-                false,
-                true,
-                s_b,
-                0.0,
-                path.locate_left(s_b),
-                span,
-                &bp,
-                Some(&prof),
-            )?
+            final_curve(Some(&prof))?
         };
         match bstop {
             _ if joined => {}
@@ -209,13 +218,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 let Some(&cut) = bn.last() else {
                     return Err(PlanningError::NoSwitchingPoint { s: s_b });
                 };
-                Self::truncate(&mut prof, &mut switches, cut.s, cut.x);
-                switches.push(Switch {
-                    s: cut.s,
-                    x: cut.x,
-                    kind: SwitchKind::Intersection,
-                });
-                prof.extend(bn.iter().rev().copied());
+                Self::join_backward(&mut prof, &mut switches, &bn, cut);
             }
             Stop::Stall => {
                 return Err(PlanningError::EmptyAdmissibleRegion {
@@ -225,11 +228,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             Stop::Mvc => {
                 let last = bn.last().map_or((s_b, 0.0), |p| (p.s, p.x));
                 // the curve meets the MVC at rest (α = 0 there): nothing can move
-                return Err(if last.1 <= 0.0 {
-                    PlanningError::EmptyAdmissibleRegion { s: last.0 }
-                } else {
-                    PlanningError::NoSwitchingPoint { s: last.0 }
-                });
+                return Err(stuck(last.0, last.1));
             }
             Stop::End => return Err(PlanningError::EmptyAdmissibleRegion { s: s_a }),
         }
@@ -263,25 +262,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         }
         let path = self.path();
         let (s0, s1) = (path.s_start(), path.s_end());
-        let mut cuts = vec![s0];
-        let mut rp = self.cfg.rest_points.clone();
-        if rp.iter().any(|v| !v.is_finite()) {
-            return Err(PlanningError::NonFinite {
-                what: "rest points",
-            });
-        }
-        rp.sort_by(|a, b| a.total_cmp(b));
-        for v in rp {
-            if v <= s0 || v >= s1 {
-                return Err(PlanningError::OutOfRange {
-                    s: v,
-                    start: s0,
-                    end: s1,
-                });
-            }
-            cuts.push(v);
-        }
-        cuts.push(s1);
+        let cuts = validation::rest_cuts(&self.cfg.rest_points, s0, s1)?;
         let mut samples = Vec::new();
         let mut torques = Vec::new();
         let mut switching_points = Vec::new();

@@ -11,6 +11,28 @@ const COARSE_POINTS: usize = 50;
 impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
     PhasePlane<'l, 'a, M, P, L>
 {
+    /// A switching-point candidate just below the MVC at `s` on segment `seg` (none where
+    /// the MVC is unbounded).
+    fn mvc_candidate(
+        &self,
+        cands: &mut Vec<Candidate>,
+        seg: usize,
+        s: f64,
+        kind: SwitchKind,
+    ) -> Result<(), PlanningError> {
+        let x = self.mvc_x(seg, s)?;
+        if x.is_finite() {
+            cands.push(Candidate {
+                s,
+                x: x * (1.0 - 1e-7),
+                kind,
+                seg_left: seg,
+                seg_right: seg,
+            });
+        }
+        Ok(())
+    }
+
     /// Candidate switching points on the MVC of [s_a, s_b] and the MVC samples.
     #[allow(clippy::type_complexity)]
     pub(super) fn candidates(
@@ -204,26 +226,8 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             }
             for k in 0..n {
                 if sig[k] > 0.0 && sig[k + 1] <= 0.0 {
-                    let (mut l, mut h) = (g[k], g[k + 1]);
-                    for _ in 0..50 {
-                        let m = 0.5 * (l + h);
-                        let v = sigma_at(m)?;
-                        if v > 0.0 {
-                            l = m;
-                        } else {
-                            h = m;
-                        }
-                    }
-                    let x = self.mvc_x(si, h)?;
-                    if x.is_finite() {
-                        cands.push(Candidate {
-                            s: h,
-                            x: x * (1.0 - 1e-7),
-                            kind: SwitchKind::Tangent,
-                            seg_left: si,
-                            seg_right: si,
-                        });
-                    }
+                    let h = bisect(g[k], g[k + 1], 50, |m| Ok(sigma_at(m)? > 0.0))?;
+                    self.mvc_candidate(&mut cands, si, h, SwitchKind::Tangent)?;
                 }
             }
             // zero-inertia points: a_i = Σ_j M_ij B_j changes sign (torque rows), or the s̈
@@ -253,36 +257,21 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     }
                 }
                 for &(i, is_torque) in &flips {
-                    let (mut l, mut h) = (g[k - 1], s);
                     let sl = if is_torque {
                         a_prev[i] > 0.0
                     } else {
                         ra_prev[i] > 0.0
                     };
-                    for _ in 0..60 {
-                        let m = 0.5 * (l + h);
+                    let h = bisect(g[k - 1], s, 60, |m| {
                         let v = if is_torque {
                             self.dynamics().inertia_coefficients(si, m, &mut a)?;
                             a[i]
                         } else {
                             self.lim.rows_at(si, m, |v, _, _| v[i])?
                         };
-                        if (v > 0.0) == sl && v != 0.0 {
-                            l = m;
-                        } else {
-                            h = m;
-                        }
-                    }
-                    let x = self.mvc_x(si, h)?;
-                    if x.is_finite() {
-                        cands.push(Candidate {
-                            s: h,
-                            x: x * (1.0 - 1e-7),
-                            kind: SwitchKind::ZeroInertia,
-                            seg_left: si,
-                            seg_right: si,
-                        });
-                    }
+                        Ok((v > 0.0) == sl && v != 0.0)
+                    })?;
+                    self.mvc_candidate(&mut cands, si, h, SwitchKind::ZeroInertia)?;
                 }
                 if torque {
                     a_prev.copy_from_slice(&a_grid[k * dof..(k + 1) * dof]);
@@ -474,4 +463,22 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         }
         Ok(if moved { Some((cur, blocked)) } else { None })
     }
+}
+
+/// Bisects `[l, h]` `iters` times, keeping `left(l)` true and `left(h)` false; returns `h`.
+fn bisect(
+    mut l: f64,
+    mut h: f64,
+    iters: usize,
+    mut left: impl FnMut(f64) -> Result<bool, PlanningError>,
+) -> Result<f64, PlanningError> {
+    for _ in 0..iters {
+        let m = 0.5 * (l + h);
+        if left(m)? {
+            l = m;
+        } else {
+            h = m;
+        }
+    }
+    Ok(h)
 }
