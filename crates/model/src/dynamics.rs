@@ -81,8 +81,9 @@ pub struct ConstrainedDynamics {
     /// Right-hand side of the acceleration constraint, `−ρ` (minus the Baumgarte terms).
     c: Vec<f64>,
     qdd: Vec<f64>,
-    /// `(|f_k| + Σ_j |J_jk λ_j|) / max M_kk` of the residual check.
-    force: Vec<f64>,
+    /// The residual `J q̈ − c` and its scale, per row, of the residual check.
+    res: Vec<f64>,
+    res_scale: Vec<f64>,
     kkt: KktSolver,
     chol: Cholesky,
     /// The mechanism answers [`Mechanism::fast_forward_dynamics`] (a kinematic tree: ABA).
@@ -101,7 +102,8 @@ impl ConstrainedDynamics {
             terms: ModelTerms::new(mech),
             c: vec![0.0; l],
             qdd: vec![0.0; n],
-            force: vec![0.0; n],
+            res: vec![0.0; l],
+            res_scale: vec![0.0; l],
             kkt: KktSolver::new(n, l, KktMethod::default()),
             chol: Cholesky::new(n),
             // probe with empty slices: a model without the O(N) path answers `None` at once
@@ -198,6 +200,20 @@ impl ConstrainedDynamics {
         Ok(())
     }
 
+    /// The checks of every call before the model is evaluated: the mechanism's dimensions and
+    /// parameters ([`Mechanism::validate`]), a finite `t` and finite `q`, `q̇` of length N.
+    fn check_call<M: Mechanism + ?Sized>(
+        &self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+    ) -> Result<(), ModelError> {
+        self.check_mechanism(mech)?;
+        mech.validate()?;
+        check_timed_state(mech, t, q, qd)
+    }
+
     /// Evaluates `M, h, u` (unless `input` is given), and for L > 0 `J, ρ`
     /// (and `b, φ` with Baumgarte terms); checks that the model's outputs are finite.
     fn evaluate<M: Mechanism + ?Sized>(
@@ -209,9 +225,7 @@ impl ConstrainedDynamics {
         input: Option<&[f64]>,
         constraints: bool,
     ) -> Result<(), ModelError> {
-        self.check_mechanism(mech)?;
-        mech.validate()?;
-        check_timed_state(mech, t, q, qd)?;
+        self.check_call(mech, t, q, qd)?;
         let which = match (constraints, self.baumgarte) {
             (false, _) => Terms::Forces,
             (true, None) => Terms::Accelerations,
@@ -272,9 +286,7 @@ impl ConstrainedDynamics {
         qd: &[f64],
         qdd: &mut [f64],
     ) -> Result<(), ModelError> {
-        self.check_mechanism(mech)?;
-        mech.validate()?;
-        check_timed_state(mech, t, q, qd)?;
+        self.check_call(mech, t, q, qd)?;
         mech.applied_forces(t, q, qd, self.terms.applied_forces_mut());
         check_finite("applied forces", self.terms.applied_forces())?;
         match mech.fast_forward_dynamics(q, qd, self.terms.applied_forces(), qdd) {
@@ -317,35 +329,40 @@ impl ConstrainedDynamics {
     /// [`ModelError::IllConditioned`] instead of returning accelerations that violate the
     /// constraint. No allocation.
     fn check_residual(&mut self, qdd: &[f64], lambda: &[f64]) -> Result<(), ModelError> {
-        let n = self.n;
+        let (n, l) = (self.n, self.l);
         let (mm, j, f) = (
             self.terms.mass_matrix(),
             self.terms.jacobian(),
             self.terms.net_force(),
         );
         let m = (0..n).fold(0.0f64, |a, k| a.max(mm[(k, k)]));
-        // force_k = |f_k| + Σ_j |J_jk λ_j|, once per column (O(L·N), not O(L²·N))
+        // r_i = (J q̈)_i − c_i and its scale, accumulated over the columns of J in index order
+        // (the same sums as row by row); force_k = |f_k| + Σ_j |J_jk λ_j| per column (O(L·N))
+        let (r, scale) = (&mut self.res[..l], &mut self.res_scale[..l]);
+        for i in 0..l {
+            r[i] = -self.c[i];
+            scale[i] = self.c[i].abs();
+        }
         for k in 0..n {
+            let col = j.col(k);
             let mut force = f[k].abs();
             for (jj, lj) in lambda.iter().enumerate() {
-                force += (j[(jj, k)] * lj).abs();
+                force += (col[jj] * lj).abs();
             }
-            self.force[k] = force / m;
+            let (qk, fk) = (qdd[k], force / m);
+            for i in 0..l {
+                let jik = col[i];
+                r[i] += jik * qk;
+                scale[i] += jik.abs() * (qk.abs() + fk);
+            }
         }
-        for i in 0..self.l {
-            let mut r = -self.c[i];
-            let mut scale = self.c[i].abs();
-            for k in 0..n {
-                let jik = j[(i, k)];
-                r += jik * qdd[k];
-                scale += jik.abs() * (qdd[k].abs() + self.force[k]);
-            }
-            let bound = RESIDUAL_FACTOR * f64::EPSILON * scale;
+        for i in 0..l {
+            let bound = RESIDUAL_FACTOR * f64::EPSILON * scale[i];
             // a NaN residual fails too
-            if r.is_nan() || r.abs() > bound {
+            if r[i].is_nan() || r[i].abs() > bound {
                 return Err(ModelError::IllConditioned {
                     what: "constrained accelerations (J qdd + rho)",
-                    residual: r.abs(),
+                    residual: r[i].abs(),
                     bound,
                 });
             }
@@ -374,12 +391,7 @@ impl ConstrainedDynamics {
         qd: &[f64],
         lambda: &mut [f64],
     ) -> Result<(), ModelError> {
-        check_len("lambda", lambda, mech.n_constraints())?;
-        self.evaluate(mech, t, q, qd, None, true)?;
-        let mut qdd = std::mem::take(&mut self.qdd);
-        let r = self.solve(&mut qdd, lambda);
-        self.qdd = qdd;
-        r
+        self.contact_force_from(mech, t, q, qd, None, lambda)
     }
 
     /// As [`ConstrainedDynamics::contact_force`], with the input `u` (Huang's
@@ -394,8 +406,22 @@ impl ConstrainedDynamics {
         u: &[f64],
         lambda: &mut [f64],
     ) -> Result<(), ModelError> {
+        self.contact_force_from(mech, t, q, qd, Some(u), lambda)
+    }
+
+    /// The multipliers of [`ConstrainedDynamics::contact_force`] with `u` from the mechanism
+    /// (`input = None`) or given; the accelerations stay in the workspace.
+    fn contact_force_from<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        input: Option<&[f64]>,
+        lambda: &mut [f64],
+    ) -> Result<(), ModelError> {
         check_len("lambda", lambda, mech.n_constraints())?;
-        self.evaluate(mech, t, q, qd, Some(u), true)?;
+        self.evaluate(mech, t, q, qd, input, true)?;
         let mut qdd = std::mem::take(&mut self.qdd);
         let r = self.solve(&mut qdd, lambda);
         self.qdd = qdd;
