@@ -97,8 +97,8 @@ impl Cholesky {
         self.factored = false;
         check_dims("Cholesky::factor: m", m, self.n, self.n)?;
         let n = self.n;
-        // Copy the lower triangle (zero above) and check every entry's finiteness in the
-        // same pass; the culprit is located only on failure.
+        // Copy the lower triangle (the upper one is zeroed after the factorization) and check
+        // every entry's finiteness in the same pass; the culprit is located only on failure.
         let mut finite = true;
         for j in 0..n {
             finite &= dense::copy_col(m, j, &mut self.l[j * n..j * n + n], j);
@@ -113,9 +113,9 @@ impl Cholesky {
     pub(crate) fn factor_copied(&mut self) -> Result<(), LinalgError> {
         self.factored = false;
         let n = self.n;
-        if self.kernel.is_small(n) {
+        let res = if self.kernel.is_small(n) {
             dense::cholesky_in_place(&mut self.l, &mut self.inv, n)
-                .map_err(|(index, pivot)| LinalgError::NotPositiveDefinite { index, pivot })?;
+                .map_err(|(index, pivot)| LinalgError::NotPositiveDefinite { index, pivot })
         } else {
             // keep M to recompute a failing pivot (O(n²) against the O(n³) factorization)
             self.backup.copy_from_slice(&self.l);
@@ -126,12 +126,17 @@ impl Cholesky {
                 self.buf.stack(),
                 Default::default(),
             );
-            if let Err(LltError::NonPositivePivot { index }) = res {
-                let pivot = self.failed_pivot(index);
-                return Err(LinalgError::NotPositiveDefinite { index, pivot });
+            match res {
+                Err(LltError::NonPositivePivot { index }) => {
+                    let pivot = self.failed_pivot(index);
+                    Err(LinalgError::NotPositiveDefinite { index, pivot })
+                }
+                _ => Ok(()),
             }
-        }
+        };
+        // the upper triangle was never copied (and is scratch of `failed_pivot`)
         self.zero_upper();
+        res?;
         self.factored = true;
         Ok(())
     }
@@ -330,11 +335,18 @@ mod tests {
                 garbage[(i, j)] = 1e6;
             }
         }
-        let mut a = Cholesky::new(6);
-        let mut b = Cholesky::new(6);
-        a.factor(m.as_ref()).unwrap();
-        b.factor(garbage.as_ref()).unwrap();
-        assert_eq!((a.l() - b.l()).norm_max(), 0.0);
+        for kernel in [Kernel::Small, Kernel::Faer] {
+            let mut a = Cholesky::with_kernel(6, kernel);
+            let mut b = Cholesky::with_kernel(6, kernel);
+            a.factor(m.as_ref()).unwrap();
+            b.factor(garbage.as_ref()).unwrap();
+            assert_eq!((a.l() - b.l()).norm_max(), 0.0, "{kernel:?}");
+            // a strict upper triangle of zeros, whatever the input held there
+            assert!(
+                (1..6).all(|j| (0..j).all(|i| b.l()[(i, j)] == 0.0)),
+                "{kernel:?}"
+            );
+        }
     }
 
     #[test]

@@ -47,24 +47,31 @@ pub fn all_finite(x: &[f64]) -> bool {
     x.iter().fold(true, |a, v| a & v.is_finite())
 }
 
-/// Copies column `col` of `a` into `dst` (rows `from..`, zero above when `zero_above`),
-/// returning whether every entry of the column is finite: a slice copy for contiguous columns.
+/// Copies rows `from..` of column `col` of `a` into `dst[from..]` (`dst[..from]` is not
+/// touched: the factorizations read only the lower triangle), returning whether every entry
+/// of the column is finite. One element loop that copies and checks (no memset/memcpy call
+/// per column: for the columns of a 7 × 7 those calls cost more than the copy).
 #[inline]
 pub(crate) fn copy_col(a: faer::MatRef<'_, f64>, col: usize, dst: &mut [f64], from: usize) -> bool {
     let c = a.col(col);
     match c.try_as_col_major() {
         Some(src) => {
             let src = src.as_slice();
-            dst[..from].fill(0.0);
-            dst[from..].copy_from_slice(&src[from..]);
-            all_finite(src)
+            let mut finite = all_finite(&src[..from]);
+            for (d, v) in dst[from..].iter_mut().zip(&src[from..]) {
+                finite &= v.is_finite();
+                *d = *v;
+            }
+            finite
         }
         None => {
             let mut finite = true;
-            for (i, d) in dst.iter_mut().enumerate() {
+            for i in 0..a.nrows() {
                 let v = c[i];
                 finite &= v.is_finite();
-                *d = if i >= from { v } else { 0.0 };
+                if i >= from {
+                    dst[i] = v;
+                }
             }
             finite
         }
