@@ -81,9 +81,8 @@ pub struct ConstrainedDynamics {
     /// Right-hand side of the acceleration constraint, `−ρ` (minus the Baumgarte terms).
     c: Vec<f64>,
     qdd: Vec<f64>,
-    /// The residual `J q̈ − c` and its scale, per row, of the residual check.
-    res: Vec<f64>,
-    res_scale: Vec<f64>,
+    /// `(|f_k| + Σ_j |J_jk λ_j|) / max M_kk` of the residual check.
+    force: Vec<f64>,
     kkt: KktSolver,
     chol: Cholesky,
     /// The mechanism answers [`Mechanism::fast_forward_dynamics`] (a kinematic tree: ABA).
@@ -102,8 +101,7 @@ impl ConstrainedDynamics {
             terms: ModelTerms::new(mech),
             c: vec![0.0; l],
             qdd: vec![0.0; n],
-            res: vec![0.0; l],
-            res_scale: vec![0.0; l],
+            force: vec![0.0; n],
             kkt: KktSolver::new(n, l, KktMethod::default()),
             chol: Cholesky::new(n),
             // probe with empty slices: a model without the O(N) path answers `None` at once
@@ -329,40 +327,35 @@ impl ConstrainedDynamics {
     /// [`ModelError::IllConditioned`] instead of returning accelerations that violate the
     /// constraint. No allocation.
     fn check_residual(&mut self, qdd: &[f64], lambda: &[f64]) -> Result<(), ModelError> {
-        let (n, l) = (self.n, self.l);
+        let n = self.n;
         let (mm, j, f) = (
             self.terms.mass_matrix(),
             self.terms.jacobian(),
             self.terms.net_force(),
         );
         let m = (0..n).fold(0.0f64, |a, k| a.max(mm[(k, k)]));
-        // r_i = (J q̈)_i − c_i and its scale, accumulated over the columns of J in index order
-        // (the same sums as row by row); force_k = |f_k| + Σ_j |J_jk λ_j| per column (O(L·N))
-        let (r, scale) = (&mut self.res[..l], &mut self.res_scale[..l]);
-        for i in 0..l {
-            r[i] = -self.c[i];
-            scale[i] = self.c[i].abs();
-        }
+        // force_k = |f_k| + Σ_j |J_jk λ_j|, once per column (O(L·N), not O(L²·N))
         for k in 0..n {
-            let col = j.col(k);
             let mut force = f[k].abs();
             for (jj, lj) in lambda.iter().enumerate() {
-                force += (col[jj] * lj).abs();
+                force += (j[(jj, k)] * lj).abs();
             }
-            let (qk, fk) = (qdd[k], force / m);
-            for i in 0..l {
-                let jik = col[i];
-                r[i] += jik * qk;
-                scale[i] += jik.abs() * (qk.abs() + fk);
-            }
+            self.force[k] = force / m;
         }
-        for i in 0..l {
-            let bound = RESIDUAL_FACTOR * f64::EPSILON * scale[i];
+        for i in 0..self.l {
+            let mut r = -self.c[i];
+            let mut scale = self.c[i].abs();
+            for k in 0..n {
+                let jik = j[(i, k)];
+                r += jik * qdd[k];
+                scale += jik.abs() * (qdd[k].abs() + self.force[k]);
+            }
+            let bound = RESIDUAL_FACTOR * f64::EPSILON * scale;
             // a NaN residual fails too
-            if r[i].is_nan() || r[i].abs() > bound {
+            if r.is_nan() || r.abs() > bound {
                 return Err(ModelError::IllConditioned {
                     what: "constrained accelerations (J qdd + rho)",
-                    residual: r[i].abs(),
+                    residual: r.abs(),
                     bound,
                 });
             }
