@@ -276,24 +276,11 @@ impl KktSolver {
                         self.s[a + b * nc] = dense::dot_scaled(ya, dinv, yb);
                     }
                 }
-                let rank = pivoted_cholesky_rank(
-                    MatMut::from_column_major_slice_mut(&mut self.s, nc, nc),
-                    tol * smax,
-                );
-                return Err(LinalgError::RankDeficient {
-                    rank,
-                    required: nc,
-                    tolerance: tol,
-                });
+                return Err(rank_deficient(&mut self.s, nc, tol, smax));
             }
             dense::ldlt_solve(&self.ldl_s, &self.dinv_s, nc, lambda);
             // z + Y λ
-            for a in 0..nc {
-                let la = lambda[a];
-                for (x, ya) in qdd.iter_mut().zip(&self.y[a * n..a * n + n]) {
-                    *x += ya * la;
-                }
-            }
+            add_y_lambda(&self.y, lambda, qdd);
         }
         // q̈ = L⁻ᵀ D⁻¹ (z + Y λ)
         for (x, d) in qdd.iter_mut().zip(dinv) {
@@ -361,15 +348,7 @@ impl KktSolver {
                 })
             };
             if !ok {
-                let rank = pivoted_cholesky_rank(
-                    MatMut::from_column_major_slice_mut(&mut self.s, nc, nc),
-                    tol * smax,
-                );
-                return Err(LinalgError::RankDeficient {
-                    rank,
-                    required: nc,
-                    tolerance: tol,
-                });
+                return Err(rank_deficient(&mut self.s, nc, tol, smax));
             }
         }
         // z = L⁻¹ f
@@ -382,12 +361,7 @@ impl KktSolver {
             }
             self.chol_s.solve_in_place(lambda);
             // z + Y λ
-            for a in 0..nc {
-                let la = lambda[a];
-                for (x, ya) in qdd.iter_mut().zip(&self.y[a * n..a * n + n]) {
-                    *x += ya * la;
-                }
-            }
+            add_y_lambda(&self.y, lambda, qdd);
         }
         // q̈ = L⁻ᵀ (z + Y λ)
         self.chol_m.solve_upper_vec_in_place(qdd);
@@ -469,6 +443,28 @@ impl KktSolver {
             lambda[i] = rhs[(n + i, 0)];
         }
         Ok(())
+    }
+}
+
+/// `x += Y λ` for the column-major `Y` (`x.len()` rows, `λ.len()` columns).
+fn add_y_lambda(y: &[f64], lambda: &[f64], x: &mut [f64]) {
+    let n = x.len();
+    for (a, la) in lambda.iter().enumerate() {
+        for (xi, ya) in x.iter_mut().zip(&y[a * n..a * n + n]) {
+            *xi += ya * la;
+        }
+    }
+}
+
+/// [`LinalgError::RankDeficient`] for the Schur complement `S` (`nc × nc`, column-major, both
+/// triangles; destroyed) whose factorization failed the pivot test `d_i > tol · smax`: the
+/// numerical rank by the diagonally pivoted Cholesky with the same threshold.
+fn rank_deficient(s: &mut [f64], nc: usize, tol: f64, smax: f64) -> LinalgError {
+    let rank = pivoted_cholesky_rank(MatMut::from_column_major_slice_mut(s, nc, nc), tol * smax);
+    LinalgError::RankDeficient {
+        rank,
+        required: nc,
+        tolerance: tol,
     }
 }
 
