@@ -97,8 +97,8 @@ impl Cholesky {
         self.factored = false;
         check_dims("Cholesky::factor: m", m, self.n, self.n)?;
         let n = self.n;
-        // Copy the lower triangle (zero above) and check every entry's finiteness in the
-        // same pass; the culprit is located only on failure.
+        // Copy the lower triangle (the upper one is zeroed after the factorization) and check
+        // every entry's finiteness in the same pass; the culprit is located only on failure.
         let mut finite = true;
         for j in 0..n {
             finite &= dense::copy_col(m, j, &mut self.l[j * n..j * n + n], j);
@@ -113,9 +113,9 @@ impl Cholesky {
     pub(crate) fn factor_copied(&mut self) -> Result<(), LinalgError> {
         self.factored = false;
         let n = self.n;
-        if self.kernel.is_small(n) {
+        let res = if self.kernel.is_small(n) {
             dense::cholesky_in_place(&mut self.l, &mut self.inv, n)
-                .map_err(|(index, pivot)| LinalgError::NotPositiveDefinite { index, pivot })?;
+                .map_err(|(index, pivot)| LinalgError::NotPositiveDefinite { index, pivot })
         } else {
             // keep M to recompute a failing pivot (O(n²) against the O(n³) factorization)
             self.backup.copy_from_slice(&self.l);
@@ -126,12 +126,17 @@ impl Cholesky {
                 self.buf.stack(),
                 Default::default(),
             );
-            if let Err(LltError::NonPositivePivot { index }) = res {
-                let pivot = self.failed_pivot(index);
-                return Err(LinalgError::NotPositiveDefinite { index, pivot });
+            match res {
+                Err(LltError::NonPositivePivot { index }) => {
+                    let pivot = self.failed_pivot(index);
+                    Err(LinalgError::NotPositiveDefinite { index, pivot })
+                }
+                _ => Ok(()),
             }
-        }
+        };
+        // the upper triangle was never copied (and is scratch of `failed_pivot`)
         self.zero_upper();
+        res?;
         self.factored = true;
         Ok(())
     }
@@ -188,50 +193,31 @@ impl Cholesky {
     /// `x` is filled with NaN.
     pub fn solve_in_place(&mut self, x: &mut [f64]) {
         debug_assert_eq!(x.len(), self.n);
-        if !self.factored || x.len() != self.n {
-            x.fill(f64::NAN);
-            return;
-        }
-        if self.kernel.is_small(self.n) {
-            dense::solve_lower(&self.l, &self.inv, self.n, x);
-            dense::solve_lower_transpose(&self.l, &self.inv, self.n, x);
-        } else {
-            let col = ColMut::from_slice_mut(x);
-            self.solve_mat_in_place(col.as_mat_mut());
-        }
+        self.solve_vec(x, false);
+        self.solve_vec(x, true);
     }
 
     /// `x ← L⁻¹ x` for a vector (length `n`; NaN without a factorization).
     pub fn solve_lower_vec_in_place(&self, x: &mut [f64]) {
-        if !self.factored || x.len() != self.n {
-            x.fill(f64::NAN);
-            return;
-        }
-        if self.kernel.is_small(self.n) {
-            dense::solve_lower(&self.l, &self.inv, self.n, x);
-        } else {
-            solve_lower_triangular_in_place(
-                self.l(),
-                ColMut::from_slice_mut(x).as_mat_mut(),
-                Par::Seq,
-            );
-        }
+        self.solve_vec(x, false);
     }
 
     /// `x ← L⁻ᵀ x` for a vector (length `n`; NaN without a factorization).
     pub fn solve_upper_vec_in_place(&self, x: &mut [f64]) {
+        self.solve_vec(x, true);
+    }
+
+    /// `x ← L⁻¹ x` (`transpose = false`) or `x ← L⁻ᵀ x` for a vector; NaN without a
+    /// factorization or for a wrong length.
+    fn solve_vec(&self, x: &mut [f64], transpose: bool) {
         if !self.factored || x.len() != self.n {
             x.fill(f64::NAN);
             return;
         }
         if self.kernel.is_small(self.n) {
-            dense::solve_lower_transpose(&self.l, &self.inv, self.n, x);
+            small_triangular(&self.l, &self.inv, x, transpose);
         } else {
-            solve_upper_triangular_in_place(
-                self.l().transpose(),
-                ColMut::from_slice_mut(x).as_mat_mut(),
-                Par::Seq,
-            );
+            faer_triangular(self.l(), ColMut::from_slice_mut(x).as_mat_mut(), transpose);
         }
     }
 
@@ -242,48 +228,32 @@ impl Cholesky {
     }
 
     /// `X ← L⁻¹ X`.
-    pub fn solve_lower_in_place(&mut self, mut x: MatMut<'_, f64>) {
-        debug_assert_eq!(x.nrows(), self.n);
-        if !self.guard(x.rb_mut()) {
-            return;
-        }
-        if self.kernel.is_small(self.n) {
-            for c in 0..x.ncols() {
-                match x.rb_mut().col_mut(c).try_as_col_major_mut() {
-                    Some(col) => dense::solve_lower(&self.l, &self.inv, self.n, col.as_slice_mut()),
-                    None => solve_lower_triangular_in_place(
-                        self.l(),
-                        x.rb_mut().get_mut(.., c..c + 1),
-                        Par::Seq,
-                    ),
-                }
-            }
-        } else {
-            solve_lower_triangular_in_place(self.l(), x, Par::Seq);
-        }
+    pub fn solve_lower_in_place(&mut self, x: MatMut<'_, f64>) {
+        self.solve_triangular_in_place(x, false);
     }
 
     /// `X ← L⁻ᵀ X`.
-    pub fn solve_upper_in_place(&mut self, mut x: MatMut<'_, f64>) {
+    pub fn solve_upper_in_place(&mut self, x: MatMut<'_, f64>) {
+        self.solve_triangular_in_place(x, true);
+    }
+
+    /// `X ← L⁻¹ X` (`transpose = false`) or `X ← L⁻ᵀ X`: the small kernels column by column
+    /// on contiguous columns (faer's on a strided one), faer's blocked solve above
+    /// [`SMALL_MAX`](crate::SMALL_MAX).
+    fn solve_triangular_in_place(&mut self, mut x: MatMut<'_, f64>, transpose: bool) {
         debug_assert_eq!(x.nrows(), self.n);
         if !self.guard(x.rb_mut()) {
             return;
         }
-        if self.kernel.is_small(self.n) {
-            for c in 0..x.ncols() {
-                match x.rb_mut().col_mut(c).try_as_col_major_mut() {
-                    Some(col) => {
-                        dense::solve_lower_transpose(&self.l, &self.inv, self.n, col.as_slice_mut())
-                    }
-                    None => solve_upper_triangular_in_place(
-                        self.l().transpose(),
-                        x.rb_mut().get_mut(.., c..c + 1),
-                        Par::Seq,
-                    ),
-                }
+        if !self.kernel.is_small(self.n) {
+            faer_triangular(self.l(), x, transpose);
+            return;
+        }
+        for c in 0..x.ncols() {
+            match x.rb_mut().col_mut(c).try_as_col_major_mut() {
+                Some(col) => small_triangular(&self.l, &self.inv, col.as_slice_mut(), transpose),
+                None => faer_triangular(self.l(), x.rb_mut().get_mut(.., c..c + 1), transpose),
             }
-        } else {
-            solve_upper_triangular_in_place(self.l().transpose(), x, Par::Seq);
         }
     }
 
@@ -294,6 +264,25 @@ impl Cholesky {
             return false;
         }
         true
+    }
+}
+
+/// `x ← L⁻¹ x` or (`transpose`) `x ← L⁻ᵀ x` by the small kernels (`l` column-major
+/// `n × n`, `inv[j] = 1 / L_jj`, `n = x.len()`).
+fn small_triangular(l: &[f64], inv: &[f64], x: &mut [f64], transpose: bool) {
+    if transpose {
+        dense::solve_lower_transpose(l, inv, x.len(), x);
+    } else {
+        dense::solve_lower(l, inv, x.len(), x);
+    }
+}
+
+/// `X ← L⁻¹ X` or (`transpose`) `X ← L⁻ᵀ X` by faer's triangular solves.
+fn faer_triangular(l: MatRef<'_, f64>, x: MatMut<'_, f64>, transpose: bool) {
+    if transpose {
+        solve_upper_triangular_in_place(l.transpose(), x, Par::Seq);
+    } else {
+        solve_lower_triangular_in_place(l, x, Par::Seq);
     }
 }
 
@@ -346,11 +335,18 @@ mod tests {
                 garbage[(i, j)] = 1e6;
             }
         }
-        let mut a = Cholesky::new(6);
-        let mut b = Cholesky::new(6);
-        a.factor(m.as_ref()).unwrap();
-        b.factor(garbage.as_ref()).unwrap();
-        assert_eq!((a.l() - b.l()).norm_max(), 0.0);
+        for kernel in [Kernel::Small, Kernel::Faer] {
+            let mut a = Cholesky::with_kernel(6, kernel);
+            let mut b = Cholesky::with_kernel(6, kernel);
+            a.factor(m.as_ref()).unwrap();
+            b.factor(garbage.as_ref()).unwrap();
+            assert_eq!((a.l() - b.l()).norm_max(), 0.0, "{kernel:?}");
+            // a strict upper triangle of zeros, whatever the input held there
+            assert!(
+                (1..6).all(|j| (0..j).all(|i| b.l()[(i, j)] == 0.0)),
+                "{kernel:?}"
+            );
+        }
     }
 
     #[test]

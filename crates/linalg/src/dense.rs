@@ -47,24 +47,31 @@ pub fn all_finite(x: &[f64]) -> bool {
     x.iter().fold(true, |a, v| a & v.is_finite())
 }
 
-/// Copies column `col` of `a` into `dst` (rows `from..`, zero above when `zero_above`),
-/// returning whether every entry of the column is finite: a slice copy for contiguous columns.
+/// Copies rows `from..` of column `col` of `a` into `dst[from..]` (`dst[..from]` is not
+/// touched: the factorizations read only the lower triangle), returning whether every entry
+/// of the column is finite. One element loop that copies and checks (no memset/memcpy call
+/// per column: for the columns of a 7 × 7 those calls cost more than the copy).
 #[inline]
 pub(crate) fn copy_col(a: faer::MatRef<'_, f64>, col: usize, dst: &mut [f64], from: usize) -> bool {
     let c = a.col(col);
     match c.try_as_col_major() {
         Some(src) => {
             let src = src.as_slice();
-            dst[..from].fill(0.0);
-            dst[from..].copy_from_slice(&src[from..]);
-            all_finite(src)
+            let mut finite = all_finite(&src[..from]);
+            for (d, v) in dst[from..].iter_mut().zip(&src[from..]) {
+                finite &= v.is_finite();
+                *d = *v;
+            }
+            finite
         }
         None => {
             let mut finite = true;
-            for (i, d) in dst.iter_mut().enumerate() {
+            for i in 0..a.nrows() {
                 let v = c[i];
                 finite &= v.is_finite();
-                *d = if i >= from { v } else { 0.0 };
+                if i >= from {
+                    dst[i] = v;
+                }
             }
             finite
         }
@@ -202,6 +209,132 @@ fn solve_lower_transpose_body(l: &[f64], inv: &[f64], n: usize, x: &mut [f64]) {
     }
 }
 
+/// `A = L D Lᵀ` in place, `L` unit lower triangular (left-looking, column by column, the
+/// square-root-free form of Golub & Van Loan Alg. 4.2.2; G&VL §4.1.2, Alg. 4.1.2 computes the
+/// same `d_j = A_jj − Σ_{k<j} L_jk² d_k`): on entry the lower triangle of the `n × n`
+/// column-major `a` holds `A`, on success its strict lower triangle holds `L`, its diagonal
+/// `D`, and `dinv[j] = 1 / d_j` (the strict upper triangle is not touched). Each pivot costs
+/// one division and no square root, the latency that dominates the tiny factorizations of
+/// mechanics. The pivots are those of the Cholesky factorization (`d_j = L̃_jj²` for
+/// `A = L̃ L̃ᵀ`): a pivot `d_j ≤ 0` (or NaN) stops it with `Err((j, d_j))`.
+pub(crate) fn ldlt_in_place(a: &mut [f64], dinv: &mut [f64], n: usize) -> Result<(), (usize, f64)> {
+    debug_assert!(a.len() == n * n && dinv.len() == n);
+    fixed_n!(n, |n| ldlt_body(a, dinv, n))
+}
+
+#[inline(always)]
+fn ldlt_body(a: &mut [f64], dinv: &mut [f64], n: usize) -> Result<(), (usize, f64)> {
+    let (a, dinv) = (&mut a[..n * n], &mut dinv[..n]);
+    for j in 0..n {
+        let (left, right) = a.split_at_mut(j * n);
+        let colj = &mut right[j..n];
+        // a[j.., j] −= Σ_{k<j} L[j.., k] (d_k L[j, k])
+        for k in 0..j {
+            let colk = &left[k * n + j..k * n + n];
+            let w = colk[0] * left[k * n + k];
+            for (x, l) in colj.iter_mut().zip(colk) {
+                *x -= l * w;
+            }
+        }
+        let d = colj[0];
+        if d.is_nan() || d <= 0.0 {
+            return Err((j, d));
+        }
+        let r = 1.0 / d;
+        dinv[j] = r;
+        for x in &mut colj[1..] {
+            *x *= r;
+        }
+    }
+    Ok(())
+}
+
+/// `x ← L⁻¹ x` for the unit lower-triangular column-major `l` (`n × n`, only the strict lower
+/// triangle read): forward substitution, column-oriented, no division.
+pub(crate) fn solve_unit_lower(l: &[f64], n: usize, x: &mut [f64]) {
+    debug_assert!(l.len() == n * n && x.len() == n);
+    fixed_n!(n, |n| solve_unit_lower_body(l, n, x))
+}
+
+#[inline(always)]
+fn solve_unit_lower_body(l: &[f64], n: usize, x: &mut [f64]) {
+    let (l, x) = (&l[..n * n], &mut x[..n]);
+    for j in 0..n {
+        let xj = x[j];
+        let col = &l[j * n + j + 1..j * n + n];
+        for (xi, lij) in x[j + 1..].iter_mut().zip(col) {
+            *xi -= lij * xj;
+        }
+    }
+}
+
+/// `x ← L⁻ᵀ x` for the unit lower-triangular column-major `l` (backward substitution with
+/// dot products over the contiguous columns of `L`), no division.
+pub(crate) fn solve_unit_lower_transpose(l: &[f64], n: usize, x: &mut [f64]) {
+    debug_assert!(l.len() == n * n && x.len() == n);
+    fixed_n!(n, |n| solve_unit_lower_transpose_body(l, n, x))
+}
+
+#[inline(always)]
+fn solve_unit_lower_transpose_body(l: &[f64], n: usize, x: &mut [f64]) {
+    let (l, x) = (&l[..n * n], &mut x[..n]);
+    for i in (0..n).rev() {
+        let col = &l[i * n + i + 1..i * n + n];
+        let mut s = x[i];
+        for (lki, xk) in col.iter().zip(&x[i + 1..]) {
+            s -= lki * xk;
+        }
+        x[i] = s;
+    }
+}
+
+/// `x ← A⁻¹ x` for `A = L D Lᵀ` as left by [`ldlt_in_place`]: `L⁻ᵀ D⁻¹ L⁻¹ x`.
+pub(crate) fn ldlt_solve(l: &[f64], dinv: &[f64], n: usize, x: &mut [f64]) {
+    solve_unit_lower(l, n, x);
+    for (xi, di) in x.iter_mut().zip(dinv) {
+        *xi *= di;
+    }
+    solve_unit_lower_transpose(l, n, x);
+}
+
+/// `Σ a_i d_i b_i` in index order (a quadratic form with a diagonal weight).
+pub(crate) fn dot_scaled(a: &[f64], d: &[f64], b: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for ((x, w), y) in a.iter().zip(d).zip(b) {
+        s += x * w * y;
+    }
+    s
+}
+
+/// Writes column `col` of `a` with stride `stride` into `dst` (`dst[i·stride] = a_i,col`: a
+/// column of `J` into a row of the column-major `Jᵀ`), returning whether every entry is finite.
+#[inline]
+pub(crate) fn scatter_col(
+    a: faer::MatRef<'_, f64>,
+    col: usize,
+    dst: &mut [f64],
+    stride: usize,
+) -> bool {
+    let c = a.col(col);
+    let mut finite = true;
+    match c.try_as_col_major() {
+        Some(src) => {
+            for (i, v) in src.as_slice().iter().enumerate() {
+                finite &= v.is_finite();
+                dst[i * stride] = *v;
+            }
+        }
+        None => {
+            for i in 0..a.nrows() {
+                let v = c[i];
+                finite &= v.is_finite();
+                dst[i * stride] = v;
+            }
+        }
+    }
+    finite
+}
+
 /// `Σ a_i b_i` in index order.
 pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
     let mut s = 0.0;
@@ -262,6 +395,56 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// `L D Lᵀ = A` with the pivots of the Cholesky factor (`d_j = L̃_jj²`), and
+    /// `ldlt_solve` inverts `A`, over every unrolled size and two general ones.
+    #[test]
+    fn ldlt_and_unit_triangular_solves() {
+        let mut rng = Rng::new(6);
+        for n in (1..=UNROLL_MAX + 1).chain([16, 33]) {
+            let a = spd(&mut rng, n);
+            let col_major: Vec<f64> = (0..n * n).map(|k| a[(k % n, k / n)]).collect();
+            let (mut l, mut dinv) = (col_major.clone(), vec![0.0; n]);
+            ldlt_in_place(&mut l, &mut dinv, n).unwrap();
+            let (mut c, mut inv) = (col_major, vec![0.0; n]);
+            cholesky_in_place(&mut c, &mut inv, n).unwrap();
+            let lij = |i: usize, j: usize| match i.cmp(&j) {
+                std::cmp::Ordering::Greater => l[i + j * n],
+                std::cmp::Ordering::Equal => 1.0,
+                std::cmp::Ordering::Less => 0.0,
+            };
+            let scale = a.norm_max();
+            for i in 0..n {
+                let d = l[i + i * n];
+                assert!((d - c[i + i * n].powi(2)).abs() <= 64.0 * f64::EPSILON * n as f64 * scale);
+                assert_eq!(dinv[i], 1.0 / d);
+                for j in 0..n {
+                    let r: f64 = (0..n).map(|k| lij(i, k) * l[k + k * n] * lij(j, k)).sum();
+                    assert!((r - a[(i, j)]).abs() <= 8.0 * f64::EPSILON * n as f64 * scale);
+                }
+            }
+            let xs: Vec<f64> = (0..n).map(|i| (i as f64 * 0.7).sin() + 0.5).collect();
+            let mut b: Vec<f64> = (0..n)
+                .map(|i| (0..n).map(|k| a[(i, k)] * xs[k]).sum())
+                .collect();
+            ldlt_solve(&l, &dinv, n, &mut b);
+            for i in 0..n {
+                assert!(
+                    (b[i] - xs[i]).abs() <= 1e4 * f64::EPSILON * n as f64,
+                    "n = {n}"
+                );
+            }
+        }
+        // the failing pivot, as the Cholesky kernel reports it
+        let mut dinv = [0.0; 2];
+        assert_eq!(
+            ldlt_in_place(&mut [1.0, 2.0, 2.0, 1.0], &mut dinv, 2),
+            Err((1, -3.0))
+        );
+        assert_eq!(ldlt_in_place(&mut [0.0; 4], &mut dinv, 2), Err((0, 0.0)));
+        let mut nan = [f64::NAN, 0.0, 0.0, 1.0];
+        assert!(matches!(ldlt_in_place(&mut nan, &mut dinv, 2), Err((0, d)) if d.is_nan()));
     }
 
     #[test]

@@ -72,9 +72,10 @@ struct Inputs<'a> {
 /// (`n` coordinates, `m` constraints). Allocates in [`KktSolver::new`] only.
 ///
 /// RangeSpace works on contiguous column-major storage: for `n + m ≤`
-/// [`SMALL_MAX`](crate::SMALL_MAX) with the in-place kernels of this crate (no per-call
-/// dispatch), above it with faer's ([`Kernel`]). The finiteness of the inputs is checked in
-/// the pass that copies them into the workspace.
+/// [`SMALL_MAX`](crate::SMALL_MAX) with the square-root-free `L D Lᵀ` kernels of this crate (no
+/// per-call dispatch, one division per pivot and none in the solves), above it with faer's
+/// Cholesky ([`Kernel`]). The finiteness of the inputs is checked in the pass that copies them
+/// into the workspace.
 #[derive(Debug)]
 pub struct KktSolver {
     n: usize,
@@ -82,7 +83,13 @@ pub struct KktSolver {
     method: KktMethod,
     kernel: Kernel,
     pivot_rtol: f64,
-    // RangeSpace
+    // RangeSpace, small kernels: `M = L D Lᵀ` and `S = L_S D_S L_Sᵀ` (unit `L` in the strict
+    // lower triangle, `D` on the diagonal, column-major) and `D⁻¹`, `D_S⁻¹`.
+    ldl_m: Vec<f64>,
+    dinv_m: Vec<f64>,
+    ldl_s: Vec<f64>,
+    dinv_s: Vec<f64>,
+    // RangeSpace, faer's kernels (and the definiteness check of FullLu)
     chol_m: Cholesky,
     chol_s: Cholesky,
     /// `Y = L⁻¹ Jᵀ`, `n × m` column-major.
@@ -108,14 +115,16 @@ impl KktSolver {
     /// As [`KktSolver::new`], with an explicit kernel choice for the range-space method
     /// (`Kernel::Auto` decides on `n + m`).
     pub fn with_kernel(n: usize, m: usize, method: KktMethod, kernel: Kernel) -> Self {
-        let (rs, lu) = match method {
-            KktMethod::RangeSpace => ((n, m), 0),
-            KktMethod::FullLu => ((n, 0), n + m),
-        };
         let sub = if kernel.is_small(n + m) {
             Kernel::Small
         } else {
             Kernel::Faer
+        };
+        // (n, m) of the small kernels' storage, of the Cholesky workspaces, and the LU's size
+        let (small, rs, lu) = match (method, sub) {
+            (KktMethod::RangeSpace, Kernel::Small) => ((n, m), (0, 0), 0),
+            (KktMethod::RangeSpace, _) => ((0, 0), (n, m), 0),
+            (KktMethod::FullLu, _) => ((0, 0), (n, 0), n + m),
         };
         let req = StackReq::any_of(&[
             lu_in_place_scratch::<usize, f64>(lu, lu, Par::Seq, Default::default()),
@@ -127,10 +136,14 @@ impl KktSolver {
             method,
             kernel: sub,
             pivot_rtol: DEFAULT_KKT_PIVOT_RTOL,
+            ldl_m: vec![0.0; small.0 * small.0],
+            dinv_m: vec![0.0; small.0],
+            ldl_s: vec![0.0; small.1 * small.1],
+            dinv_s: vec![0.0; small.1],
             chol_m: Cholesky::with_kernel(rs.0, sub),
             chol_s: Cholesky::with_kernel(rs.1, sub),
-            y: vec![0.0; rs.0 * rs.1],
-            s: vec![0.0; rs.1 * rs.1],
+            y: vec![0.0; (small.0 + rs.0) * (small.1 + rs.1)],
+            s: vec![0.0; (small.1 + rs.1).pow(2)],
             k: Mat::zeros(lu, lu),
             rhs: Mat::zeros(lu, 1),
             perm: vec![0; lu],
@@ -190,6 +203,9 @@ impl KktSolver {
         check_len("KktSolver::solve: lambda", lambda, nc)?;
         let x = Inputs { m, j, f, c };
         match self.method {
+            KktMethod::RangeSpace if self.kernel == Kernel::Small => {
+                self.solve_range_space_small(x, qdd, lambda)
+            }
             KktMethod::RangeSpace => self.solve_range_space(x, qdd, lambda),
             KktMethod::FullLu => {
                 check_all_finite(x)?;
@@ -198,7 +214,83 @@ impl KktSolver {
         }
     }
 
-    /// Range-space method on contiguous storage (Huang (2.4.8)):
+    /// Range-space method with the small kernels (Huang (2.4.8) with `M = L D Lᵀ`):
+    ///
+    /// ```text
+    /// Y = L⁻¹ Jᵀ,  S = Yᵀ D⁻¹ Y = J M⁻¹ Jᵀ = L_S D_S L_Sᵀ,
+    /// z = L⁻¹ f,  λ = S⁻¹ (c − Yᵀ D⁻¹ z),  q̈ = L⁻ᵀ D⁻¹ (z + Y λ)
+    /// ```
+    ///
+    /// `M`'s lower triangle goes into the factor's storage and `J`'s columns into the rows of
+    /// `Y = Jᵀ` in one pass that also checks their finiteness (the upper triangle of `M` is
+    /// checked, not copied); `S` is formed once, in the storage of its factor. The rank test is
+    /// the Cholesky one (`d_i = (L_S)_ii²`).
+    fn solve_range_space_small(
+        &mut self,
+        x: Inputs<'_>,
+        qdd: &mut [f64],
+        lambda: &mut [f64],
+    ) -> Result<(), LinalgError> {
+        let Inputs { m, j, f, c } = x;
+        let (n, nc) = (self.n, self.m);
+        let mut finite = true;
+        for k in 0..n {
+            finite &= dense::copy_col(m, k, &mut self.ldl_m[k * n..k * n + n], k);
+            if nc > 0 {
+                finite &= dense::scatter_col(j, k, &mut self.y[k..], n);
+            }
+        }
+        if !(finite && dense::all_finite(f) && dense::all_finite(c)) {
+            check_all_finite(x)?;
+        }
+        dense::ldlt_in_place(&mut self.ldl_m, &mut self.dinv_m, n)
+            .map_err(|(index, pivot)| LinalgError::NotPositiveDefinite { index, pivot })?;
+        let (l, dinv) = (&self.ldl_m, &self.dinv_m);
+        // z = L⁻¹ f
+        qdd.copy_from_slice(f);
+        dense::solve_unit_lower(l, n, qdd);
+        if nc > 0 {
+            // Y = L⁻¹ Jᵀ; S = Yᵀ D⁻¹ Y (lower triangle) and c − Yᵀ D⁻¹ z into λ
+            for a in 0..nc {
+                dense::solve_unit_lower(l, n, &mut self.y[a * n..a * n + n]);
+            }
+            for b in 0..nc {
+                let yb = &self.y[b * n..b * n + n];
+                for a in b..nc {
+                    self.ldl_s[a + b * nc] = dense::dot_scaled(&self.y[a * n..a * n + n], dinv, yb);
+                }
+                lambda[b] = c[b] - dense::dot_scaled(yb, dinv, qdd);
+            }
+            let smax = (0..nc)
+                .map(|i| self.ldl_s[i + i * nc])
+                .fold(0.0_f64, f64::max);
+            let tol = self.pivot_rtol;
+            let ok = smax > 0.0
+                && dense::ldlt_in_place(&mut self.ldl_s, &mut self.dinv_s, nc).is_ok()
+                && (0..nc).all(|i| self.ldl_s[i + i * nc] > tol * smax);
+            if !ok {
+                // S again, both triangles, for the numerical rank
+                for b in 0..nc {
+                    for a in 0..nc {
+                        let (ya, yb) = (&self.y[a * n..a * n + n], &self.y[b * n..b * n + n]);
+                        self.s[a + b * nc] = dense::dot_scaled(ya, dinv, yb);
+                    }
+                }
+                return Err(rank_deficient(&mut self.s, nc, tol, smax));
+            }
+            dense::ldlt_solve(&self.ldl_s, &self.dinv_s, nc, lambda);
+            // z + Y λ
+            add_y_lambda(&self.y, lambda, qdd);
+        }
+        // q̈ = L⁻ᵀ D⁻¹ (z + Y λ)
+        for (x, d) in qdd.iter_mut().zip(dinv) {
+            *x *= d;
+        }
+        dense::solve_unit_lower_transpose(l, n, qdd);
+        Ok(())
+    }
+
+    /// Range-space method with faer's kernels on contiguous storage (Huang (2.4.8)):
     ///
     /// ```text
     /// M = L Lᵀ,  Y = L⁻¹ Jᵀ,  S = Yᵀ Y = J M⁻¹ Jᵀ = L_S L_Sᵀ,
@@ -236,26 +328,15 @@ impl KktSolver {
             // Y = L⁻¹ Jᵀ, S = Yᵀ Y (symmetric PSD by construction).
             self.chol_m
                 .solve_lower_in_place(MatMut::from_column_major_slice_mut(&mut self.y, n, nc));
-            if self.kernel == Kernel::Small {
-                for b in 0..nc {
-                    let yb = &self.y[b * n..b * n + n];
-                    for a in b..nc {
-                        let v = dense::dot(&self.y[a * n..a * n + n], yb);
-                        self.s[a + b * nc] = v;
-                        self.s[b + a * nc] = v;
-                    }
-                }
-            } else {
-                let y = MatRef::from_column_major_slice(&self.y, n, nc);
-                matmul(
-                    MatMut::from_column_major_slice_mut(&mut self.s, nc, nc),
-                    Accum::Replace,
-                    y.transpose(),
-                    y,
-                    1.0,
-                    Par::Seq,
-                );
-            }
+            let y = MatRef::from_column_major_slice(&self.y, n, nc);
+            matmul(
+                MatMut::from_column_major_slice_mut(&mut self.s, nc, nc),
+                Accum::Replace,
+                y.transpose(),
+                y,
+                1.0,
+                Par::Seq,
+            );
             let smax = (0..nc).map(|i| self.s[i + i * nc]).fold(0.0_f64, f64::max);
             self.chol_s.storage_mut().copy_from_slice(&self.s);
             let tol = self.pivot_rtol;
@@ -267,15 +348,7 @@ impl KktSolver {
                 })
             };
             if !ok {
-                let rank = pivoted_cholesky_rank(
-                    MatMut::from_column_major_slice_mut(&mut self.s, nc, nc),
-                    tol * smax,
-                );
-                return Err(LinalgError::RankDeficient {
-                    rank,
-                    required: nc,
-                    tolerance: tol,
-                });
+                return Err(rank_deficient(&mut self.s, nc, tol, smax));
             }
         }
         // z = L⁻¹ f
@@ -288,12 +361,7 @@ impl KktSolver {
             }
             self.chol_s.solve_in_place(lambda);
             // z + Y λ
-            for a in 0..nc {
-                let la = lambda[a];
-                for (x, ya) in qdd.iter_mut().zip(&self.y[a * n..a * n + n]) {
-                    *x += ya * la;
-                }
-            }
+            add_y_lambda(&self.y, lambda, qdd);
         }
         // q̈ = L⁻ᵀ (z + Y λ)
         self.chol_m.solve_upper_vec_in_place(qdd);
@@ -378,6 +446,28 @@ impl KktSolver {
     }
 }
 
+/// `x += Y λ` for the column-major `Y` (`x.len()` rows, `λ.len()` columns).
+fn add_y_lambda(y: &[f64], lambda: &[f64], x: &mut [f64]) {
+    let n = x.len();
+    for (a, la) in lambda.iter().enumerate() {
+        for (xi, ya) in x.iter_mut().zip(&y[a * n..a * n + n]) {
+            *xi += ya * la;
+        }
+    }
+}
+
+/// [`LinalgError::RankDeficient`] for the Schur complement `S` (`nc × nc`, column-major, both
+/// triangles; destroyed) whose factorization failed the pivot test `d_i > tol · smax`: the
+/// numerical rank by the diagonally pivoted Cholesky with the same threshold.
+fn rank_deficient(s: &mut [f64], nc: usize, tol: f64, smax: f64) -> LinalgError {
+    let rank = pivoted_cholesky_rank(MatMut::from_column_major_slice_mut(s, nc, nc), tol * smax);
+    LinalgError::RankDeficient {
+        rank,
+        required: nc,
+        tolerance: tol,
+    }
+}
+
 /// The finiteness checks of [`KktSolver::solve`] in their documented order (`m`, `j`, `f`,
 /// `c`), each reporting the first non-finite entry.
 fn check_all_finite(Inputs { m, j, f, c }: Inputs<'_>) -> Result<(), LinalgError> {
@@ -447,6 +537,20 @@ mod tests {
             KktSolver::new(n, m, KktMethod::RangeSpace),
             KktSolver::new(n, m, KktMethod::FullLu),
         ]
+    }
+
+    /// A call with bad input: `j`, `f`, `c`, the length of `λ`, and the error it must give.
+    type BadCall<'a> = (MatRef<'a, f64>, &'a [f64], &'a [f64], usize, LinalgError);
+
+    /// The error of a wrong shape: `what` expected `er × ec`, got `r × c`.
+    fn dim(what: &'static str, er: usize, ec: usize, r: usize, c: usize) -> LinalgError {
+        LinalgError::DimensionMismatch {
+            what,
+            expected_rows: er,
+            expected_cols: ec,
+            rows: r,
+            cols: c,
+        }
     }
 
     #[test]
@@ -595,84 +699,63 @@ mod tests {
                 Err(LinalgError::NotPositiveDefinite { index: 2, .. })
             ));
         }
-        let mut solver = KktSolver::new(n, 2, KktMethod::RangeSpace);
         let mass = spd(&mut rng, n);
+        let mut jn = j.clone();
+        jn[(1, 3)] = f64::NAN;
+        let (zf, zc) = ([0.0; 4], [0.0; 2]);
         for mut solver in both(n, 2) {
-            assert!(matches!(
-                solver.solve(
-                    mass.as_ref(),
+            // (j, f, c, length of λ) → the error named
+            let cases: [BadCall<'_>; 5] = [
+                (
                     j.transpose(),
-                    &[0.0; 4],
-                    &[0.0; 2],
-                    &mut x,
-                    &mut l
+                    &zf,
+                    &zc,
+                    2,
+                    dim("KktSolver::solve: j", 2, 4, 4, 2),
                 ),
-                Err(LinalgError::DimensionMismatch {
-                    what: "KktSolver::solve: j",
-                    ..
-                })
-            ));
-            assert!(matches!(
-                solver.solve(
-                    mass.as_ref(),
+                (
                     j.as_ref(),
-                    &[0.0; 3],
-                    &[0.0; 2],
-                    &mut x,
-                    &mut l
+                    &zf[..3],
+                    &zc,
+                    2,
+                    dim("KktSolver::solve: f", 4, 1, 3, 1),
                 ),
-                Err(LinalgError::DimensionMismatch {
-                    what: "KktSolver::solve: f",
-                    ..
-                })
-            ));
-            assert!(matches!(
-                solver.solve(
-                    mass.as_ref(),
+                (
                     j.as_ref(),
-                    &[0.0; 4],
-                    &[0.0; 2],
-                    &mut x,
-                    &mut l[..1]
+                    &zf,
+                    &zc,
+                    1,
+                    dim("KktSolver::solve: lambda", 2, 1, 1, 1),
                 ),
-                Err(LinalgError::DimensionMismatch {
-                    what: "KktSolver::solve: lambda",
-                    ..
-                })
-            ));
-            let mut jn = j.clone();
-            jn[(1, 3)] = f64::NAN;
-            assert!(matches!(
-                solver.solve(
-                    mass.as_ref(),
+                (
                     jn.as_ref(),
-                    &[0.0; 4],
-                    &[0.0; 2],
-                    &mut x,
-                    &mut l
+                    &zf,
+                    &zc,
+                    2,
+                    LinalgError::NonFinite {
+                        what: "KktSolver::solve: j",
+                        row: 1,
+                        col: 3,
+                    },
                 ),
-                Err(LinalgError::NonFinite {
-                    what: "KktSolver::solve: j",
-                    row: 1,
-                    col: 3
-                })
-            ));
-            assert!(matches!(
-                solver.solve(
-                    mass.as_ref(),
+                (
                     j.as_ref(),
-                    &[0.0; 4],
+                    &zf,
                     &[0.0, f64::INFINITY],
-                    &mut x,
-                    &mut l
+                    2,
+                    LinalgError::NonFinite {
+                        what: "KktSolver::solve: c",
+                        row: 1,
+                        col: 0,
+                    },
                 ),
-                Err(LinalgError::NonFinite {
-                    what: "KktSolver::solve: c",
-                    row: 1,
-                    ..
-                })
-            ));
+            ];
+            for (jj, f, c, nl, expected) in cases {
+                let got = solver.solve(mass.as_ref(), jj, f, c, &mut x, &mut l[..nl]);
+                assert_eq!(got, Err(expected), "{:?}", solver.method());
+            }
         }
+        let mut solver = KktSolver::new(n, 2, KktMethod::RangeSpace);
         assert!(solver.set_pivot_rtol(f64::NAN).is_err());
     }
 }

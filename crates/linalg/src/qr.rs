@@ -199,14 +199,12 @@ impl SkinnyQr {
         c: &[f64],
         x: &mut [f64],
     ) -> Result<(), LinalgError> {
-        check_len("SkinnyQr::solve_transpose_min_norm: c", c, self.cols)?;
-        check_len("SkinnyQr::solve_transpose_min_norm: x", x, self.rows)?;
-        check_finite_vec("SkinnyQr::solve_transpose_min_norm: c", c)?;
-        self.check_full_rank()?;
+        let what = [
+            "SkinnyQr::solve_transpose_min_norm: c",
+            "SkinnyQr::solve_transpose_min_norm: x",
+        ];
+        self.load_work(what, c, self.cols, x, self.rows)?;
         let m = self.cols;
-        for i in 0..self.rows {
-            self.work[(i, 0)] = if i < m { c[i] } else { 0.0 };
-        }
         solve_lower_triangular_in_place(
             self.r.as_ref().transpose(),
             self.work.as_mut().get_mut(..m, ..),
@@ -222,9 +220,7 @@ impl SkinnyQr {
                 self.buf.stack(),
             );
         }
-        for i in 0..self.rows {
-            x[i] = self.work[(i, 0)];
-        }
+        self.unload_work(x);
         Ok(())
     }
 
@@ -233,14 +229,12 @@ impl SkinnyQr {
     ///
     /// Errors as [`SkinnyQr::solve_normal_in_place`].
     pub fn solve_least_squares(&mut self, b: &[f64], x: &mut [f64]) -> Result<(), LinalgError> {
-        check_len("SkinnyQr::solve_least_squares: b", b, self.rows)?;
-        check_len("SkinnyQr::solve_least_squares: x", x, self.cols)?;
-        check_finite_vec("SkinnyQr::solve_least_squares: b", b)?;
-        self.check_full_rank()?;
+        let what = [
+            "SkinnyQr::solve_least_squares: b",
+            "SkinnyQr::solve_least_squares: x",
+        ];
+        self.load_work(what, b, self.rows, x, self.cols)?;
         let m = self.cols;
-        for i in 0..self.rows {
-            self.work[(i, 0)] = b[i];
-        }
         if m > 0 {
             apply_block_householder_sequence_transpose_on_the_left_in_place_with_conj(
                 self.qr.as_ref(),
@@ -256,10 +250,35 @@ impl SkinnyQr {
             self.work.as_mut().get_mut(..m, ..),
             Par::Seq,
         );
-        for i in 0..m {
-            x[i] = self.work[(i, 0)];
+        self.unload_work(x);
+        Ok(())
+    }
+
+    /// The checks of the solves with `Q` (`input` of length `n_in`, `output` of length `n_out`,
+    /// named by `what`; `input` finite; a full-rank factorization), then `work ← [input; 0]`.
+    fn load_work(
+        &mut self,
+        what: [&'static str; 2],
+        input: &[f64],
+        n_in: usize,
+        output: &[f64],
+        n_out: usize,
+    ) -> Result<(), LinalgError> {
+        check_len(what[0], input, n_in)?;
+        check_len(what[1], output, n_out)?;
+        check_finite_vec(what[0], input)?;
+        self.check_full_rank()?;
+        for i in 0..self.rows {
+            self.work[(i, 0)] = input.get(i).copied().unwrap_or(0.0);
         }
         Ok(())
+    }
+
+    /// `x ← work[..x.len()]`.
+    fn unload_work(&self, x: &mut [f64]) {
+        for (i, xi) in x.iter_mut().enumerate() {
+            *xi = self.work[(i, 0)];
+        }
     }
 }
 

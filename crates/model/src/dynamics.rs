@@ -198,6 +198,20 @@ impl ConstrainedDynamics {
         Ok(())
     }
 
+    /// The checks of every call before the model is evaluated: the mechanism's dimensions and
+    /// parameters ([`Mechanism::validate`]), a finite `t` and finite `q`, `q̇` of length N.
+    fn check_call<M: Mechanism + ?Sized>(
+        &self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+    ) -> Result<(), ModelError> {
+        self.check_mechanism(mech)?;
+        mech.validate()?;
+        check_timed_state(mech, t, q, qd)
+    }
+
     /// Evaluates `M, h, u` (unless `input` is given), and for L > 0 `J, ρ`
     /// (and `b, φ` with Baumgarte terms); checks that the model's outputs are finite.
     fn evaluate<M: Mechanism + ?Sized>(
@@ -209,9 +223,7 @@ impl ConstrainedDynamics {
         input: Option<&[f64]>,
         constraints: bool,
     ) -> Result<(), ModelError> {
-        self.check_mechanism(mech)?;
-        mech.validate()?;
-        check_timed_state(mech, t, q, qd)?;
+        self.check_call(mech, t, q, qd)?;
         let which = match (constraints, self.baumgarte) {
             (false, _) => Terms::Forces,
             (true, None) => Terms::Accelerations,
@@ -272,9 +284,7 @@ impl ConstrainedDynamics {
         qd: &[f64],
         qdd: &mut [f64],
     ) -> Result<(), ModelError> {
-        self.check_mechanism(mech)?;
-        mech.validate()?;
-        check_timed_state(mech, t, q, qd)?;
+        self.check_call(mech, t, q, qd)?;
         mech.applied_forces(t, q, qd, self.terms.applied_forces_mut());
         check_finite("applied forces", self.terms.applied_forces())?;
         match mech.fast_forward_dynamics(q, qd, self.terms.applied_forces(), qdd) {
@@ -374,12 +384,7 @@ impl ConstrainedDynamics {
         qd: &[f64],
         lambda: &mut [f64],
     ) -> Result<(), ModelError> {
-        check_len("lambda", lambda, mech.n_constraints())?;
-        self.evaluate(mech, t, q, qd, None, true)?;
-        let mut qdd = std::mem::take(&mut self.qdd);
-        let r = self.solve(&mut qdd, lambda);
-        self.qdd = qdd;
-        r
+        self.contact_force_from(mech, t, q, qd, None, lambda)
     }
 
     /// As [`ConstrainedDynamics::contact_force`], with the input `u` (Huang's
@@ -394,8 +399,22 @@ impl ConstrainedDynamics {
         u: &[f64],
         lambda: &mut [f64],
     ) -> Result<(), ModelError> {
+        self.contact_force_from(mech, t, q, qd, Some(u), lambda)
+    }
+
+    /// The multipliers of [`ConstrainedDynamics::contact_force`] with `u` from the mechanism
+    /// (`input = None`) or given; the accelerations stay in the workspace.
+    fn contact_force_from<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        input: Option<&[f64]>,
+        lambda: &mut [f64],
+    ) -> Result<(), ModelError> {
         check_len("lambda", lambda, mech.n_constraints())?;
-        self.evaluate(mech, t, q, qd, Some(u), true)?;
+        self.evaluate(mech, t, q, qd, input, true)?;
         let mut qdd = std::mem::take(&mut self.qdd);
         let r = self.solve(&mut qdd, lambda);
         self.qdd = qdd;

@@ -1,13 +1,20 @@
-//! The per-step routines of `ConstrainedDynamics` do not touch the heap once
-//! the workspace exists (ARCHITECTURE.md, "Rules that keep it fast").
+//! The per-step routines of `ConstrainedDynamics` and of kinematic trees (CRBA, RNEA, ABA,
+//! closure rows, FDgq) do not touch the heap once the workspace exists (ARCHITECTURE.md,
+//! "Rules that keep it fast"; a tree's workspaces are allocated when it is built).
 //!
 //! A per-thread counting allocator (`allocation-counter`, safe to install: the
 //! unsafe `GlobalAlloc` impl lives in that crate) records the allocations of the
 //! measuring thread only, so libtest's threads cannot pollute the count (issue 11).
 
 use contour_linalg::KktMethod;
-use contour_model::models::{KeerthiControlLaw, KeerthiRobot, SliderCrank, KEERTHI_IC2};
-use contour_model::{Baumgarte, ConstrainedDynamics, DynamicsOptions, WithController};
+use contour_model::explicit::{ExplicitDynamics, Planar2g};
+use contour_model::models::{
+    arm7_initial_q, ssrms_arm_tip_held, KeerthiControlLaw, KeerthiRobot, SliderCrank, KEERTHI_IC2,
+};
+use contour_model::tree::KinematicTree;
+use contour_model::{Baumgarte, ConstrainedDynamics, DynamicsOptions, Mechanism, WithController};
+use faer::Mat;
+
 /// The counter is live (so a zero below cannot pass vacuously): one box is one allocation.
 fn assert_counter_live() {
     let info = allocation_counter::measure(|| {
@@ -17,6 +24,16 @@ fn assert_counter_live() {
         info.count_total, 1,
         "allocation counter not installed: {info:?}"
     );
+}
+
+/// `run(n)` (n calls of everything measured) allocates nothing once warmed up: the counter is
+/// checked live first, then `run(2)` warms up (lazy one-time initialisation inside
+/// dependencies, if any) and `run(100)` is counted.
+fn assert_no_allocation(mut run: impl FnMut(usize)) {
+    assert_counter_live();
+    run(2);
+    let stats = allocation_counter::measure(|| run(100));
+    assert_eq!(stats.count_total, 0, "{stats:?}");
 }
 
 #[test]
@@ -61,9 +78,53 @@ fn constrained_dynamics_does_not_allocate_per_call() {
                 .unwrap();
         }
     };
-    assert_counter_live();
-    run(2); // warm-up (lazy one-time initialisation inside dependencies, if any)
-    let stats = allocation_counter::measure(|| run(100));
-    assert_eq!(stats.count_total, 0, "{stats:?}");
+    assert_no_allocation(&mut run);
     assert!(lambda.iter().all(|x| x.is_finite()));
+}
+
+#[test]
+fn tree_algorithms_do_not_allocate_per_call() {
+    let planar = KinematicTree::planar_with_gravity(20, 9.81);
+    let arm = ssrms_arm_tip_held();
+    let p2g = Planar2g::default();
+    let mut fdgq = ExplicitDynamics::new(&p2g, &p2g).unwrap();
+    let mut m20 = Mat::<f64>::zeros(20, 20);
+    let mut m7 = Mat::<f64>::zeros(7, 7);
+    let mut j = Mat::<f64>::zeros(3, 7);
+    let q20 = [0.1; 20];
+    let mut h20 = [0.0; 20];
+    let q7 = arm7_initial_q();
+    let qd7 = [0.01; 7];
+    let (mut h7, mut phi, mut rho) = ([0.0; 7], [0.0; 3], [0.0; 3]);
+    let mut tau = [0.0; 7];
+    let mut qdd2 = [0.0; 2];
+    let (mut qdd20, mut qdd7) = ([0.0; 20], [0.0; 7]);
+    let mut cd = ConstrainedDynamics::new(&planar);
+    let mut run = |n: usize| {
+        for _ in 0..n {
+            planar.mass_matrix(&q20, m20.as_mut());
+            planar.bias_forces(&q20, &q20, &mut h20);
+            arm.mass_matrix(&q7, m7.as_mut());
+            arm.bias_forces(&q7, &qd7, &mut h7);
+            arm.constraints(0.0, &q7, &mut phi);
+            arm.constraint_jacobian(0.0, &q7, j.as_mut());
+            arm.constraint_accel_bias(0.0, &q7, &qd7, &mut rho);
+            arm.tree()
+                .inverse_dynamics(&q7, &qd7, &qd7, &mut tau)
+                .unwrap();
+            let _ = arm.kinetic_energy(&q7, &qd7);
+            planar
+                .forward_dynamics(&q20, &q20, &h20, &mut qdd20)
+                .unwrap();
+            arm.tree()
+                .forward_dynamics(&q7, &qd7, &tau, &mut qdd7)
+                .unwrap();
+            cd.accelerations(&planar, 0.0, &q20, &q20, &mut qdd20, &mut [])
+                .unwrap();
+            fdgq.accelerations(&p2g, &p2g, 0.0, &[0.3, 0.5], &[0.1, 0.2], &mut qdd2)
+                .unwrap();
+        }
+    };
+    assert_no_allocation(&mut run);
+    assert!(h7.iter().chain(&rho).chain(&qdd2).all(|x| x.is_finite()));
 }

@@ -111,8 +111,16 @@ fn identities_and_dynamics_at_random_arm_states() {
                     .map(|(x, y)| x - y)
                     .collect::<Vec<_>>(),
             ) / norm(&lam_k).max(1e-300);
-            prop_assert!(dq_rel <= 1e3 * EPS * cond * cond, "qdd {dq_rel:e}");
-            prop_assert!(dl_rel <= 1e3 * EPS * cond * cond, "lambda {dl_rel:e}");
+            // Two independent roundings: the projector and the KKT solve each sit ~1e3 ε
+            // from the exact solution on this badly scaled M (diagonal 7 … 2.4e5). Measured
+            // (engine-r7) at the worst state, cond = 3.14: projector vs a partial-pivoting LU of
+            // the whole KKT matrix 2.2e-12, the L D Lᵀ range-space KKT vs that LU 4.1e-13, the
+            // two 2.6e-12 apart; an LLᵀ range-space KKT agreed with the projector to 3.9e-13
+            // only because both use the same Cholesky factor of M (correlated rounding), with
+            // 1.8e-12 to the LU. Hence 4e3 ε cond², not 1e3.
+            let tol = 4e3 * EPS * cond * cond;
+            prop_assert!(dq_rel <= tol, "qdd {dq_rel:e}");
+            prop_assert!(dl_rel <= tol, "lambda {dl_rel:e}");
             worst[3] = worst[3].max(dq_rel);
             worst[4] = worst[4].max(dl_rel);
             // (26)–(27): P_aᵀ(M q̈ + C) = P_aᵀ Q; (28): M q̈ + M W ρ + P_aᵀ(C − Q) = 0

@@ -650,16 +650,11 @@ impl KinematicTree {
         q: &[f64],
         body: usize,
         p: Vec3,
-        mut j: MatMut<'_, f64>,
+        j: MatMut<'_, f64>,
     ) -> Result<(), ModelError> {
-        self.check_q(q)?;
-        self.check_body(body)?;
-        check_mat("point jacobian", &j, 3, self.dof)?;
-        let mut ws = self.workspace();
-        self.kinematics(&mut ws, q, None);
-        j.fill(0.0);
-        self.ws_add_point_jacobian(&ws, body, &p, 1.0, &mut j, 0);
-        Ok(())
+        self.jacobian_query("point jacobian", q, body, j, |ws, j| {
+            self.ws_add_point_jacobian(ws, body, &p, 1.0, j, 0);
+        })
     }
 
     /// Angular-velocity Jacobian `J_ω` of `body` (3×N, world coordinates) into `j`.
@@ -667,19 +662,34 @@ impl KinematicTree {
         &self,
         q: &[f64],
         body: usize,
+        j: MatMut<'_, f64>,
+    ) -> Result<(), ModelError> {
+        self.jacobian_query("angular jacobian", q, body, j, |ws, j| {
+            for r in 0..3 {
+                let mut e = [0.0; 3];
+                e[r] = 1.0;
+                self.ws_add_angular_jacobian(ws, body, &e, 1.0, j, r);
+            }
+        })
+    }
+
+    /// The shared frame of the 3×N Jacobian queries: checks `q`, `body` and the shape of `j`,
+    /// runs the forward kinematics, zeroes `j` and lets `add` accumulate into it.
+    fn jacobian_query(
+        &self,
+        what: &'static str,
+        q: &[f64],
+        body: usize,
         mut j: MatMut<'_, f64>,
+        add: impl FnOnce(&TreeWorkspace, &mut MatMut<'_, f64>),
     ) -> Result<(), ModelError> {
         self.check_q(q)?;
         self.check_body(body)?;
-        check_mat("angular jacobian", &j, 3, self.dof)?;
+        check_mat(what, &j, 3, self.dof)?;
         let mut ws = self.workspace();
         self.kinematics(&mut ws, q, None);
         j.fill(0.0);
-        for r in 0..3 {
-            let mut e = [0.0; 3];
-            e[r] = 1.0;
-            self.ws_add_angular_jacobian(&ws, body, &e, 1.0, &mut j, r);
-        }
+        add(&ws, &mut j);
         Ok(())
     }
 
