@@ -2,7 +2,7 @@
 //! the 7-joint SSRMS-like arm (zero gravity) along a joint-space line from its initial pose
 //! (±0.3 rad, alternating), under the `<limit effort velocity>` of its URDF.
 
-use contour::model::models::{arm7_initial_q, ssrms_arm, ARM7_URDF};
+use contour::model::models::{arm7_line_endpoints, ssrms_arm, ARM7_URDF};
 use contour::model::tree::KinematicTree;
 use contour::model::urdf::{tree_and_limits_from_urdf_str, UrdfJointLimits};
 use contour::planning::{CartesianJointPath, Path, Segment, SegmentKind, Shape};
@@ -10,15 +10,10 @@ use contour::planning::{CartesianJointPath, Path, Segment, SegmentKind, Shape};
 /// Why the problem could not be built (the shipped data is valid: never in practice).
 pub type ProblemError = Box<dyn std::error::Error>;
 
-/// Start and end of the line.
+/// Start and end of the line ([`contour::model::models::arm7_line_endpoints`]).
 pub fn endpoints() -> (Vec<f64>, Vec<f64>) {
-    let q0 = arm7_initial_q().to_vec();
-    let q1 = q0
-        .iter()
-        .enumerate()
-        .map(|(i, q)| q + 0.3 * if i % 2 == 0 { 1.0 } else { -1.0 })
-        .collect();
-    (q0, q1)
+    let (q0, q1) = arm7_line_endpoints();
+    (q0.to_vec(), q1.to_vec())
 }
 
 /// The arm, the joint path and the URDF limits.

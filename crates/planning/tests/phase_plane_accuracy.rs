@@ -5,7 +5,7 @@
 //! limits of its URDF (a long slide along the joint-velocity boundary, ending at rest) and the
 //! planar 3-link arm's line under torque limits (tangent switching points).
 
-use contour_model::models::{arm7_initial_q, ssrms_arm, ARM7_URDF};
+use contour_model::models::{arm7_line_endpoints, ssrms_arm, ARM7_URDF};
 use contour_model::tree::KinematicTree;
 use contour_model::urdf::tree_and_limits_from_urdf_str;
 use contour_planning::phase_plane::{MinimumTimeSolution, PhasePlane, PhasePlaneConfig};
@@ -58,13 +58,8 @@ fn solve_three<L: TorqueLimits + ?Sized>(
 
 #[test]
 fn arm7_urdf_limits_default_matches_tight_reference() {
-    let q0 = arm7_initial_q().to_vec();
-    let q1 = q0
-        .iter()
-        .enumerate()
-        .map(|(i, q)| q + 0.3 * if i % 2 == 0 { 1.0 } else { -1.0 })
-        .collect();
-    let jp = line(q0, q1);
+    let (q0, q1) = arm7_line_endpoints();
+    let jp = line(q0.to_vec(), q1.to_vec());
     let (_, limits) = tree_and_limits_from_urdf_str(ARM7_URDF).unwrap();
     let arm = ssrms_arm();
     let d = PathDynamics::new(&arm, &jp).unwrap();

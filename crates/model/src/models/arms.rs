@@ -34,6 +34,18 @@ pub fn arm7_initial_q() -> [f64; 7] {
     ARM7_INITIAL_ANGLES_DEG.map(f64::to_radians)
 }
 
+/// The planning benchmark's joint-space line for the 7-joint arm: from [`arm7_initial_q`] to the
+/// same pose with every joint moved by ±0.3 rad (alternating, + on even joints). Shared by the
+/// planning bench, its toppra export and the phase-plane accuracy test, so they plan one path.
+pub fn arm7_line_endpoints() -> ([f64; 7], [f64; 7]) {
+    let q0 = arm7_initial_q();
+    let mut q1 = q0;
+    for (i, q) in q1.iter_mut().enumerate() {
+        *q += if i % 2 == 0 { 0.3 } else { -0.3 };
+    }
+    (q0, q1)
+}
+
 /// The SSRMS-like 7-joint arm (N = 7, 8 bodies including the fixed tip frame),
 /// with zero gravity.
 ///

@@ -27,8 +27,9 @@ mod slider_crank;
 
 pub use andrews::{AndrewsSqueezer, ANDREWS_Q0, ANDREWS_REFERENCE_Q_AT_0_03};
 pub use arms::{
-    arm7_initial_q, arm7_initial_tip, panda_arm, ssrms_arm, ssrms_arm_tip_held, Arm7LoadCase,
-    ARM7_INITIAL_ANGLES_DEG, ARM7_TIP_BODY, ARM7_URDF, PANDA_URDF,
+    arm7_initial_q, arm7_initial_tip, arm7_line_endpoints, panda_arm, ssrms_arm,
+    ssrms_arm_tip_held, Arm7LoadCase, ARM7_INITIAL_ANGLES_DEG, ARM7_TIP_BODY, ARM7_URDF,
+    PANDA_URDF,
 };
 pub use car_axis::{CarAxis, CAR_AXIS_Q0, CAR_AXIS_QD0};
 pub use four_bar::RedundantFourBar;
