@@ -304,12 +304,18 @@ impl KinematicTree {
     pub(crate) fn kinematics(&self, ws: &mut TreeWorkspace, q: &[f64], qd: Option<&[f64]>) {
         self.up_transforms(ws, q);
         if !ws.x0_ok {
+            // `prev` is `⁰X_{i−1}` in registers: in a chain (`λ(i) = i − 1`) the parent's
+            // transform is not read back from the store just made.
+            let mut prev = Transform::IDENTITY;
             for i in 0..self.n_bodies() {
-                ws.x0[i] = match self.parent[i] {
+                let x0 = match self.parent[i] {
+                    Some(p) if p + 1 == i => ws.xup[i].compose(&prev),
                     Some(p) => ws.xup[i].compose(&ws.x0[p]),
                     None => ws.xup[i],
                 };
-                ws.s_world[i] = self.joint[i].subspace_in(&ws.x0[i]);
+                ws.s_world[i] = self.joint[i].subspace_in(&x0);
+                ws.x0[i] = x0;
+                prev = x0;
             }
             ws.x0_ok = true;
             ws.iw_ok = false;
@@ -430,16 +436,25 @@ impl KinematicTree {
         self.world_inertias(ws, q);
         let nb = self.n_bodies();
         ws.ic[..nb].copy_from_slice(&ws.iw[..nb]);
-        for i in (0..nb).rev() {
-            if let Some(p) = self.parent[i] {
-                let ic = ws.ic[i];
-                ws.ic[p] += ic;
-            }
-        }
         m.fill(0.0);
-        for i in 0..nb {
+        // One backward pass: `I^c_i` is complete when body `i` is reached (its children have
+        // larger indices), so row `i` of `H` follows at once. `next` carries `I^c_{i+1}` in
+        // registers when `λ(i+1) = i` (a chain), added last as in `I^c_λ += I^c_i` over
+        // decreasing `i`: the same sums in the same order.
+        let mut next: Option<SpatialInertia> = None;
+        for i in (0..nb).rev() {
+            let mut ic = ws.ic[i];
+            if let Some(n) = next.take() {
+                ic += n;
+            }
+            ws.ic[i] = ic;
+            match self.parent[i] {
+                Some(p) if p + 1 == i => next = Some(ic),
+                Some(p) => ws.ic[p] += ic,
+                None => {}
+            }
             let Some(k) = self.q_index[i] else { continue };
-            let f = ws.ic[i].apply(&ws.s_world[i]);
+            let f = ic.apply(&ws.s_world[i]);
             m[(k, k)] = ws.s_world[i].dot(&f);
             let mut j = i;
             while let Some(p) = self.parent[j] {
