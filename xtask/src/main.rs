@@ -47,3 +47,53 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::path::Path;
+
+    /// Crates with `autotests = false` compile their integration tests as one binary
+    /// (`tests/integration.rs`, a module per file; CI builds each test binary at opt-level 3, so
+    /// one link per crate instead of one per file). A new `tests/*.rs` that is neither a module of
+    /// that file nor a `[[test]]` of its Cargo.toml would silently never run: this test says so.
+    #[test]
+    fn every_integration_test_file_is_compiled() {
+        let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates");
+        let mut missing = Vec::new();
+        let mut checked = 0;
+        for krate in fs::read_dir(&crates).unwrap() {
+            let dir = krate.unwrap().path();
+            let manifest = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+            if !manifest.contains("autotests = false") {
+                continue;
+            }
+            let tests = dir.join("tests");
+            let merged = fs::read_to_string(tests.join("integration.rs")).unwrap_or_default();
+            for file in fs::read_dir(&tests).unwrap() {
+                let path = file.unwrap().path();
+                let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+                    continue;
+                };
+                if path.extension().is_none_or(|e| e != "rs") || stem == "integration" {
+                    continue;
+                }
+                checked += 1;
+                let as_module = merged.lines().any(|l| l.trim() == format!("mod {stem};"));
+                let as_binary = manifest.contains(&format!("path = \"tests/{stem}.rs\""));
+                if !as_module && !as_binary {
+                    missing.push(path.display().to_string());
+                }
+            }
+        }
+        assert!(
+            checked > 50,
+            "only {checked} test files found under {}",
+            crates.display()
+        );
+        assert!(
+            missing.is_empty(),
+            "not compiled (add `mod NAME;` to the crate's tests/integration.rs): {missing:?}"
+        );
+    }
+}

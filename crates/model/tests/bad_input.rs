@@ -2,13 +2,13 @@
 //! models with bad parameters, and an ill-conditioned mass matrix whose constrained solve
 //! would violate `J q̈ + ρ = 0`.
 
+use crate::common;
+use common::DiagPendulum;
 use contour_model::models::{
     HuangCartesianRobot, KeerthiRobot, Pendulum, RedundantFourBar, RedundantParallelogram,
     SliderCrank,
 };
 use contour_model::{ConstrainedDynamics, DynamicsOptions, Mechanism, ModelError};
-mod common;
-use common::DiagPendulum;
 
 fn skewed_state() -> ([f64; 2], [f64; 2]) {
     let th = 0.3f64;

@@ -1,11 +1,11 @@
 //! Every error variant of `contour-model` is reachable from bad input and says what and where.
 
+use crate::common;
+use common::DiagPendulum;
 use contour_model::models::{KeerthiRobot, Pendulum, RedundantFourBar, KEERTHI_IC2};
 use contour_model::{
     check_consistent, consistent_state, ConsistentStateOptions, ConstrainedDynamics, ModelError,
 };
-mod common;
-use common::DiagPendulum;
 
 #[test]
 fn wrong_dimensions_are_reported_by_name() {

@@ -1,7 +1,7 @@
 //! Closed-form witnesses of the minimum-time solvers: a point mass on a straight line under a
 //! force bound, T = 2 √(m L / F); the same with a speed cap; with a velocity-dependent bound.
 
-mod common;
+use crate::common;
 
 use common::{line_of_length, point_mass};
 use contour_planning::phase_plane::{PhasePlane, PhasePlaneConfig, SwitchKind};

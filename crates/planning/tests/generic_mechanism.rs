@@ -3,7 +3,7 @@
 //! inverse kinematics. Inverse dynamics against finite differences of q(t) = Q(s(t)); the
 //! phase plane against TOPP-RA; the torques of the optimal motion within their limits.
 
-mod common;
+use crate::common;
 
 use common::{PlanarArm, TwoLinkKinematics};
 use contour_model::Mechanism;

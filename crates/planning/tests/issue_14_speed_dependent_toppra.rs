@@ -6,7 +6,7 @@
 //! T = 2 ∫₀¹ dv/√(1 − v⁴) + (2π − 2 ∫₀¹ v dv/√(1 − v⁴)) = 2·1.3110287771… + 2π − π/2
 //!   = 7.3344465… s; the old TOPP-RA gave 2π + 1 = 7.28319 s.
 
-mod common;
+use crate::common;
 
 use common::point_mass;
 use contour_planning::phase_plane::{PhasePlane, PhasePlaneConfig};

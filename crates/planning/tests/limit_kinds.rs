@@ -1,7 +1,7 @@
 //! Closed forms for each limit kind (issue 14, item 2): joint velocity, joint acceleration,
 //! torque, combined, and user rows a s̈ + b ṡ² + c ≤ 0; rows with a zero coefficient.
 
-mod common;
+use crate::common;
 
 use common::{line_of_length, point_mass};
 use contour_model::models::HuangCartesianRobot;

@@ -4,7 +4,7 @@
 //! method to ≤ 1e-12, the direct approach drifts and Baumgarte bounds the drift; the
 //! finite-difference iteration matrices are counted in `N_f` and reported separately.
 
-mod common;
+use crate::common;
 
 use common::keerthi_ic2;
 use contour_model::models::Pendulum;

@@ -2,7 +2,7 @@
 //! of the outputs (header, one row per output time, values parsed back bit for bit), the CSV of
 //! the events, typed errors for ragged data, and the events PERT and PARAM record.
 
-mod common;
+use crate::common;
 
 use common::keerthi_ic2;
 use contour_model::models::Pendulum;

@@ -1,0 +1,9 @@
+//! The crate's integration tests, compiled as one binary (one link instead of one per file:
+//! the workspace's CI builds every test binary at opt-level 3). Each file is a module; run one
+//! with `cargo test -p <crate> --test integration <file>::`.
+
+mod bad_input;
+mod no_allocation;
+mod physics;
+mod transitions;
+mod unified_trajectory;

@@ -1,0 +1,13 @@
+//! The crate's integration tests, compiled as one binary (one link instead of one per file:
+//! the workspace's CI builds every test binary at opt-level 3). Each file is a module; run one
+//! with `cargo test -p <crate> --test integration <file>::`.
+
+mod bad_input;
+mod convergence_order;
+mod events;
+mod gill_roundoff;
+mod implicit_methods;
+mod kepler;
+mod no_alloc;
+mod norms_and_counting;
+mod replace_y;

@@ -1,0 +1,16 @@
+//! The crate's integration tests, compiled as one binary (one link instead of one per file:
+//! the workspace's CI builds every test binary at opt-level 3). Each file is a module; run one
+//! with `cargo test -p <crate> --test integration <file>::`.
+
+mod featherstone;
+mod huang52;
+mod huang_contact;
+mod huang_joint_forces;
+mod huang_printed_coefficients;
+mod huang_reproduction;
+mod issue_14_coarse_phase_plane;
+mod keerthi;
+mod keerthi_consistency;
+mod kovecses;
+mod kovecses_rows;
+mod ode_orders;

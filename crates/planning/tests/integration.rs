@@ -1,0 +1,12 @@
+//! The crate's integration tests, compiled as one binary (one link instead of one per file:
+//! the workspace's CI builds every test binary at opt-level 3). Each file is a module; run one
+//! with `cargo test -p <crate> --test integration <file>::`.
+
+mod bad_input;
+mod closed_form;
+mod common;
+mod generic_mechanism;
+mod issue_14_speed_dependent_toppra;
+mod limit_kinds;
+mod phase_plane_accuracy;
+mod trajectory_sampling;

@@ -1,0 +1,17 @@
+//! The crate's integration tests, compiled as one binary (one link instead of one per file:
+//! the workspace's CI builds every test binary at opt-level 3). Each file is a module; run one
+//! with `cargo test -p <crate> --test integration <file>::`.
+
+mod bdf_methods;
+mod common;
+mod deserialize_fuzz;
+mod errors;
+mod explicit_gamma_q;
+mod failed_run_keeps_trajectory;
+mod kovecses;
+mod lambda_at_steps;
+mod no_allocation;
+mod pendulum;
+mod projection_property;
+mod trajectory_io;
+mod user_method;
