@@ -4,6 +4,7 @@
 //! hand-written code. `cargo bench -p contour-benches --bench autodiff`; after criterion's groups
 //! a summary prints, per model, the fastest-of-41-batches time of each side and the ratios
 //! (`contour_benches::min_time_us`, robust on a shared machine).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use std::hint::black_box;
 

@@ -9,6 +9,7 @@
 //!
 //! Before timing, one run prints the accepted steps, evaluations, events and the wall time per
 //! step. `cargo bench -p contour-benches --bench contact`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use std::hint::black_box;
 use std::time::Instant;

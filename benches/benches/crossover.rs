@@ -3,6 +3,7 @@
 //! `m = n / 2` constraints, each with `Kernel::Small` and `Kernel::Faer`. One criterion group
 //! per operation, ids `<kernel>_<n>`; a summary table (fastest of 41 batches) follows.
 //! `cargo bench -p contour-benches --bench crossover`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use std::hint::black_box;
 

@@ -9,6 +9,7 @@
 //! steps, f-evaluations (for BDF: residual evaluations, Jacobian columns included), Jacobians,
 //! the error, and the wall time per step and per f-evaluation (mean of 20 runs).
 //! `cargo bench -p contour-benches --bench integrators`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use std::hint::black_box;
 use std::time::Instant;

@@ -16,6 +16,7 @@
 //! and survive a shared machine). Every call is at a new state
 //! ([`contour_benches::next_state`]), as in a run.
 //! `cargo bench -p contour-benches --bench kkt`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use std::hint::black_box;
 

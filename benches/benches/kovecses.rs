@@ -13,6 +13,7 @@
 //!
 //! The corrected state is a copy of a consistent arm state perturbed by 1e-8 (the size of a
 //! DOPRI5 local error at τ = 1e-8). `cargo bench -p contour-benches --bench kovecses`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use std::hint::black_box;
 

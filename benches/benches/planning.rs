@@ -6,6 +6,7 @@
 //! (torque limits ±(80, 40, 15) N·m), and on a joint-space line of the 7-joint SSRMS-like arm
 //! (±500 N·m on every joint, zero gravity).
 //! `cargo bench -p contour-benches --bench planning`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use std::hint::black_box;
 

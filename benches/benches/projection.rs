@@ -6,6 +6,7 @@
 //! N_i (accepted steps), N_f (solutions of (1.1)+(1.4)), projections / re-parametrizations,
 //! and the wall time per run and per step (mean of 20 runs).
 //! `cargo bench -p contour-benches --bench projection`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use std::hint::black_box;
 use std::time::Instant;

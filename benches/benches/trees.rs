@@ -6,6 +6,7 @@
 //! of 41 batches) next to Pinocchio's, from `benches/peers/results/pinocchio_timing.csv` when
 //! that file is present. Every call is at a new state ([`contour_benches::next_state`]), as in a
 //! run. `cargo bench -p contour-benches --bench trees`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use std::hint::black_box;
 

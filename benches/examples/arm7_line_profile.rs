@@ -3,6 +3,7 @@
 //! batches ([`contour_benches::min_time_us`]). First argument: `pp`, `toppra` or `both`
 //! (default); second: repetitions of a plain loop for `perf record` instead of the timing.
 //! `cargo run --release -p contour-benches --example arm7_line_profile -- both`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use contour::planning::phase_plane::{PhasePlane, PhasePlaneConfig};
 use contour::planning::toppra::{Toppra, ToppraConfig};

@@ -1,6 +1,7 @@
 //! Profiling driver for the phase-plane solver: Huang's case 2(b) and a planar 3-link arm line
 //! (the two cases of `benches/benches/planning.rs`), repeated `N` times (first argument).
 //! `cargo run --release -p contour-benches --example phase_plane_profile -- 20`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use contour::planning::phase_plane::{PhasePlane, PhasePlaneConfig};
 use contour::planning::{AccelerationLimits, PathDynamics};

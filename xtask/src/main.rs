@@ -10,6 +10,7 @@
 //! it regenerates everything in memory and fails, listing every file that differs, when the
 //! committed files are not what a fresh run produces. The rows carry their own check rule,
 //! unit and tolerance (`contour_papers::Row`); xtask only renders and checks.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 mod plot;
 mod render;

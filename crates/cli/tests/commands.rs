@@ -1,6 +1,7 @@
 //! Every command on a small scenario, through the built binary (`CARGO_BIN_EXE_contour`):
 //! `simulate`, `plan`, `sweep` (serial, `--jobs 4`, 4 shards merged, a killed shard re-run)
 //! and malformed scenarios whose errors name the key and the line.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,6 +1,7 @@
 //! Integer statistics (steps, rejected steps, f-evaluations, …) of a fixed set of runs, so
 //! that any change to step or order selection shows in review. Accuracy is checked elsewhere.
 //! One snapshot per (method, problem, tolerance); CI runs with `INSTA_UPDATE=no`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use contour_ode::test_models::{ExactSolution, HarmonicOscillator, Kepler, TimeDependent};
 use contour_ode::verification::global_error;

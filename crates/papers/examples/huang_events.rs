@@ -1,4 +1,5 @@
 //! Prints the events of Huang's simulation II under both schemes (optional args: h eps).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 use contour::contact::{EntryLocation, HuangSchemeConfig, ModernConfig, Scheme};
 use contour_papers::huang::scenario::{simulate_huang, HuangCase, HuangPlan};
 

@@ -1,6 +1,7 @@
 //! The crate's integration tests, compiled as one binary (one link instead of one per file:
 //! the workspace's CI builds every test binary at opt-level 3). Each file is a module; run one
 //! with `cargo test -p <crate> --test integration <file>::`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 mod featherstone;
 mod huang52;

@@ -1,5 +1,6 @@
 //! Integer statistics of every row of Keerthi's Tables 4.1 and 4.2 (insta snapshot: steps,
 //! f-evaluations, rejections, restarts, re-parametrizations). Accuracy is checked elsewhere.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use contour::projection::Integrator;
 use contour_papers::keerthi::{
