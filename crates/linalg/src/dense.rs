@@ -125,6 +125,7 @@ macro_rules! fixed_n {
         }
     };
 }
+pub(crate) use fixed_n;
 
 /// Cholesky `A = L Lᵀ` in place (left-looking, column by column, Golub & Van Loan Alg. 4.2.2
 /// "gaxpy Cholesky"): on entry the lower triangle of the `n × n` column-major `a` holds `A`,
@@ -333,6 +334,42 @@ pub(crate) fn scatter_col(
         }
     }
     finite
+}
+
+/// `y ← y + s · A_{:,j}` for column `j` of a faer matrix (one loop over the contiguous column,
+/// an indexed one over a strided view): the column-oriented matrix–vector product `y = A x`
+/// as `Σ_j A_{:,j} x_j`, whose entries are summed in the order of `j` like row-oriented dots.
+#[inline]
+pub fn axpy_col(y: &mut [f64], s: f64, a: faer::MatRef<'_, f64>, j: usize) {
+    let c = a.col(j);
+    match c.try_as_col_major() {
+        Some(src) => {
+            for (x, v) in y.iter_mut().zip(src.as_slice()) {
+                *x += v * s;
+            }
+        }
+        None => {
+            for (i, x) in y.iter_mut().enumerate().take(a.nrows()) {
+                *x += c[i] * s;
+            }
+        }
+    }
+}
+
+/// `Σ_i A_ij x_i` in index order for column `j` of a faer matrix (`(Aᵀ x)_j`).
+#[inline]
+pub fn dot_col(a: faer::MatRef<'_, f64>, j: usize, x: &[f64]) -> f64 {
+    let c = a.col(j);
+    match c.try_as_col_major() {
+        Some(src) => dot(src.as_slice(), x),
+        None => {
+            let mut s = 0.0;
+            for (i, xi) in x.iter().enumerate().take(a.nrows()) {
+                s += c[i] * xi;
+            }
+            s
+        }
+    }
 }
 
 /// `Σ a_i b_i` in index order.
