@@ -384,7 +384,44 @@ pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{spd, Rng};
+    use crate::testing::{rand_mat, spd, Rng};
+
+    /// `axpy_col` / `dot_col` give `A x` and `Aᵀ y` bit for bit like the row-oriented sums in
+    /// index order, on contiguous columns and on a strided view (a transpose).
+    #[test]
+    fn column_products() {
+        let mut rng = Rng::new(7);
+        for (r, c) in [(1, 1), (3, 5), (7, 6), (9, 2)] {
+            let a = rand_mat(&mut rng, r, c);
+            let at = a.transpose().to_owned();
+            let x: Vec<f64> = (0..c).map(|i| 0.3 - 0.7 * i as f64).collect();
+            let y: Vec<f64> = (0..r).map(|i| 1.1 + 0.2 * i as f64).collect();
+            for view in [a.as_ref(), at.transpose()] {
+                let mut ax = vec![0.0; r];
+                for j in 0..c {
+                    axpy_col(&mut ax, x[j], view, j);
+                }
+                for i in 0..r {
+                    let mut s = 0.0;
+                    for j in 0..c {
+                        s += a[(i, j)] * x[j];
+                    }
+                    assert_eq!(ax[i].to_bits(), s.to_bits(), "{r}x{c} row {i}");
+                }
+                for j in 0..c {
+                    let mut s = 0.0;
+                    for i in 0..r {
+                        s += a[(i, j)] * y[i];
+                    }
+                    assert_eq!(
+                        dot_col(view, j, &y).to_bits(),
+                        s.to_bits(),
+                        "{r}x{c} col {j}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn finiteness_check() {
