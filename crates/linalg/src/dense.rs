@@ -125,6 +125,7 @@ macro_rules! fixed_n {
         }
     };
 }
+pub(crate) use fixed_n;
 
 /// Cholesky `A = L Lᵀ` in place (left-looking, column by column, Golub & Van Loan Alg. 4.2.2
 /// "gaxpy Cholesky"): on entry the lower triangle of the `n × n` column-major `a` holds `A`,
@@ -335,6 +336,42 @@ pub(crate) fn scatter_col(
     finite
 }
 
+/// `y ← y + s · A_{:,j}` for column `j` of a faer matrix (one loop over the contiguous column,
+/// an indexed one over a strided view): the column-oriented matrix–vector product `y = A x`
+/// as `Σ_j A_{:,j} x_j`, whose entries are summed in the order of `j` like row-oriented dots.
+#[inline]
+pub fn axpy_col(y: &mut [f64], s: f64, a: faer::MatRef<'_, f64>, j: usize) {
+    let c = a.col(j);
+    match c.try_as_col_major() {
+        Some(src) => {
+            for (x, v) in y.iter_mut().zip(src.as_slice()) {
+                *x += v * s;
+            }
+        }
+        None => {
+            for (i, x) in y.iter_mut().enumerate().take(a.nrows()) {
+                *x += c[i] * s;
+            }
+        }
+    }
+}
+
+/// `Σ_i A_ij x_i` in index order for column `j` of a faer matrix (`(Aᵀ x)_j`).
+#[inline]
+pub fn dot_col(a: faer::MatRef<'_, f64>, j: usize, x: &[f64]) -> f64 {
+    let c = a.col(j);
+    match c.try_as_col_major() {
+        Some(src) => dot(src.as_slice(), x),
+        None => {
+            let mut s = 0.0;
+            for (i, xi) in x.iter().enumerate().take(a.nrows()) {
+                s += c[i] * xi;
+            }
+            s
+        }
+    }
+}
+
 /// `Σ a_i b_i` in index order.
 pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
     let mut s = 0.0;
@@ -347,7 +384,44 @@ pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{spd, Rng};
+    use crate::testing::{rand_mat, spd, Rng};
+
+    /// `axpy_col` / `dot_col` give `A x` and `Aᵀ y` bit for bit like the row-oriented sums in
+    /// index order, on contiguous columns and on a strided view (a transpose).
+    #[test]
+    fn column_products() {
+        let mut rng = Rng::new(7);
+        for (r, c) in [(1, 1), (3, 5), (7, 6), (9, 2)] {
+            let a = rand_mat(&mut rng, r, c);
+            let at = a.transpose().to_owned();
+            let x: Vec<f64> = (0..c).map(|i| 0.3 - 0.7 * i as f64).collect();
+            let y: Vec<f64> = (0..r).map(|i| 1.1 + 0.2 * i as f64).collect();
+            for view in [a.as_ref(), at.transpose()] {
+                let mut ax = vec![0.0; r];
+                for j in 0..c {
+                    axpy_col(&mut ax, x[j], view, j);
+                }
+                for i in 0..r {
+                    let mut s = 0.0;
+                    for j in 0..c {
+                        s += a[(i, j)] * x[j];
+                    }
+                    assert_eq!(ax[i].to_bits(), s.to_bits(), "{r}x{c} row {i}");
+                }
+                for j in 0..c {
+                    let mut s = 0.0;
+                    for i in 0..r {
+                        s += a[(i, j)] * y[i];
+                    }
+                    assert_eq!(
+                        dot_col(view, j, &y).to_bits(),
+                        s.to_bits(),
+                        "{r}x{c} col {j}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn finiteness_check() {

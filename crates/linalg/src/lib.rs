@@ -75,7 +75,7 @@ pub mod testing;
 mod weighted;
 
 pub use cholesky::Cholesky;
-pub use dense::{all_finite, Kernel, SMALL_MAX, UNROLL_MAX};
+pub use dense::{all_finite, axpy_col, dot_col, Kernel, SMALL_MAX, UNROLL_MAX};
 pub use error::LinalgError;
 pub use kkt::{KktMethod, KktSolver, DEFAULT_KKT_PIVOT_RTOL};
 pub use lu::{Lu, DEFAULT_LU_PIVOT_RTOL};

@@ -20,7 +20,7 @@ use faer::linalg::matmul::matmul;
 use faer::linalg::triangular_solve::{
     solve_lower_triangular_in_place, solve_upper_triangular_in_place,
 };
-use faer::{Accum, Mat, MatRef, Par, Side};
+use faer::{Accum, Mat, MatMut, MatRef, Par, Side};
 
 use crate::cholesky::Cholesky;
 use crate::dense;
@@ -38,14 +38,18 @@ pub struct WeightedProjectors {
     at: Mat<f64>,
     atil: Mat<f64>,
     pinv: PseudoInverse,
-    w: Mat<f64>,
-    p_c: Mat<f64>,
-    p_a: Mat<f64>,
-    // The Schur path of `update`: Y = L⁻¹Aᵀ (n × m), S = YᵀY = L_S L_Sᵀ, G = L_S⁻¹, T = Y S⁻¹.
+    // `W` (n × m), `P_c`, `P_a` (n × n), column-major in contiguous storage: the Schur path
+    // and the callers' products run over whole columns without per-entry index arithmetic.
+    w: Vec<f64>,
+    p_c: Vec<f64>,
+    p_a: Vec<f64>,
+    // The Schur path of `update`: Y = L⁻¹Aᵀ (n × m), S = YᵀY = L_S L_Sᵀ, G = L_S⁻¹ (T = Y S⁻¹ is
+    // formed in the storage of W).
     y: Vec<f64>,
+    /// `A` (m × n, column-major) as read by `update`.
+    a_copy: Vec<f64>,
     chol_s: Cholesky,
     g: Vec<f64>,
-    t: Vec<f64>,
     /// Whether the last computation went through the SVD (singular values available).
     svd: bool,
     rank: usize,
@@ -60,13 +64,15 @@ impl WeightedProjectors {
             at: Mat::zeros(n, m),
             atil: Mat::zeros(m, n),
             pinv: PseudoInverse::new(m, n),
-            w: Mat::zeros(n, m),
-            p_c: Mat::zeros(n, n),
-            p_a: Mat::identity(n, n),
+            w: vec![0.0; n * m],
+            p_c: vec![0.0; n * n],
+            p_a: (0..n * n)
+                .map(|k| if k % (n + 1) == 0 { 1.0 } else { 0.0 })
+                .collect(),
             y: vec![0.0; n * m],
+            a_copy: vec![0.0; m * n],
             chol_s: Cholesky::new(m),
             g: vec![0.0; m * m],
-            t: vec![0.0; n * m],
             svd: false,
             rank: 0,
         }
@@ -120,21 +126,20 @@ impl WeightedProjectors {
         self.svd = true;
         self.rank = self.pinv.rank();
         // Kövecses (17): W = L̂⁻¹ Ã† = L⁻ᵀ Ã†.
-        self.w.copy_from(self.pinv.pinv());
-        solve_upper_triangular_in_place(chol.l().transpose(), self.w.as_mut(), Par::Seq);
+        let mut w = MatMut::from_column_major_slice_mut(&mut self.w, n, self.m);
+        w.copy_from(self.pinv.pinv());
+        solve_upper_triangular_in_place(chol.l().transpose(), w.as_mut(), Par::Seq);
         // P_c = W A, P_a = I − W A.
         matmul(
-            self.p_c.as_mut(),
+            MatMut::from_column_major_slice_mut(&mut self.p_c, n, n),
             Accum::Replace,
-            self.w.as_ref(),
+            MatRef::from_column_major_slice(&self.w, n, self.m),
             a,
             1.0,
             Par::Seq,
         );
-        for j in 0..n {
-            for i in 0..n {
-                self.p_a[(i, j)] = if i == j { 1.0 } else { 0.0 } - self.p_c[(i, j)];
-            }
+        for (k, (pa, pc)) in self.p_a.iter_mut().zip(&self.p_c).enumerate() {
+            *pa = if k % (n + 1) == 0 { 1.0 } else { 0.0 } - pc;
         }
         Ok(())
     }
@@ -169,19 +174,18 @@ impl WeightedProjectors {
         check_tol("PseudoInverse::compute: rel_tol", rel_tol)?;
         self.svd = false;
         self.rank = 0;
-        // Y = L⁻¹ Aᵀ, finiteness checked in the copy
+        // Y = L⁻¹ Aᵀ: A copied (to `a_copy`, and as Aᵀ to `y`) column by column, finiteness
+        // checked in the copy
         let mut finite = true;
-        for row in 0..m {
-            let col = &mut self.y[row * n..row * n + n];
-            for k in 0..n {
-                let v = a[(row, k)];
-                finite &= v.is_finite();
-                col[k] = v;
-            }
-            chol.solve_lower_vec_in_place(col);
+        for k in 0..n {
+            finite &= dense::copy_col(a, k, &mut self.a_copy[k * m..k * m + m], 0);
+            dense::scatter_col(a, k, &mut self.y[k..], n);
         }
         if !finite {
             check_finite("WeightedProjectors::compute: a", a)?;
+        }
+        for row in 0..m {
+            chol.solve_lower_vec_in_place(&mut self.y[row * n..row * n + n]);
         }
         // S = Yᵀ Y (lower triangle) and its trace
         let mut trace = 0.0;
@@ -214,53 +218,34 @@ impl WeightedProjectors {
         if !(g_f2 * trace <= 1e8 && sigma_min_lb > abs_tol.max(rel_tol * trace.sqrt())) {
             return self.compute(chol, a, abs_tol, rel_tol);
         }
-        // Kövecses (18): T = Ã† = Y S⁻¹ = Y Gᵀ G; then W = L⁻ᵀ T.
-        for c in 0..m {
-            let tc = &mut self.t[c * n..c * n + n];
-            tc.fill(0.0);
-            // (Y Gᵀ G)_{:,c} = Σ_{a ≥ c} G_ac Σ_{b ≤ a} G_ab Y_{:,b}
-            for a_ in c..m {
-                let gac = self.g[a_ + c * m];
-                for b in 0..=a_ {
-                    let f = gac * self.g[a_ + b * m];
-                    for (x, yb) in tc.iter_mut().zip(&self.y[b * n..b * n + n]) {
-                        *x += f * yb;
-                    }
-                }
-            }
-            chol.solve_upper_vec_in_place(tc);
-            for i in 0..n {
-                self.w[(i, c)] = tc[i];
-            }
-        }
-        // P_c = W A, P_a = I − W A
-        for j in 0..n {
-            for i in 0..n {
-                let mut s = 0.0;
-                for c in 0..m {
-                    s += self.w[(i, c)] * a[(c, j)];
-                }
-                self.p_c[(i, j)] = s;
-                self.p_a[(i, j)] = if i == j { 1.0 } else { 0.0 } - s;
-            }
-        }
+        dense::fixed_n!(n, |n| schur_projectors(
+            n,
+            m,
+            &self.y,
+            &self.g,
+            chol,
+            &self.a_copy,
+            &mut self.w,
+            &mut self.p_c,
+            &mut self.p_a
+        ));
         self.rank = m;
         Ok(())
     }
 
     /// The weighted generalized inverse `W = L⁻ᵀ (A L⁻ᵀ)†` (`n × m`).
     pub fn w(&self) -> MatRef<'_, f64> {
-        self.w.as_ref()
+        MatRef::from_column_major_slice(&self.w, self.n, self.m)
     }
 
     /// Projector onto constrained motion, `P_c = W A` (`n × n`).
     pub fn p_c(&self) -> MatRef<'_, f64> {
-        self.p_c.as_ref()
+        MatRef::from_column_major_slice(&self.p_c, self.n, self.n)
     }
 
     /// Projector onto admissible motion, `P_a = I − W A` (`n × n`).
     pub fn p_a(&self) -> MatRef<'_, f64> {
-        self.p_a.as_ref()
+        MatRef::from_column_major_slice(&self.p_a, self.n, self.n)
     }
 
     /// Numerical rank of `Ã = A L⁻ᵀ` (equal to that of `A`).
@@ -276,6 +261,57 @@ impl WeightedProjectors {
             self.pinv.singular_values()
         } else {
             &[]
+        }
+    }
+}
+
+/// The Schur path of [`WeightedProjectors::update`] from `Y` (`n × m`), `G = L_S⁻¹`
+/// (`m × m`) and `A` (`m × n`), column-major: `W`, `P_c`, `P_a`. Inlined for each `n ≤`
+/// [`UNROLL_MAX`](crate::UNROLL_MAX) so that the length-`n` column loops are unrolled.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn schur_projectors(
+    n: usize,
+    m: usize,
+    y: &[f64],
+    g: &[f64],
+    chol: &Cholesky,
+    a: &[f64],
+    w: &mut [f64],
+    p_c: &mut [f64],
+    p_a: &mut [f64],
+) {
+    // Kövecses (18): T = Ã† = Y S⁻¹ = Y Gᵀ G; then W = L⁻ᵀ T, column `c` of `T` solved in
+    // place in column `c` of `W`.
+    for c in 0..m {
+        let tc = &mut w[c * n..c * n + n];
+        tc.fill(0.0);
+        // (Y Gᵀ G)_{:,c} = Σ_{a ≥ c} G_ac Σ_{b ≤ a} G_ab Y_{:,b}
+        for a_ in c..m {
+            let gac = g[a_ + c * m];
+            for b in 0..=a_ {
+                let f = gac * g[a_ + b * m];
+                for (x, yb) in tc.iter_mut().zip(&y[b * n..b * n + n]) {
+                    *x += f * yb;
+                }
+            }
+        }
+        chol.solve_upper_vec_in_place(tc);
+    }
+    // P_c = W A, P_a = I − W A: column j of P_c is Σ_c W_{:,c} A_cj (in order of c, as the
+    // entry-wise sums of `compute`'s product), one pass over contiguous columns.
+    for j in 0..n {
+        let pc = &mut p_c[j * n..j * n + n];
+        pc.fill(0.0);
+        for c in 0..m {
+            let acj = a[c + j * m];
+            for (x, wc) in pc.iter_mut().zip(&w[c * n..c * n + n]) {
+                *x += wc * acj;
+            }
+        }
+        let pa = &mut p_a[j * n..j * n + n];
+        for (i, (x, p)) in pa.iter_mut().zip(pc.iter()).enumerate() {
+            *x = if i == j { 1.0 } else { 0.0 } - p;
         }
     }
 }

@@ -74,6 +74,7 @@ impl SpatialInertia {
     /// `Ī_A = Ī' − m r×r× − h'×r× − r×h'×`, evaluated with `a×b× = b aᵀ − (a·b) 1` as
     /// `Ī_A = Ī' − m (r rᵀ − (r·r) 1) − (r h'ᵀ + h' rᵀ) + 2 (h'·r) 1` on the upper triangle
     /// (symmetric by construction; `Ī'` from `Ī E` and the upper triangle of `Eᵀ (Ī E)`).
+    #[inline]
     pub fn transform_transpose(&self, x: &Transform) -> SpatialInertia {
         let e = &x.rot;
         let hp = mat3_tvec(e, &self.h);

@@ -1,7 +1,7 @@
 //! Kövecses' forward dynamics by projection (29)–(31) and the constraint-force-free inverse
 //! dynamics (26)–(27), with the mass-weighted projectors `W`, `P_c`, `P_a` of (17).
 
-use contour_linalg::{Cholesky, LinalgError, WeightedProjectors};
+use contour_linalg::{axpy_col, dot_col, Cholesky, LinalgError, WeightedProjectors};
 use contour_model::{Mechanism, ModelError, ModelTerms, Terms};
 use faer::{Mat, MatRef};
 
@@ -163,33 +163,30 @@ impl ProjectionDynamics {
             self.terms.mass_matrix(),
             self.terms.accel_bias(),
         );
-        // Kövecses (30)–(31): q̈ = P_a a0 − W ρ.
-        for i in 0..n {
-            let mut s = 0.0;
-            for k in 0..n {
-                s += pa[(i, k)] * self.a0[k];
-            }
-            for k in 0..l {
-                s -= w[(i, k)] * rho[k];
-            }
-            qdd[i] = s;
+        // Kövecses (30)–(31): q̈ = P_a a0 − W ρ, column by column (each entry summed over k in
+        // order, P_a's terms before W's).
+        qdd.fill(0.0);
+        for k in 0..n {
+            axpy_col(qdd, self.a0[k], pa, k);
+        }
+        for k in 0..l {
+            axpy_col(qdd, -rho[k], w, k);
         }
         // Minimum-norm λ: Aᵀλ = −M W r, r = A a0 + ρ  ⇒  λ = −Wᵀ M W r.
+        self.r.copy_from_slice(rho);
+        for j in 0..n {
+            axpy_col(&mut self.r, self.a0[j], a, j);
+        }
+        self.z.fill(0.0);
         for k in 0..l {
-            let mut s = rho[k];
-            for j in 0..n {
-                s += a[(k, j)] * self.a0[j];
-            }
-            self.r[k] = s;
+            axpy_col(&mut self.z, self.r[k], w, k);
         }
-        for i in 0..n {
-            self.z[i] = (0..l).map(|k| w[(i, k)] * self.r[k]).sum();
-        }
-        for i in 0..n {
-            self.y[i] = (0..n).map(|k| m[(i, k)] * self.z[k]).sum();
+        self.y.fill(0.0);
+        for k in 0..n {
+            axpy_col(&mut self.y, self.z[k], m, k);
         }
         for k in 0..l {
-            lambda[k] = -(0..n).map(|i| w[(i, k)] * self.y[i]).sum::<f64>();
+            lambda[k] = -dot_col(w, k, &self.y);
         }
         Ok(())
     }
