@@ -5,6 +5,7 @@
 //! `<system>` one of `keerthi`, `andrews`, `arm7` (the kkt bench's states). Every call is at a
 //! new state ([`contour_benches::next_state`]).
 //! `cargo run --release -p contour-benches --example kernel_loop -- crba_arm7 10001`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use std::hint::black_box;
 
