@@ -888,13 +888,20 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     None => d.torque_one_pass(seg, s, sd, u[i], &mut tau)?,
                 }
                 lim.limits(s, sd, &mut lo, &mut hi);
-                let big = lo
-                    .iter()
-                    .chain(hi.iter())
-                    .fold(0.0f64, |m, v| m.max(v.abs()));
+                // the largest limit, the scale of a joint whose limits are both zero (computed
+                // only for such a joint)
+                let big = || {
+                    lo.iter()
+                        .chain(hi.iter())
+                        .fold(0.0f64, |m, v| m.max(v.abs()))
+                };
                 for j in 0..n {
                     let scale = lo[j].abs().max(hi[j].abs());
-                    let scale = if scale > 0.0 { scale } else { big.max(1e-300) };
+                    let scale = if scale > 0.0 {
+                        scale
+                    } else {
+                        big().max(1e-300)
+                    };
                     let v = (tau[j] - hi[j]).max(lo[j] - tau[j]).max(0.0) / scale;
                     if v.is_nan() || v > tol {
                         return Err(PlanningError::LimitViolated {

@@ -30,7 +30,7 @@
 
 use super::kinematic_tree::TreeWorkspace;
 use super::KinematicTree;
-use crate::spatial::{scale3, Force, Motion};
+use crate::spatial::{cross, scale3, Force, Motion};
 
 impl KinematicTree {
     /// `a = M(q) q'`, `b = M(q) q'' + C(q, q') q'`, `c = h(q, 0)` into `a`, `b`, `c` (lengths
@@ -67,7 +67,11 @@ impl KinematicTree {
             let fa = inertia.apply(&v);
             ws.f[i] = fa;
             ws.pa[i] = inertia.apply(&beta) + v.cross_force(&fa);
-            ws.uu[i] = inertia.apply(&a_root);
+            // ⁰I_i [0; −g] = [h × (−g); m (−g)]: `apply` with ω = 0 (RBDA (2.63))
+            ws.uu[i] = Force::new(
+                cross(&inertia.h, &a_root.lin),
+                scale3(inertia.mass, &a_root.lin),
+            );
             ws.v[i] = v;
             ws.a[i] = beta;
         }
