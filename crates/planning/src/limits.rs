@@ -446,7 +446,8 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
 
     /// The checks and the bounds of [`Self::bounds`] from the torque coefficients `w.a`,
     /// `w.r` and limits `w.lo`, `w.hi` at `(seg, s, ṡ)` and the added rows, Huang
-    /// (4.3.25)–(4.3.32).
+    /// (4.3.25)–(4.3.32). Inlined: the phase plane's [`Self::bounds`] keeps its former code.
+    #[inline(always)]
     fn bounds_from(
         &self,
         w: &mut Scratch,
