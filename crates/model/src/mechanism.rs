@@ -174,6 +174,27 @@ pub trait Mechanism {
         None
     }
 
+    /// The coefficients of the inverse dynamics along a curve `q = Q(s)` (Huang (4.3.6),
+    /// (4.3.24)): with `q̇ = q' ṡ` and `q̈ = q' s̈ + q'' ṡ²`,
+    /// `M(q) q̈ + h(q, q̇) = a s̈ + b ṡ² + c` with `a = M(q) q'`,
+    /// `b = M(q) q'' + h(q, q') − h(q, 0)` and `c = h(q, 0)` (h quadratic in q̇), by an
+    /// algorithm that does not form `M`, when the model has one: [`crate::tree::KinematicTree`]
+    /// answers with three RNEAs (RBDA Table 5.1) sharing one forward kinematics. `None` (the
+    /// default) means "use `M` and `h`" (the caller forms them, as it did before this method
+    /// existed). Lengths are the caller's to check.
+    fn fast_path_coefficients(
+        &self,
+        q: &[f64],
+        dq_ds: &[f64],
+        d2q_ds2: &[f64],
+        a: &mut [f64],
+        b: &mut [f64],
+        c: &mut [f64],
+    ) -> Option<()> {
+        let _ = (q, dq_ds, d2q_ds2, a, b, c);
+        None
+    }
+
     /// Checks the model's own parameters (lengths and masses positive and finite, other
     /// parameters finite): [`crate::ModelError::InvalidParameter`] naming the field. Models
     /// have public fields, so this runs where they are used: by
@@ -256,6 +277,17 @@ macro_rules! forward_mechanism {
             qdd: &mut [f64],
         ) -> Option<Result<(), crate::ModelError>> {
             (**self).fast_forward_dynamics(q, qd, tau, qdd)
+        }
+        fn fast_path_coefficients(
+            &self,
+            q: &[f64],
+            dq_ds: &[f64],
+            d2q_ds2: &[f64],
+            a: &mut [f64],
+            b: &mut [f64],
+            c: &mut [f64],
+        ) -> Option<()> {
+            (**self).fast_path_coefficients(q, dq_ds, d2q_ds2, a, b, c)
         }
     };
 }
@@ -382,5 +414,18 @@ impl<M: Mechanism, C: Controller> Mechanism for WithController<M, C> {
         qdd: &mut [f64],
     ) -> Option<Result<(), crate::ModelError>> {
         self.mechanism.fast_forward_dynamics(q, qd, tau, qdd)
+    }
+    fn fast_path_coefficients(
+        &self,
+        q: &[f64],
+        dq_ds: &[f64],
+        d2q_ds2: &[f64],
+        a: &mut [f64],
+        b: &mut [f64],
+        c: &mut [f64],
+    ) -> Option<()> {
+        // M and h are the mechanism's (the controller enters u only)
+        self.mechanism
+            .fast_path_coefficients(q, dq_ds, d2q_ds2, a, b, c)
     }
 }

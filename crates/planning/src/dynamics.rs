@@ -282,6 +282,59 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         Ok(())
     }
 
+    /// The coefficients of `T = a s̈ + b ṡ² + c` (Huang (4.3.6), (4.3.24)) on segment `seg`
+    /// at `s`: `a = M B`, `b = M B̄ + h(Q, B) − h(Q, 0)`, `c = h(Q, 0) − J_rowᵀ Λ u`, by the
+    /// mechanism's [`Mechanism::fast_path_coefficients`] when it has one (for a tree: three
+    /// RNEAs sharing one forward kinematics, no mass matrix; equal to the M/h route up to
+    /// round-off), else exactly as [`Self::coefficients`] at ṡ = 0 followed by
+    /// [`Self::speed_coefficient`]. No allocation.
+    pub(crate) fn path_coefficients(
+        &self,
+        seg: usize,
+        s: f64,
+        a: &mut [f64],
+        b: &mut [f64],
+        c: &mut [f64],
+    ) -> Result<(), PlanningError> {
+        let n = self.dof();
+        dim_check("a", n, a.len())?;
+        dim_check("b/c", n, if c.len() != n { c.len() } else { b.len() })?;
+        if !s.is_finite() {
+            return Err(PlanningError::NonFinite { what: "s or sdot" });
+        }
+        let mut guard = self.scratch.borrow_mut();
+        let w = &mut *guard;
+        if w.key != Some((seg, s.to_bits())) {
+            // Q, B, B̄ only (no mass matrix): the per-s cache is stale afterwards
+            w.key = None;
+            self.path.eval(seg, s, &mut w.q, &mut w.b, &mut w.bbar)?;
+        }
+        if self
+            .mech
+            .fast_path_coefficients(&w.q, &w.b, &w.bbar, a, b, c)
+            .is_none()
+        {
+            drop(guard);
+            self.coefficients(seg, s, 0.0, a, c)?;
+            return self.speed_coefficient(seg, s, c, b);
+        }
+        if let SegmentKind::Constrained { row, force } = &self.path.path().segments()[seg].kind {
+            // − J_rowᵀ Λ(s) u(s), Huang (4.3.6)
+            if w.key.is_some() {
+                for i in 0..n {
+                    c[i] -= w.jl[i];
+                }
+            } else {
+                let lam = force.value(s);
+                self.mech.constraint_jacobian(0.0, &w.q, w.j.as_mut());
+                for i in 0..n {
+                    c[i] -= w.j[(*row, i)] * lam;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Joint forces `T(s, ṡ, s̈)` on segment `seg` as [`Self::inverse_dynamics`], by one
     /// inverse-dynamics pass at `(Q, B ṡ, B s̈ + B̄ ṡ²)` without the mass matrix when the
     /// mechanism has one ([`Mechanism::fast_inverse_dynamics`]); equal to it up to round-off.

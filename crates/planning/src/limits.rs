@@ -386,9 +386,6 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
         }
         w.last = None;
         self.limits.check_dof(w.a.len())?;
-        let mut lower = f64::NEG_INFINITY;
-        let mut upper = f64::INFINITY;
-        let mut singular_ok = true;
         let torque = !self.limits.is_unlimited();
         if torque {
             self.dynamics.coefficients(seg, s, sd, &mut w.a, &mut w.r)?;
@@ -396,6 +393,72 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
         } else if !s.is_finite() || !sd.is_finite() {
             return Err(PlanningError::NonFinite { what: "s or sdot" });
         }
+        let b = self.bounds_from(w, seg, s, sd, torque)?;
+        w.last = Some((key, b));
+        Ok(b)
+    }
+
+    /// [`Self::bounds`] at ṡ = 0 (its checks and errors) from the coefficients of
+    /// [`PathDynamics::path_coefficients`]: `T = a s̈ + b ṡ² + c` (Huang (4.3.24)) into `a`,
+    /// `b`, `c` (zeros without torque limits), with one evaluation of the mechanism's path
+    /// terms (no mass matrix for a [`contour_model::tree::KinematicTree`]). Equal to
+    /// [`Self::bounds_coefficients`] followed by [`PathDynamics::speed_coefficient`] up to
+    /// round-off (bit for bit for a mechanism without
+    /// [`Mechanism::fast_path_coefficients`]). Not remembered (the phase plane's bounds come
+    /// from [`PathDynamics::coefficients`]).
+    pub(crate) fn bounds_path_coefficients(
+        &self,
+        seg: usize,
+        s: f64,
+        a: &mut [f64],
+        b: &mut [f64],
+        c: &mut [f64],
+    ) -> Result<AccelBounds, PlanningError> {
+        let mut guard = self.scratch.borrow_mut();
+        let w = &mut *guard;
+        w.last = None; // w.a and w.r are overwritten
+        self.limits.check_dof(w.a.len())?;
+        let torque = !self.limits.is_unlimited();
+        if torque {
+            // r(s, 0) = c
+            self.dynamics
+                .path_coefficients(seg, s, &mut w.a, b, &mut w.r)?;
+            self.limits.limits(s, 0.0, &mut w.lo, &mut w.hi);
+        } else if !s.is_finite() {
+            return Err(PlanningError::NonFinite { what: "s or sdot" });
+        }
+        let bounds = self.bounds_from(w, seg, s, 0.0, torque)?;
+        if torque && a.len() == w.a.len() && c.len() == w.r.len() {
+            if b.iter().any(|v| !v.is_finite()) {
+                return Err(PlanningError::NonFinite {
+                    what: "path dynamics a(s) or r(s, sdot)",
+                });
+            }
+            a.copy_from_slice(&w.a);
+            c.copy_from_slice(&w.r);
+        } else {
+            a.fill(0.0);
+            b.fill(0.0);
+            c.fill(0.0);
+        }
+        Ok(bounds)
+    }
+
+    /// The checks and the bounds of [`Self::bounds`] from the torque coefficients `w.a`,
+    /// `w.r` and limits `w.lo`, `w.hi` at `(seg, s, ṡ)` and the added rows, Huang
+    /// (4.3.25)–(4.3.32). Inlined: the phase plane's [`Self::bounds`] keeps its former code.
+    #[inline(always)]
+    fn bounds_from(
+        &self,
+        w: &mut Scratch,
+        seg: usize,
+        s: f64,
+        sd: f64,
+        torque: bool,
+    ) -> Result<AccelBounds, PlanningError> {
+        let mut lower = f64::NEG_INFINITY;
+        let mut upper = f64::INFINITY;
+        let mut singular_ok = true;
         let amax = w.a.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         if torque && (amax.is_nan() || amax <= 0.0) {
             return Err(PlanningError::DegenerateTangent { s });
@@ -461,13 +524,11 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
             lower = lower.max(hi_i);
             upper = upper.min(gi);
         }
-        let b = AccelBounds {
+        Ok(AccelBounds {
             lower,
             upper,
             singular_ok,
-        };
-        w.last = Some((key, b));
-        Ok(b)
+        })
     }
 }
 

@@ -428,8 +428,9 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
 
     /// Fills slot `k` of `st` with the coefficients at `(seg, s)`: the phase plane's checks,
     /// so that both solvers reject the same inputs with the same variants (limits' length,
-    /// NaN/∞ limits, inverted limits, M B = 0), and a = M B, c = r(s, 0) from the same
-    /// evaluation, b = r(s, 1) − c from one inverse-dynamics pass. No allocation.
+    /// NaN/∞ limits, inverted limits, M B = 0), and a = M B, b, c of T = a s̈ + b ṡ² + c
+    /// (Huang (4.3.24)) from one evaluation of the path terms
+    /// ([`PathDynamics::path_coefficients`](crate::PathDynamics)). No allocation.
     fn coeff(&self, seg: usize, s: f64, st: &mut Coeffs, k: usize) -> Result<(), PlanningError> {
         let (n, nr) = (st.n, st.r);
         let j = k * n..(k + 1) * n;
@@ -447,8 +448,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             hi.fill(1.0);
             st.a_raw[j].fill(0.0);
         } else {
-            self.lim.bounds_coefficients(seg, s, a, c)?;
-            self.lim.dynamics().speed_coefficient(seg, s, c, b)?;
+            self.lim.bounds_path_coefficients(seg, s, a, b, c)?;
             self.lim.torque_limits().limits(s, 0.0, lo, hi);
             st.a_raw[j].copy_from_slice(a);
             let amax = a.iter().fold(0.0f64, |m, v| m.max(v.abs()));
@@ -888,13 +888,20 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     None => d.torque_one_pass(seg, s, sd, u[i], &mut tau)?,
                 }
                 lim.limits(s, sd, &mut lo, &mut hi);
-                let big = lo
-                    .iter()
-                    .chain(hi.iter())
-                    .fold(0.0f64, |m, v| m.max(v.abs()));
+                // the largest limit, the scale of a joint whose limits are both zero (computed
+                // only for such a joint)
+                let big = || {
+                    lo.iter()
+                        .chain(hi.iter())
+                        .fold(0.0f64, |m, v| m.max(v.abs()))
+                };
                 for j in 0..n {
                     let scale = lo[j].abs().max(hi[j].abs());
-                    let scale = if scale > 0.0 { scale } else { big.max(1e-300) };
+                    let scale = if scale > 0.0 {
+                        scale
+                    } else {
+                        big().max(1e-300)
+                    };
                     let v = (tau[j] - hi[j]).max(lo[j] - tau[j]).max(0.0) / scale;
                     if v.is_nan() || v > tol {
                         return Err(PlanningError::LimitViolated {

@@ -11,3 +11,4 @@ mod issue_14_speed_dependent_toppra;
 mod limit_kinds;
 mod phase_plane_accuracy;
 mod trajectory_sampling;
+mod tree_path_terms;

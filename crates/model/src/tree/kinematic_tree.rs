@@ -363,7 +363,7 @@ impl KinematicTree {
     /// The body inertias in world coordinates, `⁰I_i = ⁰X_iᵀ I_i ⁰X_i` (RBDA (2.66) with
     /// `⁰X_i`), into `ws.iw` after the forward kinematics, unless `ws` holds them for this `q`:
     /// CRBA and RNEA at one state transform each body's inertia once.
-    fn world_inertias(&self, ws: &mut TreeWorkspace, q: &[f64]) {
+    pub(super) fn world_inertias(&self, ws: &mut TreeWorkspace, q: &[f64]) {
         self.kinematics(ws, q, None);
         if !ws.iw_ok {
             for i in 0..self.n_bodies() {
@@ -810,7 +810,20 @@ impl Mechanism for KinematicTree {
         tau: &mut [f64],
     ) -> Option<()> {
         let mut ws = self.workspace();
-        self.rnea(&mut ws, q, qd, Some(qdd), tau);
+        self.rnea_body(&mut ws, q, qd, qdd, tau);
+        Some(())
+    }
+    fn fast_path_coefficients(
+        &self,
+        q: &[f64],
+        dq_ds: &[f64],
+        d2q_ds2: &[f64],
+        a: &mut [f64],
+        b: &mut [f64],
+        c: &mut [f64],
+    ) -> Option<()> {
+        let mut ws = self.workspace();
+        self.path_terms(&mut ws, q, dq_ds, d2q_ds2, a, b, c);
         Some(())
     }
 }

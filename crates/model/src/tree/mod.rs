@@ -56,6 +56,7 @@ mod aba;
 mod closure;
 mod joint;
 mod kinematic_tree;
+mod path_terms;
 #[cfg(test)]
 mod tests;
 
