@@ -4,6 +4,7 @@
 //! Arguments: group (`huang`, `planar3`, `arm7`, `urdf`), method (`pp`, `t100`, `t1000`),
 //! repetitions (default 1). Prints the minimum time with all its digits.
 //! `valgrind --tool=callgrind target/release/examples/planning_counts urdf t1000 20`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use contour::model::tree::KinematicTree;
 use contour::planning::phase_plane::{PhasePlane, PhasePlaneConfig};
