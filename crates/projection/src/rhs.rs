@@ -102,7 +102,6 @@ pub struct ConstraintMonitor {
     j: Mat<f64>,
     phi: Vec<f64>,
     b: Vec<f64>,
-    r: Vec<f64>,
 }
 
 impl ConstraintMonitor {
@@ -114,7 +113,6 @@ impl ConstraintMonitor {
             j: Mat::zeros(l, n),
             phi: vec![0.0; l],
             b: vec![0.0; l],
-            r: vec![0.0; l],
         }
     }
 
@@ -126,16 +124,14 @@ impl ConstraintMonitor {
         mech.constraint_jacobian(t, q, self.j.as_mut());
         mech.constraint_rate_bias(t, q, &mut self.b);
         let p = self.phi.iter().map(|v| v * v).sum::<f64>().sqrt();
-        // r = J q̇ + b column by column: row i still sums b_i + J_i0 q̇_0 + J_i1 q̇_1 + … in
-        // that order (the bits of a row-by-row loop, without its index checks). `b` is kept
-        // as the mechanism wrote it.
-        self.r.copy_from_slice(&self.b);
-        for (k, &qdk) in qd.iter().enumerate().take(n) {
-            for (v, &jik) in self.r.iter_mut().zip(self.j.col_as_slice(k)) {
-                *v += jik * qdk;
+        let mut s = 0.0;
+        for i in 0..self.phi.len() {
+            let mut v = self.b[i];
+            for k in 0..n {
+                v += self.j[(i, k)] * qd[k];
             }
+            s += v * v;
         }
-        let s = self.r.iter().fold(0.0, |s, v| s + v * v);
         (p, s.sqrt())
     }
 }
