@@ -11,7 +11,8 @@
 //! Not run in CI (timings): `cargo run --release -p contour-benches --bin whole_runs
 //! [FILTER [RUNS]]`, where `FILTER` keeps the rows whose `system/method/integrator` contains
 //! it and `RUNS` (default 7) sets the number of runs per row (many runs of one row for a
-//! profiler).
+//! profiler). With `WHOLE_RUNS_NO_EVAL` set, the evaluation-timing loop is skipped (the
+//! evaluation column is then 1 µs and the ratio meaningless): for profiling the runs alone.
 
 use std::time::Instant;
 
@@ -90,7 +91,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("| system | method | integrator | N_i | N_f | run µs | N_f × eval µs | ratio | µs/step | own algebra |");
     println!("|---|---|---|---|---|---|---|---|---|---|");
     for case in &cases {
-        let (kkt, proj) = evaluation_us(case)?;
+        let (kkt, proj) = if std::env::var_os("WHOLE_RUNS_NO_EVAL").is_some() {
+            (1.0, 1.0)
+        } else {
+            evaluation_us(case)?
+        };
         eprintln!(
             "{}: one evaluation {kkt:.3} µs (KKT), {proj:.3} µs (projector)",
             case.name

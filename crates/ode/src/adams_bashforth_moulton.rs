@@ -44,7 +44,7 @@
 //! polynomial through the moved point.
 
 use crate::error::{OdeError, Quantity};
-use crate::norm::{norm_of, Tolerances};
+use crate::norm::{norm_of, NormAcc, Tolerances};
 use crate::problem::{check_dim, check_finite, eval_rhs, OdeRhs};
 use crate::stats::Stats;
 use crate::stepper::{
@@ -281,12 +281,12 @@ impl AdamsBashforthMoulton {
         Ok(())
     }
 
-    /// `‖·‖` of the vector `vᵢ·sᵢ` given componentwise by `v`.
+    /// `‖·‖` of the vector `vᵢ·sᵢ`.
     #[inline]
-    fn wnorm(&self, v: impl Fn(usize) -> f64) -> f64 {
+    fn wnorm(&self, v: &[f64]) -> f64 {
         norm_of(
             self.tol.norm,
-            (0..self.n).map(|l| v(l) * self.s[l]),
+            v.iter().zip(&self.s).map(|(v, s)| v * s),
             self.m_active,
         )
     }
@@ -472,7 +472,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
                 h: self.hs,
             });
         }
-        let round = TWOU * self.wnorm(|l| self.y[l]);
+        let round = TWOU * self.wnorm(&self.y);
         if P5EPS < round {
             return Err(OdeError::ToleranceTooSmall {
                 t: self.x,
@@ -484,7 +484,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
         self.sig[1] = 1.0;
         if self.start {
             // Initialize: φ₁ = f₀, φ₂ = 0, first step ¼·sqrt(eps/‖f₀‖).
-            let sum = self.wnorm(|l| self.yp[l]);
+            let sum = self.wnorm(&self.yp);
             let c1 = self.col(1);
             let c2 = self.col(2);
             self.phi[c1].copy_from_slice(&self.yp);
@@ -573,23 +573,38 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
             eval_rhs(f, &mut self.stats, self.x, &self.p, &mut self.yp)?;
 
             // Errors at orders k, k−1, k−2 as if the step were constant.
-            let phi = &self.phi;
-            let yp = &self.yp;
+            // The three norms in one pass over `f(p) − φ₁` (each summed in component order,
+            // as three separate passes would: the same bits). Columns k−1 and k are read at
+            // orders ≥ 3 and ≥ 2 (else column 1 stands in; the value is not used).
+            let (nk2, nk1, n0) = {
+                let phi1 = &self.phi[n..2 * n];
+                let ck = if k >= 2 { k } else { 1 };
+                let ckm1 = if k >= 3 { k - 1 } else { 1 };
+                let phik = &self.phi[ck * n..(ck + 1) * n];
+                let phikm1 = &self.phi[ckm1 * n..(ckm1 + 1) * n];
+                let norm = self.tol.norm;
+                let (mut a2, mut a1, mut a0) =
+                    (NormAcc::new(norm), NormAcc::new(norm), NormAcc::new(norm));
+                for ((((&f, &p1), &pk), &pkm1), &s) in
+                    self.yp.iter().zip(phi1).zip(phik).zip(phikm1).zip(&self.s)
+                {
+                    let d = f - p1;
+                    a2.push((pkm1 + d) * s);
+                    a1.push((pk + d) * s);
+                    a0.push(d * s);
+                }
+                let m = self.m_active;
+                (a2.finish(m), a1.finish(m), a0.finish(m))
+            };
             let mut erkm2 = 0.0;
             let mut erkm1 = 0.0;
             if k >= 3 {
-                erkm2 = absh
-                    * self.sig[k - 1]
-                    * GSTR[k - 2]
-                    * self.wnorm(|l| phi[(k - 1) * n + l] + (yp[l] - phi[n + l]));
+                erkm2 = absh * self.sig[k - 1] * GSTR[k - 2] * nk2;
             }
             if k >= 2 {
-                erkm1 = absh
-                    * self.sig[k]
-                    * GSTR[k - 1]
-                    * self.wnorm(|l| phi[k * n + l] + (yp[l] - phi[n + l]));
+                erkm1 = absh * self.sig[k] * GSTR[k - 1] * nk1;
             }
-            let temp5 = absh * self.wnorm(|l| yp[l] - phi[n + l]);
+            let temp5 = absh * n0;
             let err = temp5 * (self.g[k] - self.g[kp1]);
             let mut erk = temp5 * self.sig[kp1] * GSTR[k];
             let mut knew = k;
@@ -680,7 +695,8 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
                     } else if kp1 > self.ns {
                         raise = None;
                     } else {
-                        let erkp1 = absh * GSTR[kp1] * self.wnorm(|l| self.phi[kp2 * n + l]);
+                        let erkp1 =
+                            absh * GSTR[kp1] * self.wnorm(&self.phi[kp2 * n..(kp2 + 1) * n]);
                         if k == 1 {
                             raise = if erkp1 >= 0.5 * erk { None } else { Some(true) };
                             if raise == Some(true) {

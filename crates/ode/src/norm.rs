@@ -159,6 +159,13 @@ impl Tolerances {
     /// A zero scale `atolᵢ + rtol·|yᵢ|` (pure relative control at `yᵢ = 0`) is replaced by
     /// the smallest positive normal number, which makes the test as strict as possible.
     pub fn inverse_scales(&self, y_abs: impl Iterator<Item = f64>, s: &mut [f64]) {
+        if let (Atol::Scalar(atol), None) = (&self.atol, &self.weights) {
+            // The common case without per-component data: `1 / w` (the same bits as `1.0 / w`).
+            for (si, ya) in s.iter_mut().zip(y_abs) {
+                *si = 1.0 / (atol + self.rtol * ya).max(f64::MIN_POSITIVE);
+            }
+            return;
+        }
         for (i, (si, ya)) in s.iter_mut().zip(y_abs).enumerate() {
             let w = (self.atol_at(i) + self.rtol * ya).max(f64::MIN_POSITIVE);
             let c = self.weights.as_ref().map_or(1.0, |c| c[i]);
@@ -183,6 +190,50 @@ impl Tolerances {
             ei * c / w
         });
         norm_of(self.norm, it, m)
+    }
+}
+
+/// The running value of one norm of already weighted components, fed one component at a
+/// time: the same operations in the same order as [`norm_of`] (so the same bits), for
+/// several norms computed in one pass over the data.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NormAcc {
+    norm: ErrorNorm,
+    acc: f64,
+    nan: bool,
+}
+
+impl NormAcc {
+    /// An empty accumulator for `norm`.
+    #[inline]
+    pub(crate) fn new(norm: ErrorNorm) -> Self {
+        Self {
+            norm,
+            acc: 0.0,
+            nan: false,
+        }
+    }
+
+    /// Adds the weighted component `x`.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, x: f64) {
+        match self.norm {
+            ErrorNorm::ScaledL2 => self.acc += x * x,
+            ErrorNorm::Max => {
+                self.nan |= x.is_nan();
+                self.acc = self.acc.max(x.abs());
+            }
+        }
+    }
+
+    /// The norm with `m` active components.
+    #[inline]
+    pub(crate) fn finish(self, m: usize) -> f64 {
+        match self.norm {
+            ErrorNorm::ScaledL2 => (self.acc / m.max(1) as f64).sqrt(),
+            ErrorNorm::Max if self.nan => f64::NAN,
+            ErrorNorm::Max => self.acc,
+        }
     }
 }
 
