@@ -12,10 +12,7 @@ use std::hint::black_box;
 
 use contour::planning::phase_plane::{PhasePlane, PhasePlaneConfig};
 use contour::planning::toppra::{Toppra, ToppraConfig};
-use contour::planning::{
-    AccelerationLimits, BoxLimits, CartesianJointPath, Path, PathDynamics, Segment, SegmentKind,
-    Shape,
-};
+use contour::planning::{AccelerationLimits, BoxLimits, PathDynamics};
 use contour_papers::huang::ch6_2_planning as rep;
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -89,28 +86,8 @@ fn planar3_line(c: &mut Criterion) {
 
 /// The 7-joint SSRMS-like arm (zero gravity) along a joint-space line from its initial pose.
 fn arm7_line(c: &mut Criterion) {
-    let arm = contour::model::models::ssrms_arm();
-    let q0 = contour::model::models::arm7_initial_q();
-    let q1: Vec<f64> = q0
-        .iter()
-        .enumerate()
-        .map(|(i, q)| q + 0.3 * if i % 2 == 0 { 1.0 } else { -1.0 })
-        .collect();
-    let seg = Segment {
-        s_start: 0.0,
-        s_end: 1.0,
-        shape: Shape::Line {
-            start: q0.to_vec(),
-            end: q1,
-        },
-        kind: SegmentKind::Unconstrained,
-    };
-    let jp = CartesianJointPath::new(Path::new(vec![seg]).unwrap());
+    let (arm, jp, limits) = contour_benches::arm7_line::torque_only_problem().unwrap();
     let dynamics = PathDynamics::new(&arm, &jp).unwrap();
-    let limits = BoxLimits {
-        lower: vec![-500.0; 7],
-        upper: vec![500.0; 7],
-    };
     let acc = AccelerationLimits::new(&dynamics, &limits);
     let reference = PhasePlane::new(&acc, PhasePlaneConfig::default())
         .solve()

@@ -5,7 +5,7 @@
 use contour::model::models::{arm7_line_endpoints, ssrms_arm, ARM7_URDF};
 use contour::model::tree::KinematicTree;
 use contour::model::urdf::{tree_and_limits_from_urdf_str, UrdfJointLimits};
-use contour::planning::{CartesianJointPath, Path, Segment, SegmentKind, Shape};
+use contour::planning::{BoxLimits, CartesianJointPath, Path, Segment, SegmentKind, Shape};
 
 /// Why the problem could not be built (the shipped data is valid: never in practice).
 pub type ProblemError = Box<dyn std::error::Error>;
@@ -16,10 +16,10 @@ pub fn endpoints() -> (Vec<f64>, Vec<f64>) {
     (q0.to_vec(), q1.to_vec())
 }
 
-/// The arm, the joint path and the URDF limits.
+/// The joint path: the line between [`endpoints`] as one unconstrained segment, s ∈ [0, 1].
 ///
-/// Errors: the path's or the URDF importer's (not for the shipped data).
-pub fn problem() -> Result<(KinematicTree, CartesianJointPath, UrdfJointLimits), ProblemError> {
+/// Errors: the path's (not for the shipped data).
+pub fn path() -> Result<CartesianJointPath, ProblemError> {
     let (q0, q1) = endpoints();
     let seg = Segment {
         s_start: 0.0,
@@ -27,7 +27,26 @@ pub fn problem() -> Result<(KinematicTree, CartesianJointPath, UrdfJointLimits),
         shape: Shape::Line { start: q0, end: q1 },
         kind: SegmentKind::Unconstrained,
     };
-    let jp = CartesianJointPath::new(Path::new(vec![seg])?);
+    Ok(CartesianJointPath::new(Path::new(vec![seg])?))
+}
+
+/// The arm, the joint path and the URDF limits.
+///
+/// Errors: the path's or the URDF importer's (not for the shipped data).
+pub fn problem() -> Result<(KinematicTree, CartesianJointPath, UrdfJointLimits), ProblemError> {
     let (_, limits) = tree_and_limits_from_urdf_str(ARM7_URDF)?;
-    Ok((ssrms_arm(), jp, limits))
+    Ok((ssrms_arm(), path()?, limits))
+}
+
+/// The arm and the joint path under ±500 N·m on every joint and no other limit (the planning
+/// bench's torque-only group).
+///
+/// Errors: the path's (not for the shipped data).
+pub fn torque_only_problem() -> Result<(KinematicTree, CartesianJointPath, BoxLimits), ProblemError>
+{
+    let limits = BoxLimits {
+        lower: vec![-500.0; 7],
+        upper: vec![500.0; 7],
+    };
+    Ok((ssrms_arm(), path()?, limits))
 }
