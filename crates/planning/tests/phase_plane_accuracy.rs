@@ -10,20 +10,12 @@ use contour_model::tree::KinematicTree;
 use contour_model::urdf::tree_and_limits_from_urdf_str;
 use contour_planning::phase_plane::{MinimumTimeSolution, PhasePlane, PhasePlaneConfig};
 use contour_planning::toppra::{Toppra, ToppraConfig};
-use contour_planning::{
-    AccelerationLimits, BoxLimits, CartesianJointPath, JointVelocityLimits, Path, PathDynamics,
-    Segment, SegmentKind, Shape, TorqueLimits,
-};
 
-fn line(start: Vec<f64>, end: Vec<f64>) -> CartesianJointPath {
-    let seg = Segment {
-        s_start: 0.0,
-        s_end: 1.0,
-        shape: Shape::Line { start, end },
-        kind: SegmentKind::Unconstrained,
-    };
-    CartesianJointPath::new(Path::new(vec![seg]).unwrap())
-}
+use crate::common::joint_line;
+use contour_planning::{
+    AccelerationLimits, BoxLimits, CartesianJointPath, JointVelocityLimits, PathDynamics,
+    TorqueLimits,
+};
 
 fn tight() -> PhasePlaneConfig {
     PhasePlaneConfig {
@@ -59,7 +51,7 @@ fn solve_three<L: TorqueLimits + ?Sized>(
 #[test]
 fn arm7_urdf_limits_default_matches_tight_reference() {
     let (q0, q1) = arm7_line_endpoints();
-    let jp = line(q0.to_vec(), q1.to_vec());
+    let jp = joint_line(&q0, &q1);
     let (_, limits) = tree_and_limits_from_urdf_str(ARM7_URDF).unwrap();
     let arm = ssrms_arm();
     let d = PathDynamics::new(&arm, &jp).unwrap();
@@ -85,7 +77,7 @@ fn arm7_urdf_limits_default_matches_tight_reference() {
 #[test]
 fn planar3_default_matches_tight_reference() {
     let arm = KinematicTree::planar_with_gravity(3, 9.81);
-    let jp = line(vec![0.2, 0.3, -0.2], vec![1.2, -0.5, 0.6]);
+    let jp = joint_line(&[0.2, 0.3, -0.2], &[1.2, -0.5, 0.6]);
     let d = PathDynamics::new(&arm, &jp).unwrap();
     let lim = BoxLimits {
         lower: vec![-80.0, -40.0, -15.0],

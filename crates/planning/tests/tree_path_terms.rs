@@ -9,11 +9,10 @@ use contour_model::tree::KinematicTree;
 use contour_model::urdf::tree_and_limits_from_urdf_str;
 use contour_model::Mechanism;
 use contour_planning::toppra::{Toppra, ToppraConfig, ToppraSolution};
-use contour_planning::{
-    AccelerationLimits, BoxLimits, CartesianJointPath, JointVelocityLimits, Path, PathDynamics,
-    Segment, SegmentKind, Shape,
-};
+use contour_planning::{AccelerationLimits, BoxLimits, JointVelocityLimits, PathDynamics};
 use faer::MatMut;
+
+use crate::common::joint_line;
 
 /// The tree seen through `M` and `h` only (every other method the trait's default).
 struct MassMatrixOnly<'a>(&'a KinematicTree);
@@ -31,16 +30,6 @@ impl Mechanism for MassMatrixOnly<'_> {
     fn bias_forces(&self, q: &[f64], qd: &[f64], h: &mut [f64]) {
         self.0.bias_forces(q, qd, h)
     }
-}
-
-fn line(start: Vec<f64>, end: Vec<f64>) -> CartesianJointPath {
-    let seg = Segment {
-        s_start: 0.0,
-        s_end: 1.0,
-        shape: Shape::Line { start, end },
-        kind: SegmentKind::Unconstrained,
-    };
-    CartesianJointPath::new(Path::new(vec![seg]).unwrap())
 }
 
 fn config(intervals: usize) -> ToppraConfig {
@@ -68,7 +57,7 @@ fn assert_same_profile(fast: &ToppraSolution, slow: &ToppraSolution, tol: f64) {
 #[test]
 fn arm7_urdf_limits_path_terms_equal_mass_matrix_route() {
     let (q0, q1) = arm7_line_endpoints();
-    let jp = line(q0.to_vec(), q1.to_vec());
+    let jp = joint_line(&q0, &q1);
     let (_, limits) = tree_and_limits_from_urdf_str(ARM7_URDF).unwrap();
     let mut arm = ssrms_arm();
     // gravity on, so that c ≠ 0 is exercised too (the benchmark arm has none; a weak field:
@@ -99,7 +88,7 @@ fn arm7_urdf_limits_path_terms_equal_mass_matrix_route() {
 fn planar3_gravity_path_terms_equal_mass_matrix_route() {
     let arm = KinematicTree::planar_with_gravity(3, 9.81);
     let slow_arm = MassMatrixOnly(&arm);
-    let jp = line(vec![0.2, 0.3, -0.2], vec![1.2, -0.5, 0.6]);
+    let jp = joint_line(&[0.2, 0.3, -0.2], &[1.2, -0.5, 0.6]);
     let lim = BoxLimits {
         lower: vec![-80.0, -40.0, -15.0],
         upper: vec![80.0, 40.0, 15.0],

@@ -155,3 +155,9 @@ pub fn line_of_length(len: f64) -> contour_planning::CartesianJointPath {
     let seg = Segment::line(&[2.0, 0.0], &[2.0 + len, 0.0], 0.0, 1.0);
     CartesianJointPath::new(Path::new(vec![seg]).unwrap())
 }
+
+/// The joint-space line from `start` to `end` for s in [0, 1], one unconstrained segment.
+pub fn joint_line(start: &[f64], end: &[f64]) -> contour_planning::CartesianJointPath {
+    use contour_planning::{CartesianJointPath, Path, Segment};
+    CartesianJointPath::new(Path::new(vec![Segment::line(start, end, 0.0, 1.0)]).unwrap())
+}
