@@ -109,13 +109,21 @@ fn summary() {
         "/peers/results/pinocchio_timing.csv"
     ))
     .unwrap_or_default();
-    // robot,nv,crba_us,rnea_us,aba_us,...
-    let pin = |robot: &str, col: usize| -> Option<f64> {
+    // robot,nv,crba_us,crba_newq_us,rnea_us,aba_us,... — columns found by name; our CRBA is
+    // timed at a new q per call, so it is compared with Pinocchio's `crba_newq_us`.
+    let header: Vec<&str> = peer
+        .lines()
+        .find(|l| l.starts_with("robot,"))
+        .map(|l| l.split(',').collect())
+        .unwrap_or_default();
+    let pin = |robot: &str, column: &str| -> Option<f64> {
+        let col = header.iter().position(|h| *h == column)?;
         peer.lines()
             .find(|l| l.starts_with(&format!("{robot},")))
             .and_then(|l| l.split(',').nth(col))
             .and_then(|v| v.parse().ok())
     };
+    const PEER_COLUMNS: [&str; 3] = ["crba_newq_us", "rnea_us", "aba_us"];
     println!("\nµs per call (fastest of 41 batches); in brackets: ratio to Pinocchio 4.1 (C++)");
     println!("| tree | crba | rnea | aba | crba + rnea + cholesky |");
     println!("|---|---|---|---|---|");
@@ -126,7 +134,7 @@ fn summary() {
             .enumerate()
             .map(|(k, (_, op))| {
                 let t = min_time_us(|| op(&mut ws, &tree));
-                match (k < 3).then(|| pin(&name, k + 2)).flatten() {
+                match PEER_COLUMNS.get(k).and_then(|c| pin(&name, c)) {
                     Some(p) => format!("{t:.3} ({:.2}×)", t / p),
                     None => format!("{t:.3}"),
                 }

@@ -1,10 +1,14 @@
 // Pinocchio (C++) per-call times of CRBA, RNEA (nonLinearEffects: h = C q̇ + g), ABA and the
 // constrained forward dynamics with J given (forwardDynamics(q, v, τ, J, γ)), on the shipped
 // URDFs, timed as benches/benches/kkt.rs and trees.rs time ours: the fastest of 41 batches of
-// at least 1 ms each. Not run in CI; `benches/peers/pinocchio_timing.sh` builds and runs it
+// at least 1 ms each. `crba_newq_us` is CRBA at a new q on every call, made the way ours is
+// (`contour_benches::next_state`: the last bit of q[0] flipped), so that neither side can reuse
+// anything from the previous call; `crba_us` is at one fixed q. Not run in CI; `benches/peers/pinocchio_timing.sh` builds and runs it
 // against the `pin` wheel (Pinocchio 4.1) and writes benches/peers/results/pinocchio_timing.csv.
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -37,7 +41,7 @@ double time_us(F f) {
 
 int main(int argc, char** argv) {
   std::string root = argc > 1 ? argv[1] : ".";
-  std::printf("robot,nv,crba_us,rnea_us,aba_us,fd_with_J3_us\n");
+  std::printf("robot,nv,crba_us,crba_newq_us,rnea_us,aba_us,fd_with_J3_us\n");
   for (const char* name : {"arm7", "panda"}) {
     pinocchio::Model model;
     pinocchio::urdf::buildModel(root + "/crates/model/data/" + name + ".urdf", model);
@@ -49,6 +53,15 @@ int main(int argc, char** argv) {
     Eigen::VectorXd tau = Eigen::VectorXd::Constant(model.nv, 0.5);
     double sink = 0;
     double crba = time_us([&] { pinocchio::crba(model, data, q); sink += data.M(0, 0); });
+    Eigen::VectorXd q1 = q;
+    double crba_newq = time_us([&] {
+      std::uint64_t b;
+      std::memcpy(&b, &q1[0], 8);
+      b ^= 1;
+      std::memcpy(&q1[0], &b, 8);
+      pinocchio::crba(model, data, q1);
+      sink += data.M(0, 0);
+    });
     double rnea = time_us([&] { pinocchio::nonLinearEffects(model, data, q, v); sink += data.nle[0]; });
     double aba = time_us([&] { pinocchio::aba(model, data, q, v, tau); sink += data.ddq[0]; });
     // a 3-row constraint (like the arm's tip held in place), J and γ given
@@ -60,7 +73,7 @@ int main(int argc, char** argv) {
       pinocchio::forwardDynamics(model, data, tau, J, gamma, 0.0);
       sink += data.ddq[0];
     });
-    std::printf("%s,%d,%.4f,%.4f,%.4f,%.4f\n", name, (int)model.nv, crba, rnea, aba, fd);
+    std::printf("%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f\n", name, (int)model.nv, crba, crba_newq, rnea, aba, fd);
     if (sink == 12345.678) std::printf("%f\n", sink);
   }
   return 0;
