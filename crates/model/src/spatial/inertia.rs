@@ -131,6 +131,85 @@ impl SpatialInertia {
     }
 }
 
+/// A rigid-body inertia about its centre of mass, RBDA (2.63): mass `m`, centre of mass `c`
+/// and rotational inertia `I_c` about it, stored as the packed upper triangle
+/// `[xx, yy, zz, xy, xz, yz]` (Pinocchio's `Inertia`): the constant per-body form from which
+/// [`CentroidalInertia::to_spatial_in`] forms an inertia in another frame with one congruence
+/// of a symmetric 3×3 and one parallel-axis term, RBDA (2.66).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct CentroidalInertia {
+    /// Mass m \[kg\].
+    mass: f64,
+    /// Centre of mass `c` \[m\] (the origin when `m = 0`).
+    com: Vec3,
+    /// `I_c` \[kg·m²\], packed `[xx, yy, zz, xy, xz, yz]`.
+    i_c: [f64; 6],
+}
+
+impl CentroidalInertia {
+    /// `c = h / m`, `I_c = Ī − m c× c×ᵀ` (RBDA (2.63) inverted); a massless inertia keeps
+    /// `c = 0`, `I_c = Ī`. `None` for `m = 0` with `h ≠ 0` (not a rigid body: no centre of mass)
+    /// and when `c` or `I_c` overflows (`h / m` for a subnormal `m`).
+    pub(crate) fn from_spatial(i: &SpatialInertia) -> Option<Self> {
+        let m = i.mass;
+        let (com, cc) = if m == 0.0 {
+            if i.h != [0.0; 3] {
+                return None;
+            }
+            ([0.0; 3], 0.0)
+        } else {
+            // `h / m`, not `(1 / m) h`: a subnormal mass has an infinite reciprocal
+            let c = [i.h[0] / m, i.h[1] / m, i.h[2] / m];
+            (c, dot(&c, &c))
+        };
+        // Ī − m c× c×ᵀ = Ī − m (|c|² 1 − c cᵀ)
+        let e = |r: usize, k: usize| {
+            let d = if r == k { cc } else { 0.0 };
+            i.ibar[r][k] - m * (d - com[r] * com[k])
+        };
+        let i_c = [e(0, 0), e(1, 1), e(2, 2), e(0, 1), e(0, 2), e(1, 2)];
+        let finite = com.iter().chain(&i_c).all(|v| v.is_finite());
+        finite.then_some(Self { mass: m, com, i_c })
+    }
+
+    /// `Xᵀ I X` for `X: A → B` and `self` expressed in B, as a [`SpatialInertia`] in A (the
+    /// result of [`SpatialInertia::transform_transpose`], to round-off), RBDA (2.66): with
+    /// `X = (E, r)`, the centre of mass in A is `c' = r + Eᵀ c` and the rotational inertia
+    /// about it `I_c' = Eᵀ I_c E`, so `h = m c'` and `Ī = I_c' + m (|c'|² 1 − c' c'ᵀ)`
+    /// (RBDA (2.63)), evaluated as `Ī_ij = I_c'_ij + (h·c') δ_ij − h_i c'_j` on the upper
+    /// triangle and mirrored.
+    #[inline]
+    pub(crate) fn to_spatial_in(&self, x: &Transform) -> SpatialInertia {
+        let e = &x.rot;
+        let [xx, yy, zz, xy, xz, yz] = self.i_c;
+        // Rows of I_c E (symmetric I_c), then (Eᵀ (I_c E))_ij = Σ_k E_ki (I_c E)_kj.
+        let mut ie = [[0.0; 3]; 3];
+        for j in 0..3 {
+            let (e0, e1, e2) = (e[0][j], e[1][j], e[2][j]);
+            ie[0][j] = xx * e0 + xy * e1 + xz * e2;
+            ie[1][j] = xy * e0 + yy * e1 + yz * e2;
+            ie[2][j] = xz * e0 + yz * e1 + zz * e2;
+        }
+        let m = self.mass;
+        let c = add3(&x.trans, &mat3_tvec(e, &self.com));
+        let h = scale3(m, &c);
+        let hc = dot(&h, &c);
+        let mut ibar = [[0.0; 3]; 3];
+        for i in 0..3 {
+            for j in i..3 {
+                let ip = e[0][i] * ie[0][j] + e[1][i] * ie[1][j] + e[2][i] * ie[2][j];
+                let mut v = ip - h[i] * c[j];
+                if i == j {
+                    v += hc;
+                }
+                ibar[i][j] = v;
+                ibar[j][i] = v;
+            }
+        }
+        SpatialInertia { mass: m, h, ibar }
+    }
+}
+
 impl Add for SpatialInertia {
     type Output = SpatialInertia;
     fn add(self, o: SpatialInertia) -> SpatialInertia {
@@ -216,5 +295,54 @@ mod tests {
             .transform_transpose(&x)
             .kinetic_energy(&x.inv_apply_motion(&v));
         assert!((t_a - t_b).abs() < 1e-13 * t_b, "{t_a} {t_b}");
+    }
+
+    #[test]
+    fn centroidal_form_matches_transform_transpose() {
+        let x = sample();
+        let x2 = Transform::from_pose(
+            &crate::spatial::rpy_to_matrix(&[-2.1, 0.4, -0.7]),
+            [-3.0, 0.05, 1.7],
+        );
+        let massless = SpatialInertia {
+            mass: 0.0,
+            h: [0.0; 3],
+            ibar: [[0.3, 0.01, 0.0], [0.01, 0.2, -0.02], [0.0, -0.02, 0.1]],
+        };
+        let at_origin = SpatialInertia::from_mass_com_inertia(
+            1.3,
+            [0.0; 3],
+            [[0.1, 0.0, 0.0], [0.0, 0.2, 0.0], [0.0, 0.0, 0.3]],
+        );
+        for i in [body(), massless, at_origin, SpatialInertia::default()] {
+            let c = CentroidalInertia::from_spatial(&i).unwrap();
+            for x in [x, x2, Transform::IDENTITY] {
+                let (got, want) = (c.to_spatial_in(&x), i.transform_transpose(&x));
+                let scale = want
+                    .ibar
+                    .iter()
+                    .flatten()
+                    .fold(want.mass, |a, v| a.max(v.abs()));
+                let err = got
+                    .ibar
+                    .iter()
+                    .flatten()
+                    .zip(want.ibar.iter().flatten())
+                    .chain(got.h.iter().zip(&want.h))
+                    .fold(0.0f64, |a, (g, w)| a.max((g - w).abs()));
+                assert!(
+                    err <= 1e-14 * scale.max(f64::MIN_POSITIVE),
+                    "{err:e} {got:?} {want:?}"
+                );
+                assert_eq!(got.mass, want.mass);
+                assert_eq!(got.ibar[0][1], got.ibar[1][0]);
+            }
+        }
+        // a massless inertia with a first moment has no centre of mass
+        let odd = SpatialInertia {
+            h: [0.1, 0.0, 0.0],
+            ..massless
+        };
+        assert!(CentroidalInertia::from_spatial(&odd).is_none());
     }
 }

@@ -36,8 +36,6 @@ fn random_inertia(rng: &mut SplitMix64) -> SpatialInertia {
 /// A branched 3-D tree: revolute joints about random axes, a prismatic joint,
 /// a fixed joint, gravity along a tilted direction.
 pub(crate) fn random_tree(seed: u64) -> KinematicTree {
-    let mut rng = SplitMix64::new(seed);
-    let mut t = KinematicTree::new("random-tree").with_gravity([0.3, -1.2, -9.7]);
     let parents = [
         None,
         Some(0),
@@ -48,6 +46,28 @@ pub(crate) fn random_tree(seed: u64) -> KinematicTree {
         Some(5),
         Some(0),
     ];
+    random_tree_with(seed, &parents)
+}
+
+/// [`random_tree`]'s bodies on a bushier skeleton: bodies 0 and 1 have several children other
+/// than the next body (the CRBA's stored composite sums, `CompositeLink::Add`).
+fn random_bush(seed: u64) -> KinematicTree {
+    let parents = [
+        None,
+        Some(0),
+        Some(0),
+        Some(1),
+        Some(0),
+        Some(1),
+        Some(2),
+        Some(1),
+    ];
+    random_tree_with(seed, &parents)
+}
+
+fn random_tree_with(seed: u64, parents: &[Option<usize>]) -> KinematicTree {
+    let mut rng = SplitMix64::new(seed);
+    let mut t = KinematicTree::new("random-tree").with_gravity([0.3, -1.2, -9.7]);
     for (i, p) in parents.iter().enumerate() {
         let joint = match i {
             4 => Joint::prismatic([rng.uniform(-1.0, 1.0), 1.0, rng.uniform(-1.0, 1.0)]).unwrap(),
@@ -86,6 +106,7 @@ fn trees() -> Vec<KinematicTree> {
         KinematicTree::planar_with_gravity(5, 9.81),
         random_tree(11),
         random_tree(12),
+        random_bush(13),
     ]
 }
 
