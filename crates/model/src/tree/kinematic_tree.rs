@@ -1,6 +1,6 @@
 //! [`KinematicTree`]: CRBA, RNEA, forward kinematics and body-point Jacobians.
 
-use super::joint::Joint;
+use super::joint::{Joint, JointModel};
 use crate::spatial::{
     add3, cross, dot, mat3_tvec, scale3, ArticulatedInertia, CentroidalInertia, Force, Motion,
     SpatialInertia, Transform, Vec3,
@@ -69,6 +69,17 @@ impl TreeWorkspace {
     }
 }
 
+/// A body's inertia in the form [`KinematicTree::world_inertias`] transforms.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum BodyInertia {
+    /// Zero (a massless frame): zero in every frame.
+    Zero,
+    /// About the centre of mass (RBDA (2.63)).
+    About(CentroidalInertia),
+    /// Massless with a first moment (no centre of mass): the body-frame [`SpatialInertia`].
+    General,
+}
+
 /// Where the CRBA's backward pass sends the composite inertia `I^c_i` of body `i`
 /// (`I^c_λ(i) += I^c_i`, RBDA Table 6.2), so that a chain needs no store and no zeroed sums.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,11 +113,12 @@ pub struct KinematicTree {
     name: String,
     pub(super) parent: Vec<Option<usize>>,
     pub(super) joint: Vec<Joint>,
+    /// `joint` with the axis classified, for the recursive algorithms.
+    joint_model: Vec<JointModel>,
     pub(super) x_tree: Vec<Transform>,
     pub(super) inertia: Vec<SpatialInertia>,
-    /// `inertia` about the centre of mass (RBDA (2.63)), `None` for a massless body with a
-    /// first moment; the form [`KinematicTree::world_inertias`] transforms.
-    centroidal: Vec<Option<CentroidalInertia>>,
+    /// `inertia` in the form [`KinematicTree::world_inertias`] transforms.
+    centroidal: Vec<BodyInertia>,
     body_names: Vec<String>,
     pub(super) q_index: Vec<Option<usize>>,
     /// Per body: where its composite inertia goes in the CRBA.
@@ -129,6 +141,7 @@ impl KinematicTree {
             name: name.into(),
             parent: Vec::new(),
             joint: Vec::new(),
+            joint_model: Vec::new(),
             x_tree: Vec::new(),
             inertia: Vec::new(),
             centroidal: Vec::new(),
@@ -192,10 +205,16 @@ impl KinematicTree {
         }
         self.parent.push(parent);
         self.joint.push(joint);
+        self.joint_model.push(JointModel::from(&joint));
         self.x_tree.push(x_tree);
         self.inertia.push(inertia);
         self.centroidal
-            .push(CentroidalInertia::from_spatial(&inertia));
+            .push(if inertia == SpatialInertia::default() {
+                BodyInertia::Zero
+            } else {
+                CentroidalInertia::from_spatial(&inertia)
+                    .map_or(BodyInertia::General, BodyInertia::About)
+            });
         self.body_names.push(name.into());
         self.q_index.push((joint.dof() == 1).then_some(self.dof));
         let link = match parent {
@@ -365,7 +384,7 @@ impl KinematicTree {
                     Some(p) => ws.xup[i].compose(&ws.x0[p]),
                     None => ws.xup[i],
                 };
-                ws.s_world[i] = self.joint[i].subspace_in(&x0);
+                ws.s_world[i] = self.joint_model[i].subspace_in(&x0);
                 ws.x0[i] = x0;
                 prev = x0;
             }
@@ -403,7 +422,7 @@ impl KinematicTree {
             return;
         }
         for i in 0..self.n_bodies() {
-            ws.xup[i] = self.joint[i].up_transform(self.qi(i, q), &self.x_tree[i]);
+            ws.xup[i] = self.joint_model[i].up_transform(self.qi(i, q), &self.x_tree[i]);
         }
         for (k, v) in ws.q_key.iter_mut().zip(q) {
             *k = *v;
@@ -423,8 +442,9 @@ impl KinematicTree {
             for i in 0..self.n_bodies() {
                 let x = &ws.x0[i];
                 ws.iw[i] = match &self.centroidal[i] {
-                    Some(c) => c.to_spatial_in(x),
-                    None => self.inertia[i].transform_transpose(x),
+                    BodyInertia::Zero => SpatialInertia::default(),
+                    BodyInertia::About(c) => c.to_spatial_in(x),
+                    BodyInertia::General => self.inertia[i].transform_transpose(x),
                 };
             }
             ws.iw_ok = true;

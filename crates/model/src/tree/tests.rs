@@ -2,6 +2,7 @@
 //! Lagrangian (finite differences of the energies), closed-form planar(2),
 //! closures against finite differences.
 
+use super::joint::JointModel;
 use super::*;
 use crate::models::tests::check_model;
 use crate::spatial::{rpy_to_matrix, Motion, SpatialInertia, Transform};
@@ -473,7 +474,7 @@ fn sparse_joint_forms_match_the_dense_products() {
         );
         let q = rng.uniform(-4.0, 4.0);
         for joint in &joints {
-            let sparse = joint.up_transform(q, &x_tree);
+            let sparse = JointModel::from(joint).up_transform(q, &x_tree);
             let dense = joint.transform(q).compose(&x_tree);
             for r in 0..3 {
                 assert!(
@@ -487,7 +488,7 @@ fn sparse_joint_forms_match_the_dense_products() {
                     );
                 }
             }
-            let s_sparse = joint.subspace_in(&x_tree);
+            let s_sparse = JointModel::from(joint).subspace_in(&x_tree);
             let s_dense = x_tree.inv_apply_motion(&joint.motion_subspace());
             let bits = |m: &Motion| {
                 m.ang
