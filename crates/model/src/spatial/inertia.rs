@@ -133,8 +133,8 @@ impl SpatialInertia {
 
 /// A rigid-body inertia about its centre of mass, RBDA (2.63): mass `m`, centre of mass `c`
 /// and rotational inertia `I_c` about it (Pinocchio's `Inertia`): the constant per-body form
-/// from which [`CentroidalInertia::to_spatial_in`] forms the inertia in another frame with one
-/// congruence of a symmetric 3×3 and one parallel-axis term, RBDA (2.66).
+/// from which [`CentroidalInertia::transform_transpose`] forms the inertia in another frame
+/// with one congruence of a symmetric 3×3 and one parallel-axis term, RBDA (2.66).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct CentroidalInertia {
     /// Mass m \[kg\].
@@ -142,7 +142,7 @@ pub(crate) struct CentroidalInertia {
     /// Centre of mass `c` \[m\] (the origin when `m = 0`).
     com: Vec3,
     /// `I_c` \[kg·m²\] as `[(xx − zz)/2, (yy − zz)/2, xy, xz, yz, zz]` (see
-    /// [`CentroidalInertia::to_spatial_in`]).
+    /// [`CentroidalInertia::transform_transpose`]).
     l: [f64; 6],
 }
 
@@ -188,7 +188,7 @@ impl CentroidalInertia {
     /// triangle and mirrored. `I_c'` takes 69 flops instead of 75 from the splitting of
     /// `I_c − I_zz 1` below (it uses `EᵀE = 1`, so it is exact only to round-off in `E`).
     #[inline]
-    pub(crate) fn to_spatial_in(&self, x: &Transform) -> SpatialInertia {
+    pub(crate) fn transform_transpose(&self, x: &Transform) -> SpatialInertia {
         let e = &x.rot;
         // I_c = L Pᵀ + P Lᵀ + I_zz 1 with P = [e_x e_y] and L = [[(xx − zz)/2, 0],
         // [xy, (yy − zz)/2], [xz, yz]] (Pinocchio's `Symmetric3::rotate`), so with EᵀE = 1,
@@ -328,7 +328,7 @@ mod tests {
         for i in [body(), massless, at_origin, SpatialInertia::default()] {
             let c = CentroidalInertia::from_spatial(&i).unwrap();
             for x in [x, x2, Transform::IDENTITY] {
-                let (got, want) = (c.to_spatial_in(&x), i.transform_transpose(&x));
+                let (got, want) = (c.transform_transpose(&x), i.transform_transpose(&x));
                 let scale = want
                     .ibar
                     .iter()

@@ -434,7 +434,7 @@ impl KinematicTree {
     /// The body inertias in world coordinates, `⁰I_i = ⁰X_iᵀ I_i ⁰X_i` (RBDA (2.66) with
     /// `⁰X_i`), into `ws.iw` after the forward kinematics, unless `ws` holds them for this `q`:
     /// CRBA and RNEA at one state transform each body's inertia once, from its form about the
-    /// centre of mass ([`CentroidalInertia::to_spatial_in`]: `⁰c = ⁰r + Eᵀ c`,
+    /// centre of mass ([`CentroidalInertia::transform_transpose`]: `⁰c = ⁰r + Eᵀ c`,
     /// `⁰I_c = Eᵀ I_c E`, then the parallel-axis term).
     pub(super) fn world_inertias(&self, ws: &mut TreeWorkspace, q: &[f64]) {
         self.kinematics(ws, q, None);
@@ -443,7 +443,7 @@ impl KinematicTree {
                 let x = &ws.x0[i];
                 ws.iw[i] = match &self.centroidal[i] {
                     BodyInertia::Zero => SpatialInertia::default(),
-                    BodyInertia::About(c) => c.to_spatial_in(x),
+                    BodyInertia::About(c) => c.transform_transpose(x),
                     BodyInertia::General => self.inertia[i].transform_transpose(x),
                 };
             }
