@@ -551,3 +551,53 @@ fn kept_joint_transforms_follow_the_state() {
     let p = |t: &KinematicTree| t.point_position(&q5, 4, [1.0, 0.0, 0.0]).unwrap();
     assert_eq!(p(&grown), p(&reference));
 }
+
+/// Every form a body inertia takes in `world_inertias` (about the centre of mass, zero,
+/// massless with a rotational inertia, massless with a first moment): `M` by the CRBA and `h`
+/// by the world-frame RNEA against the body-frame RNEA (RBDA Table 5.1 as printed, body
+/// inertias untransformed), with the centre-of-mass form off the body origin.
+#[test]
+fn world_inertias_of_every_kind_match_the_body_frame_rnea() {
+    let mut rng = SplitMix64::new(31);
+    let kinds = [
+        random_inertia(&mut rng),
+        SpatialInertia::default(),
+        SpatialInertia {
+            mass: 0.0,
+            h: [0.0; 3],
+            ibar: [[0.3, 0.01, 0.0], [0.01, 0.2, -0.02], [0.0, -0.02, 0.1]],
+        },
+        SpatialInertia {
+            mass: 0.0,
+            h: [0.05, -0.02, 0.1],
+            ibar: [[0.2, 0.0, 0.01], [0.0, 0.3, 0.0], [0.01, 0.0, 0.25]],
+        },
+        random_inertia(&mut rng),
+    ];
+    let mut t = KinematicTree::new("kinds").with_gravity([0.3, -1.2, -9.7]);
+    for (i, inertia) in kinds.into_iter().enumerate() {
+        let joint = Joint::revolute([rng.uniform(-1.0, 1.0), 0.4, 1.0]).unwrap();
+        let x = Transform::from_pose(
+            &rpy_to_matrix(&[rng.uniform(-3.0, 3.0), 0.7, rng.uniform(-3.0, 3.0)]),
+            [0.3, rng.uniform(-1.0, 1.0), 0.5],
+        );
+        let parent = i.checked_sub(1);
+        t.add_body(format!("b{i}"), parent, joint, x, inertia)
+            .unwrap();
+    }
+    let n = t.dof();
+    for _ in 0..5 {
+        let q = rng.vector(n, -3.0, 3.0);
+        let qd = rng.vector(n, -2.0, 2.0);
+        let qdd = rng.vector(n, -2.0, 2.0);
+        let m = mass(&t, &q);
+        let mut h = vec![0.0; n];
+        t.bias_forces(&q, &qd, &mut h);
+        let lhs: Vec<f64> = (0..n)
+            .map(|i| (0..n).map(|j| m[(i, j)] * qdd[j]).sum::<f64>() + h[i])
+            .collect();
+        let mut tau = vec![0.0; n];
+        t.fast_inverse_dynamics(&q, &qd, &qdd, &mut tau).unwrap();
+        assert!(rel(&lhs, &tau) < 1e-13, "{lhs:?} vs {tau:?}");
+    }
+}
