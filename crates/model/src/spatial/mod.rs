@@ -24,6 +24,7 @@ mod transform;
 mod vector;
 
 pub use articulated::ArticulatedInertia;
+pub(crate) use inertia::CentroidalInertia;
 pub use inertia::SpatialInertia;
 pub use mat3::{
     add3, cross, dot, mat3_identity, mat3_mul, mat3_transpose, mat3_tvec, mat3_vec, rotation_about,

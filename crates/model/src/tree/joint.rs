@@ -34,7 +34,7 @@ pub enum Joint {
 
 /// `Some(k)` when `a` is exactly the coordinate axis `e_k` (every joint of the shipped URDFs,
 /// and spatial_v2's `Rx` … `Pz`): the recursive algorithms then take the sparse forms of
-/// [`Joint::up_transform`] and [`Joint::subspace_in`].
+/// [`JointModel::up_transform`] and [`JointModel::subspace_in`].
 #[inline]
 fn unit_axis(a: &Vec3) -> Option<usize> {
     let [x, y, z] = *a;
@@ -62,6 +62,101 @@ fn rotate_rows<const K: usize>(t: &Mat3, (s, c): (f64, f64)) -> Mat3 {
         rot[j][col] = c * t[j][col] - s * t[i][col];
     }
     rot
+}
+
+/// A [`Joint`] with its axis classified once (when the body is added): the recursive
+/// algorithms dispatch on the variant instead of testing the axis against `e_k` per call.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum JointModel {
+    /// Revolute about the coordinate axis `e_K`.
+    RevoluteAxis(usize),
+    /// Prismatic along the coordinate axis `e_K`.
+    PrismaticAxis(usize),
+    /// Revolute about any other unit axis.
+    Revolute(Vec3),
+    /// Prismatic along any other unit axis.
+    Prismatic(Vec3),
+    /// No coordinate.
+    Fixed,
+}
+
+impl From<&Joint> for JointModel {
+    fn from(j: &Joint) -> Self {
+        match *j {
+            Joint::Revolute { axis } => {
+                unit_axis(&axis).map_or(Self::Revolute(axis), Self::RevoluteAxis)
+            }
+            Joint::Prismatic { axis } => {
+                unit_axis(&axis).map_or(Self::Prismatic(axis), Self::PrismaticAxis)
+            }
+            Joint::Fixed => Self::Fixed,
+        }
+    }
+}
+
+impl JointModel {
+    /// `X_up = X_J(q) X_tree` (parent → body: the first line of RBDA Tables 5.1, 6.2 and 7.1,
+    /// `X_J` from Table 4.1) without forming `X_J`. With `X_tree = (E_t, r_t)`:
+    ///
+    /// * revolute about `e_k` (`X_J = rot(R_k(q)ᵀ)`): `r = r_t`, row `k` of `E` is row `k` of
+    ///   `E_t`, and with `(i, j) = (k+1, k+2) mod 3`,
+    ///   `E_i = c E_t,i + s E_t,j`, `E_j = c E_t,j − s E_t,i` — 12 products instead of Rodrigues
+    ///   and a 3×3 product;
+    /// * prismatic along `e_k` (`X_J = xlt(q e_k)`): `E = E_t`, `r = r_t + q E_t,k`;
+    /// * any other axis: the product `X_J(q) X_tree` of [`Transform::compose`], skipping the
+    ///   zero translation of a revolute `X_J` and the identity rotation of a prismatic one.
+    ///
+    /// Equal to `joint.transform(q).compose(x_tree)` up to round-off in the axis' own diagonal
+    /// entry of Rodrigues' formula (`c + (1 − c)`, which is 1 here).
+    #[inline(always)]
+    pub(crate) fn up_transform(&self, q: f64, x_tree: &Transform) -> Transform {
+        let t = &x_tree.rot;
+        match *self {
+            Self::RevoluteAxis(k) => {
+                let sc = q.sin_cos();
+                let rot = match k {
+                    0 => rotate_rows::<0>(t, sc),
+                    1 => rotate_rows::<1>(t, sc),
+                    _ => rotate_rows::<2>(t, sc),
+                };
+                Transform {
+                    rot,
+                    trans: x_tree.trans,
+                }
+            }
+            Self::Revolute(axis) => Transform {
+                rot: mat3_mul(&mat3_transpose(&rotation_about(&axis, q)), t),
+                trans: x_tree.trans,
+            },
+            Self::PrismaticAxis(k) => Transform {
+                rot: *t,
+                trans: add3(&x_tree.trans, &scale3(q, &t[k])),
+            },
+            Self::Prismatic(axis) => Transform {
+                rot: *t,
+                trans: add3(&x_tree.trans, &mat3_tvec(t, &scale3(q, &axis))),
+            },
+            Self::Fixed => *x_tree,
+        }
+    }
+
+    /// `X⁻¹ S` for this joint's `S`, e.g. `⁰S_i = ⁰X_i⁻¹ S_i` (with `X = (E, r)`,
+    /// `X⁻¹ [ω; v] = [Eᵀω; Eᵀv + r × Eᵀω]`): for an axis `e_k`, `Eᵀ e_k` is row `k` of `E`, so a
+    /// revolute joint gives `[E_k; r × E_k]` and a prismatic one `[0; E_k]` — no product with
+    /// `E`.
+    #[inline]
+    pub(crate) fn subspace_in(&self, x: &Transform) -> Motion {
+        match *self {
+            Self::RevoluteAxis(k) => {
+                let w = x.rot[k];
+                Motion::new(w, cross(&x.trans, &w))
+            }
+            Self::PrismaticAxis(k) => Motion::new([0.0; 3], x.rot[k]),
+            Self::Revolute(axis) => x.inv_apply_motion(&Motion::new(axis, [0.0; 3])),
+            Self::Prismatic(axis) => x.inv_apply_motion(&Motion::new([0.0; 3], axis)),
+            Self::Fixed => Motion::ZERO,
+        }
+    }
 }
 
 fn unit(what: &'static str, axis: Vec3) -> Result<Vec3, ModelError> {
@@ -128,74 +223,6 @@ impl Joint {
             }
             Joint::Prismatic { axis } => Transform::translation(scale3(q, axis)),
             Joint::Fixed => Transform::IDENTITY,
-        }
-    }
-
-    /// `X_up = X_J(q) X_tree` (parent → body: the first line of RBDA Tables 5.1, 6.2 and 7.1,
-    /// `X_J` from Table 4.1) without forming `X_J`. With `X_tree = (E_t, r_t)`:
-    ///
-    /// * revolute about `e_k` (`X_J = rot(R_k(q)ᵀ)`): `r = r_t`, row `k` of `E` is row `k` of
-    ///   `E_t`, and with `(i, j) = (k+1, k+2) mod 3`,
-    ///   `E_i = c E_t,i + s E_t,j`, `E_j = c E_t,j − s E_t,i` — 12 products instead of Rodrigues
-    ///   and a 3×3 product;
-    /// * prismatic along `e_k` (`X_J = xlt(q e_k)`): `E = E_t`, `r = r_t + q E_t,k`;
-    /// * any other axis: the product `X_J(q) X_tree` of [`Transform::compose`], skipping the
-    ///   zero translation of a revolute `X_J` and the identity rotation of a prismatic one.
-    ///
-    /// Equal to `self.transform(q).compose(x_tree)` up to round-off in the axis' own diagonal
-    /// entry of Rodrigues' formula (`c + (1 − c)`, which is 1 here).
-    #[inline(always)]
-    pub(crate) fn up_transform(&self, q: f64, x_tree: &Transform) -> Transform {
-        let t = &x_tree.rot;
-        match self {
-            Joint::Revolute { axis } => match unit_axis(axis) {
-                Some(k) => {
-                    let sc = q.sin_cos();
-                    let rot = match k {
-                        0 => rotate_rows::<0>(t, sc),
-                        1 => rotate_rows::<1>(t, sc),
-                        _ => rotate_rows::<2>(t, sc),
-                    };
-                    Transform {
-                        rot,
-                        trans: x_tree.trans,
-                    }
-                }
-                None => Transform {
-                    rot: mat3_mul(&mat3_transpose(&rotation_about(axis, q)), t),
-                    trans: x_tree.trans,
-                },
-            },
-            Joint::Prismatic { axis } => Transform {
-                rot: *t,
-                trans: match unit_axis(axis) {
-                    Some(k) => add3(&x_tree.trans, &scale3(q, &t[k])),
-                    None => add3(&x_tree.trans, &mat3_tvec(t, &scale3(q, axis))),
-                },
-            },
-            Joint::Fixed => *x_tree,
-        }
-    }
-
-    /// `X⁻¹ S` for this joint's `S`, e.g. `⁰S_i = ⁰X_i⁻¹ S_i` (with `X = (E, r)`,
-    /// `X⁻¹ [ω; v] = [Eᵀω; Eᵀv + r × Eᵀω]`): for an axis `e_k`, `Eᵀ e_k` is row `k` of `E`, so a
-    /// revolute joint gives `[E_k; r × E_k]` and a prismatic one `[0; E_k]` — no product with
-    /// `E`.
-    #[inline]
-    pub(crate) fn subspace_in(&self, x: &Transform) -> Motion {
-        match self {
-            Joint::Revolute { axis } => match unit_axis(axis) {
-                Some(k) => {
-                    let w = x.rot[k];
-                    Motion::new(w, cross(&x.trans, &w))
-                }
-                None => x.inv_apply_motion(&self.motion_subspace()),
-            },
-            Joint::Prismatic { axis } => match unit_axis(axis) {
-                Some(k) => Motion::new([0.0; 3], x.rot[k]),
-                None => x.inv_apply_motion(&self.motion_subspace()),
-            },
-            Joint::Fixed => Motion::ZERO,
         }
     }
 

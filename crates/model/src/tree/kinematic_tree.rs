@@ -1,9 +1,9 @@
 //! [`KinematicTree`]: CRBA, RNEA, forward kinematics and body-point Jacobians.
 
-use super::joint::Joint;
+use super::joint::{Joint, JointModel};
 use crate::spatial::{
-    add3, cross, dot, mat3_tvec, scale3, ArticulatedInertia, Force, Motion, SpatialInertia,
-    Transform, Vec3,
+    add3, cross, dot, mat3_tvec, scale3, ArticulatedInertia, CentroidalInertia, Force, Motion,
+    SpatialInertia, Transform, Vec3,
 };
 use crate::validate::{check_finite, check_len};
 use crate::{Mechanism, ModelError};
@@ -24,7 +24,8 @@ pub(crate) struct TreeWorkspace {
     pub(crate) a: Vec<Motion>,
     /// Body forces `f_i` (RNEA).
     pub(crate) f: Vec<Force>,
-    /// Composite inertias `I^c_i` (CRBA).
+    /// CRBA: the sum of the composite inertias `I^c_j` of the children `j` of body `i` other
+    /// than `i + 1` (valid for the bodies with such children, see [`CompositeLink`]).
     pub(crate) ic: Vec<SpatialInertia>,
     /// Body inertias in world coordinates, `⁰X_iᵀ I_i ⁰X_i` (CRBA and RNEA), valid when `iw_ok`.
     pub(crate) iw: Vec<SpatialInertia>,
@@ -68,6 +69,32 @@ impl TreeWorkspace {
     }
 }
 
+/// A body's inertia in the form [`KinematicTree::world_inertias`] transforms.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum BodyInertia {
+    /// Zero (a massless frame): zero in every frame.
+    Zero,
+    /// About the centre of mass (RBDA (2.63)).
+    About(CentroidalInertia),
+    /// Massless with a first moment (no centre of mass): the body-frame [`SpatialInertia`].
+    General,
+}
+
+/// Where the CRBA's backward pass sends the composite inertia `I^c_i` of body `i`
+/// (`I^c_λ(i) += I^c_i`, RBDA Table 6.2), so that a chain needs no store and no zeroed sums.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CompositeLink {
+    /// `λ(i)` is the base: nowhere.
+    Base,
+    /// `λ(i) = i − 1`: carried in registers to the next body of the pass.
+    Chain,
+    /// `λ(i) = p ≠ i − 1`, the first such child of `p` the pass reaches (the largest index):
+    /// `ws.ic[p] = I^c_i`.
+    Set(usize),
+    /// `λ(i) = p ≠ i − 1`, a later such child: `ws.ic[p] += I^c_i`.
+    Add(usize),
+}
+
 /// A kinematic tree with a fixed base: bodies `0..n_B`, `parent(i) < i`
 /// (`None` = the base), a [`Joint`] and a tree transform `X_tree(i)`
 /// (parent frame → joint predecessor frame) per body, spatial inertias in body
@@ -86,10 +113,22 @@ pub struct KinematicTree {
     name: String,
     pub(super) parent: Vec<Option<usize>>,
     pub(super) joint: Vec<Joint>,
+    /// `joint` with the axis classified, for the recursive algorithms.
+    joint_model: Vec<JointModel>,
     pub(super) x_tree: Vec<Transform>,
     pub(super) inertia: Vec<SpatialInertia>,
+    /// `inertia` in the form [`KinematicTree::world_inertias`] transforms.
+    centroidal: Vec<BodyInertia>,
     body_names: Vec<String>,
     pub(super) q_index: Vec<Option<usize>>,
+    /// Per body: where its composite inertia goes in the CRBA.
+    composite: Vec<CompositeLink>,
+    /// Per body: it has children other than `i + 1` (their `I^c` sum is in `ws.ic[i]`).
+    branched: Vec<bool>,
+    /// Bodies `0..dof` are the movable ones, each the child of the one before (fixed bodies
+    /// may follow): every pair of coordinates is an ancestor pair, so the CRBA writes every
+    /// entry of `H` through its column and row slices.
+    movable_chain: bool,
     pub(super) dof: usize,
     pub(super) gravity: Vec3,
     ws: RefCell<TreeWorkspace>,
@@ -102,10 +141,15 @@ impl KinematicTree {
             name: name.into(),
             parent: Vec::new(),
             joint: Vec::new(),
+            joint_model: Vec::new(),
             x_tree: Vec::new(),
             inertia: Vec::new(),
+            centroidal: Vec::new(),
             body_names: Vec::new(),
             q_index: Vec::new(),
+            composite: Vec::new(),
+            branched: Vec::new(),
+            movable_chain: true,
             dof: 0,
             gravity: [0.0, 0.0, -9.81],
             ws: RefCell::new(TreeWorkspace::default()),
@@ -161,10 +205,37 @@ impl KinematicTree {
         }
         self.parent.push(parent);
         self.joint.push(joint);
+        self.joint_model.push(JointModel::from(&joint));
         self.x_tree.push(x_tree);
         self.inertia.push(inertia);
+        self.centroidal
+            .push(if inertia == SpatialInertia::default() {
+                BodyInertia::Zero
+            } else {
+                CentroidalInertia::from_spatial(&inertia)
+                    .map_or(BodyInertia::General, BodyInertia::About)
+            });
         self.body_names.push(name.into());
         self.q_index.push((joint.dof() == 1).then_some(self.dof));
+        let link = match parent {
+            None => CompositeLink::Base,
+            Some(p) if p + 1 == n => CompositeLink::Chain,
+            Some(p) => {
+                // The pass runs over decreasing indices: this child is now the first.
+                for l in &mut self.composite {
+                    if *l == CompositeLink::Set(p) {
+                        *l = CompositeLink::Add(p);
+                    }
+                }
+                self.branched[p] = true;
+                CompositeLink::Set(p)
+            }
+        };
+        self.composite.push(link);
+        self.branched.push(false);
+        if joint.dof() == 1 {
+            self.movable_chain &= n == self.dof && parent == n.checked_sub(1);
+        }
         self.dof += joint.dof();
         let ws = self.ws.get_mut();
         ws.push();
@@ -313,7 +384,7 @@ impl KinematicTree {
                     Some(p) => ws.xup[i].compose(&ws.x0[p]),
                     None => ws.xup[i],
                 };
-                ws.s_world[i] = self.joint[i].subspace_in(&x0);
+                ws.s_world[i] = self.joint_model[i].subspace_in(&x0);
                 ws.x0[i] = x0;
                 prev = x0;
             }
@@ -351,7 +422,7 @@ impl KinematicTree {
             return;
         }
         for i in 0..self.n_bodies() {
-            ws.xup[i] = self.joint[i].up_transform(self.qi(i, q), &self.x_tree[i]);
+            ws.xup[i] = self.joint_model[i].up_transform(self.qi(i, q), &self.x_tree[i]);
         }
         for (k, v) in ws.q_key.iter_mut().zip(q) {
             *k = *v;
@@ -362,12 +433,19 @@ impl KinematicTree {
 
     /// The body inertias in world coordinates, `⁰I_i = ⁰X_iᵀ I_i ⁰X_i` (RBDA (2.66) with
     /// `⁰X_i`), into `ws.iw` after the forward kinematics, unless `ws` holds them for this `q`:
-    /// CRBA and RNEA at one state transform each body's inertia once.
+    /// CRBA and RNEA at one state transform each body's inertia once, from its form about the
+    /// centre of mass ([`CentroidalInertia::transform_transpose`]: `⁰c = ⁰r + Eᵀ c`,
+    /// `⁰I_c = Eᵀ I_c E`, then the parallel-axis term).
     pub(super) fn world_inertias(&self, ws: &mut TreeWorkspace, q: &[f64]) {
         self.kinematics(ws, q, None);
         if !ws.iw_ok {
             for i in 0..self.n_bodies() {
-                ws.iw[i] = self.inertia[i].transform_transpose(&ws.x0[i]);
+                let x = &ws.x0[i];
+                ws.iw[i] = match &self.centroidal[i] {
+                    BodyInertia::Zero => SpatialInertia::default(),
+                    BodyInertia::About(c) => c.transform_transpose(x),
+                    BodyInertia::General => self.inertia[i].transform_transpose(x),
+                };
             }
             ws.iw_ok = true;
         }
@@ -434,28 +512,44 @@ impl KinematicTree {
     /// as in Pinocchio's CRBA).
     fn crba(&self, ws: &mut TreeWorkspace, q: &[f64], mut m: MatMut<'_, f64>) {
         self.world_inertias(ws, q);
-        let nb = self.n_bodies();
-        ws.ic[..nb].copy_from_slice(&ws.iw[..nb]);
-        m.fill(0.0);
+        if !self.movable_chain {
+            m.fill(0.0);
+        }
         // One backward pass: `I^c_i` is complete when body `i` is reached (its children have
         // larger indices), so row `i` of `H` follows at once. `next` carries `I^c_{i+1}` in
-        // registers when `λ(i+1) = i` (a chain), added last as in `I^c_λ += I^c_i` over
-        // decreasing `i`: the same sums in the same order.
+        // registers when `λ(i+1) = i` (a chain); other children leave theirs in `ws.ic`.
         let mut next: Option<SpatialInertia> = None;
-        for i in (0..nb).rev() {
-            let mut ic = ws.ic[i];
+        for i in (0..self.n_bodies()).rev() {
+            let mut ic = ws.iw[i];
+            if self.branched[i] {
+                ic += ws.ic[i];
+            }
             if let Some(n) = next.take() {
                 ic += n;
             }
-            ws.ic[i] = ic;
-            match self.parent[i] {
-                Some(p) if p + 1 == i => next = Some(ic),
-                Some(p) => ws.ic[p] += ic,
-                None => {}
+            match self.composite[i] {
+                CompositeLink::Base => {}
+                CompositeLink::Chain => next = Some(ic),
+                CompositeLink::Set(p) => ws.ic[p] = ic,
+                CompositeLink::Add(p) => ws.ic[p] += ic,
             }
             let Some(k) = self.q_index[i] else { continue };
-            let f = ic.apply(&ws.s_world[i]);
-            m[(k, k)] = ws.s_world[i].dot(&f);
+            let s = &ws.s_world[i];
+            let f = ic.apply(s);
+            if self.movable_chain {
+                // Coordinates `0..k` are bodies `0..k`, all ancestors of `i`: column `k` above
+                // the diagonal and row `k` left of it, from one dot product each.
+                let (_, above, left, mut diag) = m.as_mut().split_at_mut(k, k);
+                diag[(0, 0)] = s.dot(&f);
+                let pairs = above.col_mut(0).iter_mut().zip(left.row_mut(0).iter_mut());
+                for ((hc, hr), sj) in pairs.zip(&ws.s_world[..k]) {
+                    let hij = sj.dot(&f);
+                    *hc = hij;
+                    *hr = hij;
+                }
+                continue;
+            }
+            m[(k, k)] = s.dot(&f);
             let mut j = i;
             while let Some(p) = self.parent[j] {
                 j = p;

@@ -2,6 +2,7 @@
 //! Lagrangian (finite differences of the energies), closed-form planar(2),
 //! closures against finite differences.
 
+use super::joint::JointModel;
 use super::*;
 use crate::models::tests::check_model;
 use crate::spatial::{rpy_to_matrix, Motion, SpatialInertia, Transform};
@@ -36,8 +37,6 @@ fn random_inertia(rng: &mut SplitMix64) -> SpatialInertia {
 /// A branched 3-D tree: revolute joints about random axes, a prismatic joint,
 /// a fixed joint, gravity along a tilted direction.
 pub(crate) fn random_tree(seed: u64) -> KinematicTree {
-    let mut rng = SplitMix64::new(seed);
-    let mut t = KinematicTree::new("random-tree").with_gravity([0.3, -1.2, -9.7]);
     let parents = [
         None,
         Some(0),
@@ -48,6 +47,28 @@ pub(crate) fn random_tree(seed: u64) -> KinematicTree {
         Some(5),
         Some(0),
     ];
+    random_tree_with(seed, &parents)
+}
+
+/// [`random_tree`]'s bodies on a bushier skeleton: bodies 0 and 1 have several children other
+/// than the next body (the CRBA's stored composite sums, `CompositeLink::Add`).
+fn random_bush(seed: u64) -> KinematicTree {
+    let parents = [
+        None,
+        Some(0),
+        Some(0),
+        Some(1),
+        Some(0),
+        Some(1),
+        Some(2),
+        Some(1),
+    ];
+    random_tree_with(seed, &parents)
+}
+
+fn random_tree_with(seed: u64, parents: &[Option<usize>]) -> KinematicTree {
+    let mut rng = SplitMix64::new(seed);
+    let mut t = KinematicTree::new("random-tree").with_gravity([0.3, -1.2, -9.7]);
     for (i, p) in parents.iter().enumerate() {
         let joint = match i {
             4 => Joint::prismatic([rng.uniform(-1.0, 1.0), 1.0, rng.uniform(-1.0, 1.0)]).unwrap(),
@@ -86,6 +107,7 @@ fn trees() -> Vec<KinematicTree> {
         KinematicTree::planar_with_gravity(5, 9.81),
         random_tree(11),
         random_tree(12),
+        random_bush(13),
     ]
 }
 
@@ -452,7 +474,7 @@ fn sparse_joint_forms_match_the_dense_products() {
         );
         let q = rng.uniform(-4.0, 4.0);
         for joint in &joints {
-            let sparse = joint.up_transform(q, &x_tree);
+            let sparse = JointModel::from(joint).up_transform(q, &x_tree);
             let dense = joint.transform(q).compose(&x_tree);
             for r in 0..3 {
                 assert!(
@@ -466,7 +488,7 @@ fn sparse_joint_forms_match_the_dense_products() {
                     );
                 }
             }
-            let s_sparse = joint.subspace_in(&x_tree);
+            let s_sparse = JointModel::from(joint).subspace_in(&x_tree);
             let s_dense = x_tree.inv_apply_motion(&joint.motion_subspace());
             let bits = |m: &Motion| {
                 m.ang
@@ -528,4 +550,54 @@ fn kept_joint_transforms_follow_the_state() {
     let q5 = [0.3, -0.7, 1.1, 0.2, 0.9];
     let p = |t: &KinematicTree| t.point_position(&q5, 4, [1.0, 0.0, 0.0]).unwrap();
     assert_eq!(p(&grown), p(&reference));
+}
+
+/// Every form a body inertia takes in `world_inertias` (about the centre of mass, zero,
+/// massless with a rotational inertia, massless with a first moment): `M` by the CRBA and `h`
+/// by the world-frame RNEA against the body-frame RNEA (RBDA Table 5.1 as printed, body
+/// inertias untransformed), with the centre-of-mass form off the body origin.
+#[test]
+fn world_inertias_of_every_kind_match_the_body_frame_rnea() {
+    let mut rng = SplitMix64::new(31);
+    let kinds = [
+        random_inertia(&mut rng),
+        SpatialInertia::default(),
+        SpatialInertia {
+            mass: 0.0,
+            h: [0.0; 3],
+            ibar: [[0.3, 0.01, 0.0], [0.01, 0.2, -0.02], [0.0, -0.02, 0.1]],
+        },
+        SpatialInertia {
+            mass: 0.0,
+            h: [0.05, -0.02, 0.1],
+            ibar: [[0.2, 0.0, 0.01], [0.0, 0.3, 0.0], [0.01, 0.0, 0.25]],
+        },
+        random_inertia(&mut rng),
+    ];
+    let mut t = KinematicTree::new("kinds").with_gravity([0.3, -1.2, -9.7]);
+    for (i, inertia) in kinds.into_iter().enumerate() {
+        let joint = Joint::revolute([rng.uniform(-1.0, 1.0), 0.4, 1.0]).unwrap();
+        let x = Transform::from_pose(
+            &rpy_to_matrix(&[rng.uniform(-3.0, 3.0), 0.7, rng.uniform(-3.0, 3.0)]),
+            [0.3, rng.uniform(-1.0, 1.0), 0.5],
+        );
+        let parent = i.checked_sub(1);
+        t.add_body(format!("b{i}"), parent, joint, x, inertia)
+            .unwrap();
+    }
+    let n = t.dof();
+    for _ in 0..5 {
+        let q = rng.vector(n, -3.0, 3.0);
+        let qd = rng.vector(n, -2.0, 2.0);
+        let qdd = rng.vector(n, -2.0, 2.0);
+        let m = mass(&t, &q);
+        let mut h = vec![0.0; n];
+        t.bias_forces(&q, &qd, &mut h);
+        let lhs: Vec<f64> = (0..n)
+            .map(|i| (0..n).map(|j| m[(i, j)] * qdd[j]).sum::<f64>() + h[i])
+            .collect();
+        let mut tau = vec![0.0; n];
+        t.fast_inverse_dynamics(&q, &qd, &qdd, &mut tau).unwrap();
+        assert!(rel(&lhs, &tau) < 1e-13, "{lhs:?} vs {tau:?}");
+    }
 }
