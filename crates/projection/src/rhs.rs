@@ -58,6 +58,12 @@ impl<'m, M: Mechanism + ?Sized> ConstrainedRhs<'m, M> {
         self.n
     }
 
+    /// The constrained dynamics of the evaluations (e.g. to lend it to the driver for the
+    /// outputs' multipliers: [`crate::ConstraintMethod::kkt_dynamics`]).
+    pub fn dynamics_mut(&mut self) -> &mut ConstrainedDynamics {
+        &mut self.dynamics
+    }
+
     /// Multipliers λ of the last evaluation.
     pub fn lambda(&self) -> &[f64] {
         &self.lambda
