@@ -521,8 +521,8 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
             // φ_{k+1} ← 0, then for i = k … 1: p += gᵢ φ*ᵢ, φᵢ ← φᵢ + φᵢ₊₁ (the predictor and
             // the differences summed for the corrector), and p ← y + h p (or S&G's rounding
             // control with φ₁₅, φ₁₆).
-            // (Half-open ranges and the slices `g₁…gₖ`, `φ₁…φₖ₊₁`: the loops run without
-            // bounds checks.)
+            // (The slices `g₁…gₖ`, `φ₁…φₖ` zipped backwards, with φᵢ₊₁ carried in `next`: the
+            // loop runs without bounds checks.)
             let (hs, nornd) = (self.hs, self.nornd);
             let g = &self.g[1..kp1];
             for ((row, pl), &yl) in self.phi.iter_mut().zip(&mut self.p).zip(&self.y) {
@@ -531,11 +531,12 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
                 }
                 row[kp2] = row[kp1];
                 row[kp1] = 0.0;
-                let cols = &mut row[1..kp2];
                 let mut acc = 0.0;
-                for i in (0..k).rev() {
-                    acc += g[i] * cols[i];
-                    cols[i] += cols[i + 1];
+                let mut next = 0.0; // φ_{k+1}
+                for (gi, c) in g.iter().zip(&mut row[1..kp1]).rev() {
+                    acc += gi * *c;
+                    *c += next;
+                    next = *c;
                 }
                 if nornd {
                     *pl = yl + hs * acc;
