@@ -93,6 +93,7 @@ impl Default for KeerthiRobot {
 impl KeerthiRobot {
     /// `φ` (section 4: the end effector on the plane and on the circle) with
     /// `(s, c) = (sin q₁, cos q₁)`.
+    #[inline]
     fn values(&self, q: &[f64], (s, c): (f64, f64), phi: &mut [f64]) {
         let l = q[2] + self.l3;
         phi[0] = l * s - self.plane;
@@ -100,6 +101,7 @@ impl KeerthiRobot {
     }
 
     /// `J = ∂φ/∂q` with `(s, c) = (sin q₁, cos q₁)`.
+    #[inline]
     fn jacobian(&self, q: &[f64], (s, c): (f64, f64), mut j: MatMut<'_, f64>) {
         let l = q[2] + self.l3;
         j[(0, 0)] = l * c;
@@ -368,5 +370,18 @@ mod tests {
         let t = 0.5 * (m11 * 1.0 + 3.0 * 4.0 + 2.0 * 0.25);
         assert!((robot.kinetic_energy(&q, &qd).unwrap() - t).abs() < 1e-15);
         assert!((robot.potential_energy(&q).unwrap() - 3.0 * 9.8 * 0.2).abs() < 1e-15);
+    }
+
+    /// The monitor's one call gives φ, J and b of the separate calls bit for bit, also
+    /// through the controller.
+    #[test]
+    fn fused_constraint_terms_are_the_separate_ones() {
+        let robot = KeerthiRobot::default();
+        let law = KeerthiControlLaw::default();
+        let sys = WithController::new(&robot, &law);
+        for q in [KEERTHI_IC1.q, KEERTHI_IC2.q, [-2.0, 0.7, -0.1]] {
+            assert!(crate::testing::fused_constraint_terms_match(&robot, 0.0, &q));
+            assert!(crate::testing::fused_constraint_terms_match(&sys, 1.5, &q));
+        }
     }
 }
