@@ -380,7 +380,9 @@ mod tests {
         let law = KeerthiControlLaw::default();
         let sys = WithController::new(&robot, &law);
         for q in [KEERTHI_IC1.q, KEERTHI_IC2.q, [-2.0, 0.7, -0.1]] {
-            assert!(crate::testing::fused_constraint_terms_match(&robot, 0.0, &q));
+            assert!(crate::testing::fused_constraint_terms_match(
+                &robot, 0.0, &q
+            ));
             assert!(crate::testing::fused_constraint_terms_match(&sys, 1.5, &q));
         }
     }
