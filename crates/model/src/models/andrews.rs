@@ -162,7 +162,7 @@ fn term(a: f64, sine: bool, (s, c): (f64, f64)) -> (f64, f64) {
 /// `J = ∂φ/∂q` from the angles' sines and cosines: each term adds its `d/dθ` to the columns of
 /// its angle's coordinates.
 /// `φ` of the rows (Hairer–Wanner (7.9)) from the sines and cosines of the angles.
-#[inline]
+#[inline(always)]
 fn values(trig: &[(f64, f64); 7], phi: &mut [f64]) {
     for (r, (terms, c)) in ROWS.iter().enumerate() {
         phi[r] = *c;

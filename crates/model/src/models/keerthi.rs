@@ -93,7 +93,7 @@ impl Default for KeerthiRobot {
 impl KeerthiRobot {
     /// `φ` (section 4: the end effector on the plane and on the circle) with
     /// `(s, c) = (sin q₁, cos q₁)`.
-    #[inline]
+    #[inline(always)]
     fn values(&self, q: &[f64], (s, c): (f64, f64), phi: &mut [f64]) {
         let l = q[2] + self.l3;
         phi[0] = l * s - self.plane;
@@ -101,7 +101,7 @@ impl KeerthiRobot {
     }
 
     /// `J = ∂φ/∂q` with `(s, c) = (sin q₁, cos q₁)`.
-    #[inline]
+    #[inline(always)]
     fn jacobian(&self, q: &[f64], (s, c): (f64, f64), mut j: MatMut<'_, f64>) {
         let l = q[2] + self.l3;
         j[(0, 0)] = l * c;
