@@ -173,6 +173,13 @@ impl Tableau {
     }
 }
 
+/// The seven stage vectors cut to length `n`, so that loops over `i < n` index them without
+/// bounds checks.
+#[inline(always)]
+fn stage_slices(k: &[Vec<f64>; 7], n: usize) -> [&[f64]; 7] {
+    std::array::from_fn(|j| &k[j][..n])
+}
+
 /// Cubic Hermite interpolant on `[t0, t1]` through the values `y0, y1` with slopes `f0, f1`,
 /// at `t` (exact for cubics; `y0` when `t1 = t0`). The scalar form of the dense output of
 /// [`RungeKuttaGill`](crate::RungeKuttaGill).
@@ -429,12 +436,16 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
         loop {
             let (h, hits_stop) = clamp_step(self.t, self.h_next, self.cfg.h_max, self.t_stop, 4.0)?;
             self.stages(f, h)?;
-            for i in 0..n {
-                let mut acc = 0.0;
-                for j in 0..7 {
-                    acc += self.tab.e[j] * self.k[j][i];
+            {
+                let k = stage_slices(&self.k, n);
+                let err = &mut self.err[..n];
+                for i in 0..n {
+                    let mut acc = 0.0;
+                    for j in 0..7 {
+                        acc += self.tab.e[j] * k[j][i];
+                    }
+                    err[i] = h * acc;
                 }
-                self.err[i] = h * acc;
             }
             let errn = if self.cfg.fixed_step.is_some() {
                 0.0
