@@ -2,18 +2,36 @@
 //! driver accepts, on Keerthi's robot (IC2 made consistent, control law (4.5), T = 5 s,
 //! `ErrorControl::absolute(1e-4)`, Table 4.2's setting) and Andrews' squeezer (the test set's
 //! consistent start, T = 0.03 s, `ErrorControl::mixed(1e-6)`), the wall time of one run
-//! (fastest of 7, outputs only at T) next to `N_f ×` the time of one constrained evaluation at
-//! the initial state (`ConstrainedDynamics::accelerations`, and for the projector method
-//! `ProjectionDynamics::accelerations`; fastest of 41 batches). Baumgarte's gains are critical
-//! with δ = 2 /s on Keerthi's robot (his ICS2) and δ = 100 /s on Andrews' squeezer. The ratio
-//! is what the driver, the integrator and the method's own algebra (projections, Newton) add
-//! to the evaluations; the method's counters are printed next to it. Prints a markdown table.
-//! Not run in CI (timings): `cargo run --release -p contour-benches --bin whole_runs
-//! [FILTER [RUNS]]`, where `FILTER` keeps the rows whose `system/method/integrator` contains
-//! it and `RUNS` (default 7) sets the number of runs per row (many runs of one row for a
-//! profiler). With `WHOLE_RUNS_NO_EVAL` set, the evaluation-timing loop is skipped (the
-//! evaluation column is then 1 µs and the ratio meaningless): for profiling the runs alone.
+//! (fastest of 7, outputs only at T) against two denominators, both printed:
+//!
+//! * **`N_f × eval`** (and `ratio` = run / it): `N_f ×` the time of one constrained evaluation
+//!   at the initial state (`ConstrainedDynamics::accelerations`, and for the projector method
+//!   `ProjectionDynamics::accelerations`; fastest of 41 batches of repeated calls). One state
+//!   in a hot loop: warm caches, perfectly predicted branches — a lower bound on what the
+//!   run's evaluations cost inside the run.
+//! * **`replay`** (and `ratio replay` = run / it): the run's own evaluations replayed alone.
+//!   One untimed run records the `(t, q, q̇)` of every call of `Mechanism::applied_forces`
+//!   (a pass-through [`Controller`] adding nothing, so the run and its bits are unchanged);
+//!   then the same evaluation as above is called at those states in order, the first `N_f` of
+//!   them (the outputs' λ at T is evaluated after the last step), and the fastest of 41 such
+//!   passes is the column. Different states from one call to the next, as in the run; what
+//!   the run adds besides (the integrator, the driver, the monitor, the method's own
+//!   algebra) then also includes its effect on the evaluations' caches and branch history.
+//!   Shown only when every recorded call is an evaluation or an output (`recorded = N_f +
+//!   output evaluations`), else `—` (methods whose own algebra evaluates `u` as well).
+//!
+//! Baumgarte's gains are critical with δ = 2 /s on Keerthi's robot (his ICS2) and δ = 100 /s on
+//! Andrews' squeezer (both denominators time the evaluation without Baumgarte's terms, the
+//! same for every row). The ratios are what the driver, the integrator and the method's own
+//! algebra (projections, Newton) add to the evaluations; the method's counters are printed
+//! next to them. Prints a markdown table. Not run in CI (timings): `cargo run --release -p
+//! contour-benches --bin whole_runs [FILTER [RUNS]]`, where `FILTER` keeps the rows whose
+//! `system/method/integrator` contains it and `RUNS` (default 7) sets the number of runs per
+//! row (many runs of one row for a profiler). With `WHOLE_RUNS_NO_EVAL` set, both
+//! evaluation timings and the recording run are skipped (the evaluation columns are then 1 µs
+//! and the ratios meaningless): for profiling the runs alone.
 
+use std::cell::RefCell;
 use std::time::Instant;
 
 use contour::model::models::{AndrewsSqueezer, ANDREWS_Q0, KEERTHI_IC2};
@@ -52,6 +70,77 @@ fn evaluation_us(case: &Case<'_>) -> Result<(f64, f64), Box<dyn std::error::Erro
     Ok((kkt, proj))
 }
 
+/// The run of `method` × `integrator` on `case`'s system, for `mech` (the case's mechanism,
+/// or it wrapped).
+fn simulation<'m, M: Mechanism + ?Sized>(
+    case: &Case<'_>,
+    mech: &'m M,
+    method: &Method,
+    integrator: &Integrator,
+) -> Simulation<'m, M> {
+    Simulation::new(mech, &case.q0, &case.qd0, 0.0, case.t_end)
+        .method(method.clone())
+        .integrator(integrator.clone())
+        .error_control(case.ec)
+        .output_times(vec![case.t_end])
+}
+
+/// A pass-through controller (adds no force) that records the `(t, q, q̇)` of every call,
+/// flattened as `[t, q…, q̇…]`.
+#[derive(Default)]
+struct StateRecorder(RefCell<Vec<f64>>);
+
+impl Controller for StateRecorder {
+    fn forces(&self, t: f64, q: &[f64], qd: &[f64], _u: &mut [f64]) {
+        let mut r = self.0.borrow_mut();
+        r.push(t);
+        r.extend_from_slice(q);
+        r.extend_from_slice(qd);
+    }
+}
+
+/// µs of the evaluations of one run replayed alone (see the module documentation), or `None`
+/// when the recorded calls are not all evaluations and outputs.
+fn replay_us(
+    case: &Case<'_>,
+    method: &Method,
+    integrator: &Integrator,
+    timed: &SimulationStats,
+) -> Result<Option<f64>, Box<dyn std::error::Error>> {
+    let rec = StateRecorder::default();
+    let wrapped = WithController::new(case.mech, &rec);
+    let s = simulation(case, &wrapped, method, integrator).run()?.stats;
+    if (s.steps, s.f_evals) != (timed.steps, timed.f_evals) {
+        return Err("the recording run differs from the timed run".into());
+    }
+    let n = case.mech.dof();
+    let states = rec.0.into_inner();
+    if states.len() != (s.f_evals + s.output_evals) * (1 + 2 * n) {
+        return Ok(None);
+    }
+    let states = &states[..s.f_evals * (1 + 2 * n)];
+    let (mut qdd, mut lambda) = (vec![0.0; n], vec![0.0; case.mech.n_constraints()]);
+    let mut cd = ConstrainedDynamics::new(&case.mech);
+    let mut pd = ProjectionDynamics::new(&case.mech, contour::linalg::DEFAULT_RANK_RTOL)?;
+    let mut best = f64::INFINITY;
+    for _ in 0..41 {
+        let t0 = Instant::now();
+        for x in states.chunks_exact(1 + 2 * n) {
+            let (t, q, qd) = (x[0], &x[1..=n], &x[n + 1..]);
+            let ok = if matches!(method, Method::Projector(_)) {
+                pd.accelerations(&case.mech, t, q, qd, &mut qdd, &mut lambda)
+                    .is_ok()
+            } else {
+                cd.accelerations(&case.mech, t, q, qd, &mut qdd, &mut lambda)
+                    .is_ok()
+            };
+            std::hint::black_box(ok);
+        }
+        best = best.min(t0.elapsed().as_secs_f64() * 1e6);
+    }
+    Ok(Some(best))
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let keerthi = keerthi_system();
     let k0 = consistent_state(
@@ -88,10 +177,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         },
     ];
     let integrators = contour_benches::every_integrator();
-    println!("| system | method | integrator | N_i | N_f | run µs | N_f × eval µs | ratio | µs/step | own algebra |");
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("| system | method | integrator | N_i | N_f | run µs | N_f × eval µs | ratio | replay µs | ratio replay | µs/step | own algebra |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let no_eval = std::env::var_os("WHOLE_RUNS_NO_EVAL").is_some();
     for case in &cases {
-        let (kkt, proj) = if std::env::var_os("WHOLE_RUNS_NO_EVAL").is_some() {
+        let (kkt, proj) = if no_eval {
             (1.0, 1.0)
         } else {
             evaluation_us(case)?
@@ -110,11 +200,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 if !format!("{}/{}/{}", case.name, m.name(), i.name()).contains(&filter) {
                     continue;
                 }
-                let sim = Simulation::new(&case.mech, &case.q0, &case.qd0, 0.0, case.t_end)
-                    .method(m.clone())
-                    .integrator(i.clone())
-                    .error_control(case.ec)
-                    .output_times(vec![case.t_end]);
+                let sim = simulation(case, &case.mech, m, i);
                 let mut best = f64::INFINITY;
                 let mut last = None;
                 for _ in 0..runs {
@@ -127,6 +213,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     Some(Ok(tr)) => {
                         let s = tr.stats;
                         let evals = s.f_evals as f64 * eval;
+                        let replay = if no_eval {
+                            Some(s.f_evals as f64)
+                        } else {
+                            replay_us(case, m, i, &s)?
+                        };
+                        let (replay, replay_ratio) = match replay {
+                            Some(r) => (format!("{r:.1}"), format!("{:.2}", best / r)),
+                            None => ("—".to_owned(), "—".to_owned()),
+                        };
                         let own = format!(
                             "proj {} ({} it), reparam {}, Newton {}, jac_f {}, corr {}",
                             s.projections,
@@ -137,7 +232,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                             s.configuration_corrections
                         );
                         println!(
-                            "| {} | {} | {} | {} | {} | {best:.1} | {evals:.1} | {:.2} | {:.3} | {own} |",
+                            "| {} | {} | {} | {} | {} | {best:.1} | {evals:.1} | {:.2} | {replay} | {replay_ratio} | {:.3} | {own} |",
                             case.name,
                             m.name(),
                             i.name(),
@@ -149,7 +244,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     }
                     Some(Err(ProjectionError::UnsupportedIntegrator { .. })) => {}
                     Some(Err(e)) => println!(
-                        "| {} | {} | {} | failed: {e} | | | | | | |",
+                        "| {} | {} | {} | failed: {e} | | | | | | | | |",
                         case.name,
                         m.name(),
                         i.name()

@@ -126,6 +126,24 @@ pub trait Mechanism {
         self.constraint_accel_bias(t, q, qd, rho);
     }
 
+    /// `φ(t, q)`, `J(t, q)` and `b(t, q)` in one call, as [`Mechanism::constraints`],
+    /// [`Mechanism::constraint_jacobian`] and [`Mechanism::constraint_rate_bias`] (the
+    /// default). The constraint monitor (`φ` and `φ̇ = J q̇ + b`, Keerthi (1.6)) needs the
+    /// three at every accepted step; a model whose rows share work (sines and cosines) overrides
+    /// this to do it once. The values must be those of the separate calls.
+    fn constraints_jacobian_and_rate_bias(
+        &self,
+        t: f64,
+        q: &[f64],
+        phi: &mut [f64],
+        j: MatMut<'_, f64>,
+        b: &mut [f64],
+    ) {
+        self.constraints(t, q, phi);
+        self.constraint_jacobian(t, q, j);
+        self.constraint_rate_bias(t, q, b);
+    }
+
     /// Kinetic energy `½ q̇ᵀ M(q) q̇`, if the model provides it.
     ///
     /// The default returns `None` rather than evaluating `M` because that would
@@ -250,6 +268,16 @@ macro_rules! forward_mechanism {
             rho: &mut [f64],
         ) {
             (**self).constraint_jacobian_and_accel_bias(t, q, qd, j, rho)
+        }
+        fn constraints_jacobian_and_rate_bias(
+            &self,
+            t: f64,
+            q: &[f64],
+            phi: &mut [f64],
+            j: MatMut<'_, f64>,
+            b: &mut [f64],
+        ) {
+            (**self).constraints_jacobian_and_rate_bias(t, q, phi, j, b)
         }
         fn kinetic_energy(&self, q: &[f64], qd: &[f64]) -> Option<f64> {
             (**self).kinetic_energy(q, qd)
@@ -396,6 +424,17 @@ impl<M: Mechanism, C: Controller> Mechanism for WithController<M, C> {
     ) {
         self.mechanism
             .constraint_jacobian_and_accel_bias(t, q, qd, j, rho)
+    }
+    fn constraints_jacobian_and_rate_bias(
+        &self,
+        t: f64,
+        q: &[f64],
+        phi: &mut [f64],
+        j: MatMut<'_, f64>,
+        b: &mut [f64],
+    ) {
+        self.mechanism
+            .constraints_jacobian_and_rate_bias(t, q, phi, j, b)
     }
     fn kinetic_energy(&self, q: &[f64], qd: &[f64]) -> Option<f64> {
         self.mechanism.kinetic_energy(q, qd)

@@ -13,7 +13,9 @@
 //! * [`check_mass_matrix`]: symmetry and positive definiteness of `M`;
 //! * [`check_energy_balance`]: `h` consistent with `T` and `V` (free motion conserves `T + V`);
 //! * [`fused_jacobian_and_bias_matches`]: the fused `J` and `ρ` call
-//!   ([`Mechanism::constraint_jacobian_and_accel_bias`]) gives exactly the separate ones.
+//!   ([`Mechanism::constraint_jacobian_and_accel_bias`]) gives exactly the separate ones;
+//! * [`fused_constraint_terms_match`]: the same for `φ`, `J` and `b`
+//!   ([`Mechanism::constraints_jacobian_and_rate_bias`]).
 
 use crate::validate::{check_position, check_state};
 use crate::{Mechanism, ModelError};
@@ -67,6 +69,25 @@ pub fn fused_jacobian_and_bias_matches<M: Mechanism + ?Sized>(
     let same = |a: f64, b: f64| a.to_bits() == b.to_bits();
     (0..n).all(|c| (0..l).all(|r| same(jf[(r, c)], j[r + c * l])))
         && rho.iter().zip(&rhof).all(|(a, b)| same(*a, *b))
+}
+
+/// Whether [`Mechanism::constraints_jacobian_and_rate_bias`] returns bit for bit the `φ`, `J`
+/// and `b` of [`Mechanism::constraints`], [`Mechanism::constraint_jacobian`] and
+/// [`Mechanism::constraint_rate_bias`] at `(t, q)`.
+pub fn fused_constraint_terms_match<M: Mechanism + ?Sized>(mech: &M, t: f64, q: &[f64]) -> bool {
+    let (l, n) = (mech.n_constraints(), mech.dof());
+    let j = jacobian_vec(mech, t, q);
+    let (mut phi, mut b) = (vec![0.0; l], vec![0.0; l]);
+    mech.constraints(t, q, &mut phi);
+    mech.constraint_rate_bias(t, q, &mut b);
+    // start from values the fused call must overwrite
+    let mut jf = Mat::<f64>::from_fn(l, n, |_, _| f64::NAN);
+    let (mut phif, mut bf) = (vec![f64::NAN; l], vec![f64::NAN; l]);
+    mech.constraints_jacobian_and_rate_bias(t, q, &mut phif, jf.as_mut(), &mut bf);
+    let same = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+    (0..n).all(|c| (0..l).all(|r| jf[(r, c)].to_bits() == j[r + c * l].to_bits()))
+        && same(&phi, &phif)
+        && same(&b, &bf)
 }
 
 /// Normwise relative error of `J(t, q)` against central differences of `φ` in `q`.

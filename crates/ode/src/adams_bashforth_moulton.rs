@@ -138,8 +138,9 @@ pub struct AdamsBashforthMoulton {
     /// Inverse weights `1/wt`.
     s: Vec<f64>,
     scratch: Vec<f64>,
-    /// `φ(·, 1..=16)`, column `c` at `c·n` (column 0 unused).
-    phi: Vec<f64>,
+    /// `φ(l, 1..=16)`: row `l` holds the differences of component `l` (index 0 unused), so
+    /// that every per-component recursion of a step runs in one pass over the rows.
+    phi: Vec<[f64; 17]>,
     psi: [f64; 14],
     alpha: [f64; 14],
     beta: [f64; 14],
@@ -225,7 +226,7 @@ impl AdamsBashforthMoulton {
             p: z(),
             s: z(),
             scratch: z(),
-            phi: vec![0.0; 17 * n],
+            phi: vec![[0.0; 17]; n],
             psi: [0.0; 14],
             alpha: [0.0; 14],
             beta: [0.0; 14],
@@ -259,11 +260,6 @@ impl AdamsBashforthMoulton {
         self.hs
     }
 
-    #[inline]
-    fn col(&self, c: usize) -> std::ops::Range<usize> {
-        c * self.n..(c + 1) * self.n
-    }
-
     /// Evaluates `f(t0, y0)` and marks the stepper for S&G's start (block 0).
     fn init<F: OdeRhs + ?Sized>(&mut self, f: &mut F) -> Result<(), OdeError> {
         check_dim(f, self.n)?;
@@ -283,10 +279,10 @@ impl AdamsBashforthMoulton {
 
     /// `‖·‖` of the vector `vᵢ·sᵢ`.
     #[inline]
-    fn wnorm(&self, v: &[f64]) -> f64 {
+    fn wnorm(&self, v: impl Iterator<Item = f64>) -> f64 {
         norm_of(
             self.tol.norm,
-            v.iter().zip(&self.s).map(|(v, s)| v * s),
+            v.zip(&self.s).map(|(v, s)| v * s),
             self.m_active,
         )
     }
@@ -314,7 +310,7 @@ impl AdamsBashforthMoulton {
         self.alpha[ns] = 1.0 / ns as f64;
         let mut temp1 = h * ns as f64;
         self.sig[nsp1] = 1.0;
-        for i in nsp1..=k {
+        for i in nsp1..kp1 {
             let im1 = i - 1;
             let temp2 = self.psi[im1];
             self.psi[im1] = temp1;
@@ -330,27 +326,27 @@ impl AdamsBashforthMoulton {
                 // Order raised: update the diagonal part of v.
                 self.v[k] = 1.0 / (k * kp1) as f64;
                 if ns >= 3 {
-                    for j in 1..=ns - 2 {
+                    for j in 1..ns - 1 {
                         let i = k - j;
                         self.v[i] -= self.alpha[j + 1] * self.v[i + 1];
                     }
                 }
             }
             let temp5 = self.alpha[ns];
-            for iq in 1..=kp1 - ns {
+            for iq in 1..kp2 - ns {
                 self.v[iq] -= temp5 * self.v[iq + 1];
                 self.w[iq] = self.v[iq];
             }
             self.g[nsp1] = self.w[1];
         } else {
-            for iq in 1..=k {
+            for iq in 1..kp1 {
                 self.v[iq] = 1.0 / (iq * (iq + 1)) as f64;
                 self.w[iq] = self.v[iq];
             }
         }
-        for i in ns + 2..=kp1 {
+        for i in ns + 2..kp2 {
             let temp6 = self.alpha[i - 1];
-            for iq in 1..=kp2 - i {
+            for iq in 1..kp2 - i + 1 {
                 self.w[iq] -= temp6 * self.w[iq + 1];
             }
             self.g[i] = self.w[1];
@@ -359,18 +355,14 @@ impl AdamsBashforthMoulton {
 
     /// Block 3 of STEP: undo the prediction (restore φ, ψ, x) after a failed step.
     fn restore(&mut self) {
-        let n = self.n;
         let k = self.k;
         self.x = self.xold;
-        for i in 1..=k {
-            let temp1 = 1.0 / self.beta[i];
-            for l in 0..n {
-                let nxt = self.phi[(i + 1) * n + l];
-                let cur = &mut self.phi[i * n + l];
-                *cur = temp1 * (*cur - nxt);
+        for row in &mut self.phi {
+            for i in 1..k + 1 {
+                row[i] = (1.0 / self.beta[i]) * (row[i] - row[i + 1]);
             }
         }
-        for i in 2..=k {
+        for i in 2..k + 1 {
             self.psi[i - 1] = self.psi[i] - self.hs;
         }
     }
@@ -385,7 +377,6 @@ impl Stepper for AdamsBashforthMoulton {
     /// S&G's INTRP: with `hᵢ = t − tₙ`, `y(t) ≈ yₙ + hᵢ Σ_{i=1}^{kold+1} gᵢ(hᵢ) φᵢ(n)`, where
     /// `w_q = 1/q`, `γ = (hᵢ + ψⱼ₋₂)/ψⱼ₋₁`, `η = hᵢ/ψⱼ₋₁`, `w_q ← γ w_q − η w_{q+1}`, `gⱼ = w₁`.
     fn dense(&self, t_out: f64, out: &mut [f64]) {
-        let n = self.n;
         if self.kold == 0 {
             out.copy_from_slice(&self.y);
             return;
@@ -396,27 +387,27 @@ impl Stepper for AdamsBashforthMoulton {
         let mut g = [0.0f64; 14];
         let mut w = [0.0f64; 14];
         g[1] = 1.0;
-        for i in 1..=ki {
+        for i in 1..kip1 {
             w[i] = 1.0 / i as f64;
         }
         let mut term = 0.0;
-        for j in 2..=ki {
+        for j in 2..kip1 {
             let psijm1 = self.psi[j - 1];
             let gamma = (hi + term) / psijm1;
             let eta = hi / psijm1;
-            for i in 1..=kip1 - j {
+            for i in 1..kip1 - j + 1 {
                 w[i] = gamma * w[i] - eta * w[i + 1];
             }
             g[j] = w[1];
             term = psijm1;
         }
-        for l in 0..n {
+        for ((o, y), row) in out.iter_mut().zip(&self.y).zip(&self.phi) {
             let mut acc = 0.0;
-            for j in 1..=ki {
+            for j in 1..kip1 {
                 let i = kip1 - j;
-                acc += g[i] * self.phi[i * n + l];
+                acc += g[i] * row[i];
             }
-            out[l] = self.y[l] + hi * acc;
+            *o = y + hi * acc;
         }
     }
 
@@ -431,7 +422,6 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
         if !self.initialized {
             self.init(f)?;
         }
-        let n = self.n;
         const TWOU: f64 = 2.0 * f64::EPSILON;
         const FOURU: f64 = 4.0 * f64::EPSILON;
         const P5EPS: f64 = 0.5; // eps = 1 after scaling by the weights
@@ -472,7 +462,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
                 h: self.hs,
             });
         }
-        let round = TWOU * self.wnorm(&self.y);
+        let round = TWOU * self.wnorm(self.y.iter().copied());
         if P5EPS < round {
             return Err(OdeError::ToleranceTooSmall {
                 t: self.x,
@@ -484,11 +474,11 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
         self.sig[1] = 1.0;
         if self.start {
             // Initialize: φ₁ = f₀, φ₂ = 0, first step ¼·sqrt(eps/‖f₀‖).
-            let sum = self.wnorm(&self.yp);
-            let c1 = self.col(1);
-            let c2 = self.col(2);
-            self.phi[c1].copy_from_slice(&self.yp);
-            self.phi[c2].fill(0.0);
+            let sum = self.wnorm(self.yp.iter().copied());
+            for (row, f) in self.phi.iter_mut().zip(&self.yp) {
+                row[1] = *f;
+                row[2] = 0.0;
+            }
             let mut absh = self.hs;
             if sum > 0.0 && 1.0 < 16.0 * sum * self.hs * self.hs {
                 absh = 0.25 * (1.0 / sum).sqrt();
@@ -509,8 +499,9 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
             self.nornd = true;
             if P5EPS <= 100.0 * round {
                 self.nornd = false;
-                let c15 = self.col(15);
-                self.phi[c15].fill(0.0);
+                for row in &mut self.phi {
+                    row[15] = 0.0;
+                }
             }
         }
         let mut ifail = 0usize;
@@ -526,41 +517,33 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
             let nsp1 = self.ns + 1;
 
             // ---- Block 2: predict, evaluate, estimate ----
-            // φ → φ*.
-            for i in nsp1..=k {
-                let b = self.beta[i];
-                for v in &mut self.phi[i * n..(i + 1) * n] {
-                    *v *= b;
+            // Per component, in one pass: φ → φ* (S&G (5.23)), φ_{k+2} ← φ_{k+1},
+            // φ_{k+1} ← 0, then for i = k … 1: p += gᵢ φ*ᵢ, φᵢ ← φᵢ + φᵢ₊₁ (the predictor and
+            // the differences summed for the corrector), and p ← y + h p (or S&G's rounding
+            // control with φ₁₅, φ₁₆).
+            // (The slices `g₁…gₖ`, `φ₁…φₖ` zipped backwards, with φᵢ₊₁ carried in `next`: the
+            // loop runs without bounds checks.)
+            let (hs, nornd) = (self.hs, self.nornd);
+            let g = &self.g[1..kp1];
+            for ((row, pl), &yl) in self.phi.iter_mut().zip(&mut self.p).zip(&self.y) {
+                for i in nsp1..kp1 {
+                    row[i] *= self.beta[i];
                 }
-            }
-            {
-                // φ_{k+2} ← φ_{k+1}, φ_{k+1} ← 0, p ← 0 (column slices: the loops vectorize)
-                let (lo, hi) = self.phi.split_at_mut(kp2 * n);
-                let c_kp1 = &mut lo[kp1 * n..];
-                hi[..n].copy_from_slice(c_kp1);
-                c_kp1.fill(0.0);
-            }
-            self.p.fill(0.0);
-            for j in 1..=k {
-                let i = kp1 - j;
-                let temp2 = self.g[i];
-                // p += g_i φ_i, φ_i ← φ_i + φ_{i+1}
-                let (lo, hi) = self.phi.split_at_mut((i + 1) * n);
-                let (cur, nxt) = (&mut lo[i * n..], &hi[..n]);
-                for ((pl, c), nx) in self.p.iter_mut().zip(cur.iter_mut()).zip(nxt) {
-                    *pl += temp2 * *c;
-                    *c += nx;
+                row[kp2] = row[kp1];
+                row[kp1] = 0.0;
+                let mut acc = 0.0;
+                let mut next = 0.0; // φ_{k+1}
+                for (gi, c) in g.iter().zip(&mut row[1..kp1]).rev() {
+                    acc += gi * *c;
+                    *c += next;
+                    next = *c;
                 }
-            }
-            if self.nornd {
-                for l in 0..n {
-                    self.p[l] = self.y[l] + self.hs * self.p[l];
-                }
-            } else {
-                for l in 0..n {
-                    let tau = self.hs * self.p[l] - self.phi[15 * n + l];
-                    self.p[l] = self.y[l] + tau;
-                    self.phi[16 * n + l] = (self.p[l] - self.y[l]) - tau;
+                if nornd {
+                    *pl = yl + hs * acc;
+                } else {
+                    let tau = hs * acc - row[15];
+                    *pl = yl + tau;
+                    row[16] = (*pl - yl) - tau;
                 }
             }
             self.xold = self.x;
@@ -577,20 +560,15 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
             // as three separate passes would: the same bits). Columns k−1 and k are read at
             // orders ≥ 3 and ≥ 2 (else column 1 stands in; the value is not used).
             let (nk2, nk1, n0) = {
-                let phi1 = &self.phi[n..2 * n];
                 let ck = if k >= 2 { k } else { 1 };
                 let ckm1 = if k >= 3 { k - 1 } else { 1 };
-                let phik = &self.phi[ck * n..(ck + 1) * n];
-                let phikm1 = &self.phi[ckm1 * n..(ckm1 + 1) * n];
                 let norm = self.tol.norm;
                 let (mut a2, mut a1, mut a0) =
                     (NormAcc::new(norm), NormAcc::new(norm), NormAcc::new(norm));
-                for ((((&f, &p1), &pk), &pkm1), &s) in
-                    self.yp.iter().zip(phi1).zip(phik).zip(phikm1).zip(&self.s)
-                {
-                    let d = f - p1;
-                    a2.push((pkm1 + d) * s);
-                    a1.push((pk + d) * s);
+                for ((&f, row), &s) in self.yp.iter().zip(&self.phi).zip(&self.s) {
+                    let d = f - row[1];
+                    a2.push((row[ckm1] + d) * s);
+                    a1.push((row[ck] + d) * s);
                     a0.push(d * s);
                 }
                 let m = self.m_active;
@@ -623,37 +601,30 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
                 self.kold = k;
                 self.hold = self.hs;
                 let temp1 = self.hs * self.g[kp1];
-                if self.nornd {
-                    for l in 0..n {
-                        self.y[l] = self.p[l] + temp1 * (self.yp[l] - self.phi[n + l]);
-                    }
-                } else {
-                    for l in 0..n {
-                        let rho = temp1 * (self.yp[l] - self.phi[n + l]) - self.phi[16 * n + l];
-                        self.y[l] = self.p[l] + rho;
-                        self.phi[15 * n + l] = (self.y[l] - self.p[l]) - rho;
+                let nornd = self.nornd;
+                for (((yl, row), &pl), &fl) in self
+                    .y
+                    .iter_mut()
+                    .zip(&mut self.phi)
+                    .zip(&self.p)
+                    .zip(&self.yp)
+                {
+                    if nornd {
+                        *yl = pl + temp1 * (fl - row[1]);
+                    } else {
+                        let rho = temp1 * (fl - row[1]) - row[16];
+                        *yl = pl + rho;
+                        row[15] = (*yl - pl) - rho;
                     }
                 }
                 eval_rhs(f, &mut self.stats, self.x, &self.y, &mut self.yp)?;
-                {
-                    // e = f − φ₁; φ_{k+1} ← e, φ_{k+2} ← e − φ_{k+2}; φ_i += e (i = 1 … k)
-                    let (lo, hi) = self.phi.split_at_mut(kp1 * n);
-                    let (c_kp1, rest) = hi.split_at_mut(n);
-                    let c_kp2 = &mut rest[..n];
-                    let phi1 = &lo[n..2 * n];
-                    for (((e, e2), f), p1) in c_kp1
-                        .iter_mut()
-                        .zip(c_kp2.iter_mut())
-                        .zip(&self.yp)
-                        .zip(phi1)
-                    {
-                        *e = f - p1;
-                        *e2 = *e - *e2;
-                    }
-                    for col in lo[n..].chunks_exact_mut(n) {
-                        for (c, e) in col.iter_mut().zip(c_kp1.iter()) {
-                            *c += e;
-                        }
+                // e = f − φ₁; φ_{k+1} ← e, φ_{k+2} ← e − φ_{k+2}; φᵢ += e (i = 1 … k)
+                for (row, &fl) in self.phi.iter_mut().zip(&self.yp) {
+                    let e = fl - row[1];
+                    row[kp1] = e;
+                    row[kp2] = e - row[kp2];
+                    for v in &mut row[1..=k] {
+                        *v += e;
                     }
                 }
                 let h = self.hs;
@@ -696,7 +667,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
                         raise = None;
                     } else {
                         let erkp1 =
-                            absh * GSTR[kp1] * self.wnorm(&self.phi[kp2 * n..(kp2 + 1) * n]);
+                            absh * GSTR[kp1] * self.wnorm(self.phi.iter().map(|row| row[kp2]));
                         if k == 1 {
                             raise = if erkp1 >= 0.5 * erk { None } else { Some(true) };
                             if raise == Some(true) {
@@ -776,15 +747,14 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
             }
             return Ok(());
         }
-        let n = self.n;
         eval_rhs(f, &mut self.stats, self.x, y, &mut self.scratch)?;
         let last = (self.kold + 2).min(14);
-        for l in 0..n {
-            let delta = self.scratch[l] - self.yp[l];
-            for i in 1..=last {
-                self.phi[i * n + l] += delta;
+        for ((row, f_new), f_old) in self.phi.iter_mut().zip(&self.scratch).zip(&self.yp) {
+            let delta = f_new - f_old;
+            for v in &mut row[1..=last] {
+                *v += delta;
             }
-            self.phi[15 * n + l] = 0.0;
+            row[15] = 0.0;
         }
         self.yp.copy_from_slice(&self.scratch);
         self.y.copy_from_slice(y);

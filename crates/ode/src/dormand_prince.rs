@@ -173,6 +173,14 @@ impl Tableau {
     }
 }
 
+/// Copies stage `s` (`k`, as evaluated) into the by-component table `kt`.
+#[inline]
+fn mirror_stage(kt: &mut [[f64; 7]], k: &[f64], s: usize) {
+    for (row, v) in kt.iter_mut().zip(k) {
+        row[s] = *v;
+    }
+}
+
 /// Cubic Hermite interpolant on `[t0, t1]` through the values `y0, y1` with slopes `f0, f1`,
 /// at `t` (exact for cubics; `y0` when `t1 = t0`). The scalar form of the dense output of
 /// [`RungeKuttaGill`](crate::RungeKuttaGill).
@@ -244,6 +252,9 @@ pub struct DormandPrince54 {
     y_stage: Vec<f64>,
     err: Vec<f64>,
     k: [Vec<f64>; 7],
+    /// The stages by component, `kt[i][j] = k[j][i]` (a copy: the stage sums of one
+    /// component read one row, without bounds checks).
+    kt: Vec<[f64; 7]>,
     /// Dense output coefficients `r₁ … r₅` (Hairer's `RCONT`).
     rcont: [Vec<f64>; 5],
     err_old: f64,
@@ -300,6 +311,7 @@ impl DormandPrince54 {
             y_stage: z(),
             err: z(),
             k: [z(), z(), z(), z(), z(), z(), z()],
+            kt: vec![[0.0; 7]; y0.len()],
             rcont: [y0.to_vec(), z(), z(), z(), z()],
             err_old: 1e-4,
             t_stop: None,
@@ -317,6 +329,7 @@ impl DormandPrince54 {
         check_dim(f, self.y.len())?;
         eval_rhs(f, &mut self.stats, self.t, &self.y, &mut self.k[0])?;
         check_finite(&self.k[0], Quantity::Derivative)?;
+        mirror_stage(&mut self.kt, &self.k[0], 0);
         self.err_old = 1e-4;
         self.h_next = match (self.cfg.fixed_step, self.cfg.h_init) {
             (Some(h), _) => h,
@@ -366,21 +379,19 @@ impl DormandPrince54 {
 
     /// Computes stages 2…7 for step size `h`; leaves `yₙ₊₁` in `y_new`, `k₇` in `k[6]`.
     fn stages<F: OdeRhs + ?Sized>(&mut self, f: &mut F, h: f64) -> Result<(), OdeError> {
-        let n = self.y.len();
         for s in 1..7 {
-            let (done, rest) = self.k.split_at_mut(s);
             let a = &self.tab.a[s];
             let target: &mut Vec<f64> = if s == 6 {
                 &mut self.y_new
             } else {
                 &mut self.y_stage
             };
-            for i in 0..n {
+            for ((v, y), row) in target.iter_mut().zip(&self.y).zip(&self.kt) {
                 let mut acc = 0.0;
-                for (j, kj) in done.iter().enumerate() {
-                    acc += a[j] * kj[i];
+                for j in 0..s {
+                    acc += a[j] * row[j];
                 }
-                target[i] = self.y[i] + h * acc;
+                *v = y + h * acc;
             }
             let arg: &[f64] = if s == 6 { &self.y_new } else { &self.y_stage };
             eval_rhs(
@@ -388,8 +399,9 @@ impl DormandPrince54 {
                 &mut self.stats,
                 self.t + self.tab.c[s] * h,
                 arg,
-                &mut rest[0],
+                &mut self.k[s],
             )?;
+            mirror_stage(&mut self.kt, &self.k[s], s);
         }
         Ok(())
     }
@@ -422,19 +434,18 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
         if !self.initialized {
             self.init(f)?;
         }
-        let n = self.y.len();
         let expo1 = 0.2 - 0.75 * self.cfg.beta;
         let mut rejected = 0;
         let mut last_rejected = false;
         loop {
             let (h, hits_stop) = clamp_step(self.t, self.h_next, self.cfg.h_max, self.t_stop, 4.0)?;
             self.stages(f, h)?;
-            for i in 0..n {
+            for (v, row) in self.err.iter_mut().zip(&self.kt) {
                 let mut acc = 0.0;
                 for j in 0..7 {
-                    acc += self.tab.e[j] * self.k[j][i];
+                    acc += self.tab.e[j] * row[j];
                 }
-                self.err[i] = h * acc;
+                *v = h * acc;
             }
             let errn = if self.cfg.fixed_step.is_some() {
                 0.0
@@ -443,16 +454,16 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
             };
             if errn <= 1.0 {
                 // Accepted. Dense output coefficients (Hairer's DOPRI5).
-                for i in 0..n {
+                for (i, row) in self.kt.iter().enumerate() {
                     let ydiff = self.y_new[i] - self.y[i];
-                    let bspl = h * self.k[0][i] - ydiff;
+                    let bspl = h * row[0] - ydiff;
                     self.rcont[0][i] = self.y[i];
                     self.rcont[1][i] = ydiff;
                     self.rcont[2][i] = bspl;
-                    self.rcont[3][i] = ydiff - h * self.k[6][i] - bspl;
+                    self.rcont[3][i] = ydiff - h * row[6] - bspl;
                     let mut acc = 0.0;
                     for j in 0..7 {
-                        acc += self.tab.d[j] * self.k[j][i];
+                        acc += self.tab.d[j] * row[j];
                     }
                     self.rcont[4][i] = h * acc;
                 }
@@ -473,6 +484,9 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
                 };
                 std::mem::swap(&mut self.y, &mut self.y_new);
                 self.k.swap(0, 6); // FSAL
+                for row in &mut self.kt {
+                    row[0] = row[6];
+                }
                 self.t_prev = self.t;
                 self.t = if hits_stop {
                     self.t_stop.unwrap_or(self.t + h)
@@ -515,6 +529,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
         self.y.copy_from_slice(y);
         if self.initialized {
             eval_rhs(f, &mut self.stats, self.t, &self.y, &mut self.k[0])?;
+            mirror_stage(&mut self.kt, &self.k[0], 0);
         }
         Ok(())
     }

@@ -162,15 +162,22 @@ impl Tolerances {
         if let (Atol::Scalar(atol), None) = (&self.atol, &self.weights) {
             // The common case without per-component data: `1 / w` (the same bits as `1.0 / w`).
             for (si, ya) in s.iter_mut().zip(y_abs) {
-                *si = 1.0 / (atol + self.rtol * ya).max(f64::MIN_POSITIVE);
+                *si = 1.0 / self.scale(*atol, ya);
             }
             return;
         }
         for (i, (si, ya)) in s.iter_mut().zip(y_abs).enumerate() {
-            let w = (self.atol_at(i) + self.rtol * ya).max(f64::MIN_POSITIVE);
+            let w = self.scale(self.atol_at(i), ya);
             let c = self.weights.as_ref().map_or(1.0, |c| c[i]);
             *si = c / w;
         }
+    }
+
+    /// The tolerance scale `wᵢ = atolᵢ + rtol·|yᵢ|` for `atolᵢ` and `y_abs = |yᵢ|` (at least the
+    /// smallest positive normal number, see [`Tolerances::inverse_scales`]).
+    #[inline(always)]
+    fn scale(&self, atol: f64, y_abs: f64) -> f64 {
+        (atol + self.rtol * y_abs).max(f64::MIN_POSITIVE)
     }
 
     /// `‖e‖` with precomputed inverse scales `s` (see [`Tolerances::inverse_scales`]) and
@@ -183,13 +190,22 @@ impl Tolerances {
     /// `‖e‖` with the scale `wᵢ = atolᵢ + rtol·max(|aᵢ|, |bᵢ|)` (one-step methods).
     pub fn norm_two_point(&self, e: &[f64], a: &[f64], b: &[f64]) -> f64 {
         let m = self.active_components(e.len());
-        let it = e.iter().enumerate().map(|(i, ei)| {
-            let w =
-                (self.atol_at(i) + self.rtol * a[i].abs().max(b[i].abs())).max(f64::MIN_POSITIVE);
-            let c = self.weights.as_ref().map_or(1.0, |c| c[i]);
-            ei * c / w
-        });
-        norm_of(self.norm, it, m)
+        let (a, b) = (&a[..e.len()], &b[..e.len()]);
+        let mut acc = NormAcc::new(self.norm);
+        if let (Atol::Scalar(atol), None) = (&self.atol, &self.weights) {
+            // The common case without per-component data: `eᵢ / wᵢ` (the same bits as
+            // `eᵢ · 1 / wᵢ`), in one pass with `NormAcc` (the same bits as `norm_of`).
+            for ((ei, ai), bi) in e.iter().zip(a).zip(b) {
+                acc.push(ei / self.scale(*atol, ai.abs().max(bi.abs())));
+            }
+        } else {
+            for (i, ((ei, ai), bi)) in e.iter().zip(a).zip(b).enumerate() {
+                let w = self.scale(self.atol_at(i), ai.abs().max(bi.abs()));
+                let c = self.weights.as_ref().map_or(1.0, |c| c[i]);
+                acc.push(ei * c / w);
+            }
+        }
+        acc.finish(m)
     }
 }
 

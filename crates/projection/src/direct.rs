@@ -6,7 +6,7 @@
 //! accumulate along the manifold's normal (`φ̈ = 0` is only marginally stable: `φ` drifts
 //! like `ε t + δ`, Huang 5.2.4).
 
-use contour_model::{Baumgarte, DynamicsOptions, Mechanism};
+use contour_model::{Baumgarte, ConstrainedDynamics, DynamicsOptions, Mechanism};
 use contour_ode::OdeError;
 
 use crate::error::ProjectionError;
@@ -60,6 +60,10 @@ impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for Direct<'m, M> {
 
     fn output_dynamics(&self) -> DynamicsOptions {
         self.opts
+    }
+
+    fn kkt_dynamics(&mut self) -> Option<&mut ConstrainedDynamics> {
+        Some(self.rhs.dynamics_mut())
     }
 
     fn add_stats(&self, s: &mut SimulationStats) {

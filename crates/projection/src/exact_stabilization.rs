@@ -19,7 +19,7 @@
 //! `g_xᵀμ` neglected (`μ ≈ 0`), the rest exact. The initial derivative is consistent: `ẋ₀ = f(x₀)`, `μ₀ = 0`,
 //! `μ̇₀ = 0` (index-2 initialization by Newton is singular).
 
-use contour_model::{DynamicsOptions, Mechanism};
+use contour_model::{ConstrainedDynamics, DynamicsOptions, Mechanism};
 use contour_ode::{Bdf, BdfConfig, DaeJacobian, DaeResidual, OdeError, RhsError, WithJacobian};
 use faer::{Mat, MatMut};
 use serde::{Deserialize, Serialize};
@@ -316,6 +316,10 @@ impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for ExactStabilization<'m, M
 
     fn problem(&mut self) -> &mut Self::Problem {
         &mut self.prob
+    }
+
+    fn kkt_dynamics(&mut self) -> Option<&mut ConstrainedDynamics> {
+        Some(self.prob.0.inner.dynamics_mut())
     }
 
     fn integrator_error(&mut self, e: OdeError) -> ProjectionError {

@@ -59,7 +59,7 @@
 //! stats                                           add_stats
 //! ```
 
-use contour_model::{DynamicsOptions, Mechanism};
+use contour_model::{ConstrainedDynamics, DynamicsOptions, Mechanism};
 use contour_ode::{OdeError, Tolerances};
 
 use crate::error::ProjectionError;
@@ -123,6 +123,14 @@ pub trait ConstraintMethod<M: Mechanism + ?Sized> {
     /// Dynamics options of the multipliers of [`Multipliers::Kkt`] outputs.
     fn output_dynamics(&self) -> DynamicsOptions {
         DynamicsOptions::default()
+    }
+
+    /// The method's own [`ConstrainedDynamics`] with the options of [`Self::output_dynamics`],
+    /// lent to the driver for the multipliers of [`Multipliers::Kkt`] (one workspace per run
+    /// instead of two; a workspace only: every call overwrites it). `None` (the default): the
+    /// driver builds its own.
+    fn kkt_dynamics(&mut self) -> Option<&mut ConstrainedDynamics> {
+        None
     }
 
     /// Called before every attempt at a step.

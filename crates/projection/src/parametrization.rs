@@ -26,7 +26,7 @@
 //! restarts with associated inefficiencies" of Keerthi section 4.
 
 use contour_linalg::{LinalgError, Lu};
-use contour_model::{DynamicsOptions, Mechanism};
+use contour_model::{ConstrainedDynamics, DynamicsOptions, Mechanism};
 use contour_ode::{OdeError, OdeRhs, RhsError};
 use faer::Mat;
 use serde::{Deserialize, Serialize};
@@ -430,6 +430,10 @@ impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for Parametrization<'m, M> {
 
     fn problem(&mut self) -> &mut Self::Problem {
         &mut self.rhs
+    }
+
+    fn kkt_dynamics(&mut self) -> Option<&mut ConstrainedDynamics> {
+        Some(self.rhs.inner.dynamics_mut())
     }
 
     fn integrator_error(&mut self, e: OdeError) -> ProjectionError {

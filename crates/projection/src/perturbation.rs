@@ -46,7 +46,7 @@
 //! same correction (`projected_output`, default on).
 
 use contour_linalg::SkinnyQr;
-use contour_model::{DynamicsOptions, Mechanism};
+use contour_model::{ConstrainedDynamics, DynamicsOptions, Mechanism};
 use contour_ode::{OdeError, OdeRhs, RhsError};
 use faer::Mat;
 use serde::{Deserialize, Serialize};
@@ -498,6 +498,10 @@ impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for Perturbation<'m, M> {
 
     fn problem(&mut self) -> &mut Self::Problem {
         &mut self.rhs
+    }
+
+    fn kkt_dynamics(&mut self) -> Option<&mut ConstrainedDynamics> {
+        Some(self.rhs.inner.dynamics_mut())
     }
 
     fn integrator_error(&mut self, e: OdeError) -> ProjectionError {

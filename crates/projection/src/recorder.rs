@@ -26,7 +26,10 @@ pub(crate) struct Recorder<'a> {
     next: usize,
     every_step: bool,
     monitor: ConstraintMonitor,
-    dynamics: ConstrainedDynamics,
+    /// The outputs' KKT workspace when the method lends none
+    /// ([`crate::ConstraintMethod::kkt_dynamics`]), built at the first such output.
+    dynamics: Option<ConstrainedDynamics>,
+    options: DynamicsOptions,
     n: usize,
     qdd: Vec<f64>,
     lam: Vec<f64>,
@@ -39,9 +42,9 @@ impl<'a> Recorder<'a> {
         integrator: &str,
         out: &'a [f64],
         options: DynamicsOptions,
-    ) -> Result<Self, ProjectionError> {
+    ) -> Self {
         let (n, l) = (mech.dof(), mech.n_constraints());
-        Ok(Self {
+        Self {
             traj: Trajectory {
                 times: Vec::with_capacity(out.len()),
                 q: Vec::with_capacity(out.len()),
@@ -56,11 +59,32 @@ impl<'a> Recorder<'a> {
             next: 0,
             every_step: out.is_empty(),
             monitor: ConstraintMonitor::new(mech),
-            dynamics: ConstrainedDynamics::with_options(mech, options)?,
+            dynamics: None,
+            options,
             n,
             qdd: vec![0.0; n],
             lam: vec![0.0; l],
-        })
+        }
+    }
+
+    /// `(q̈, λ)` of (1.1)+(1.4) (or the options' (4.3)) at `(t, x)` into `self.qdd`,
+    /// `self.lam`, with the method's workspace `lent` or the recorder's own.
+    fn kkt<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        lent: Option<&mut ConstrainedDynamics>,
+        t: f64,
+        x: &[f64],
+    ) -> Result<(), ProjectionError> {
+        let dynamics = match (lent, &mut self.dynamics) {
+            (Some(d), _) => d,
+            (None, Some(d)) => d,
+            (None, own) => own.insert(ConstrainedDynamics::with_options(mech, self.options)?),
+        };
+        let (q, qd) = x.split_at(self.n);
+        dynamics.accelerations(mech, t, q, qd, &mut self.qdd, &mut self.lam)?;
+        self.traj.stats.output_evals += 1;
+        Ok(())
     }
 
     /// `(‖φ‖₂, ‖J q̇ + b‖₂)` of (1.6) at `(t, x)`.
@@ -101,18 +125,16 @@ impl<'a> Recorder<'a> {
         Some(self.out[self.next - 1])
     }
 
-    /// Appends an output `(t, x)` with λ from (1.1)+(1.4) (or the options' (4.3)).
+    /// Appends an output `(t, x)` with λ from (1.1)+(1.4) (or the options' (4.3)), solved
+    /// with the method's workspace `lent` or the recorder's own.
     pub fn output<M: Mechanism + ?Sized>(
         &mut self,
         mech: &M,
+        lent: Option<&mut ConstrainedDynamics>,
         t: f64,
         x: &[f64],
     ) -> Result<(), ProjectionError> {
-        let n = self.n;
-        let (q, qd) = x.split_at(n);
-        self.dynamics
-            .accelerations(mech, t, q, qd, &mut self.qdd, &mut self.lam)?;
-        self.traj.stats.output_evals += 1;
+        self.kkt(mech, lent, t, x)?;
         self.push(t, x);
         self.traj.lambda.push(self.lam.clone());
         Ok(())
@@ -122,13 +144,11 @@ impl<'a> Recorder<'a> {
     pub fn step_lambda<M: Mechanism + ?Sized>(
         &mut self,
         mech: &M,
+        lent: Option<&mut ConstrainedDynamics>,
         t: f64,
         x: &[f64],
     ) -> Result<(), ProjectionError> {
-        let (q, qd) = x.split_at(self.n);
-        self.dynamics
-            .accelerations(mech, t, q, qd, &mut self.qdd, &mut self.lam)?;
-        self.traj.stats.output_evals += 1;
+        self.kkt(mech, lent, t, x)?;
         self.traj.step_lambda.push(self.lam.clone());
         Ok(())
     }

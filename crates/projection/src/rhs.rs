@@ -58,6 +58,12 @@ impl<'m, M: Mechanism + ?Sized> ConstrainedRhs<'m, M> {
         self.n
     }
 
+    /// The constrained dynamics of the evaluations (e.g. to lend it to the driver for the
+    /// outputs' multipliers: [`crate::ConstraintMethod::kkt_dynamics`]).
+    pub fn dynamics_mut(&mut self) -> &mut ConstrainedDynamics {
+        &mut self.dynamics
+    }
+
     /// Multipliers λ of the last evaluation.
     pub fn lambda(&self) -> &[f64] {
         &self.lambda
@@ -120,9 +126,7 @@ impl ConstraintMonitor {
     pub fn violations<M: Mechanism + ?Sized>(&mut self, mech: &M, t: f64, x: &[f64]) -> (f64, f64) {
         let n = self.n;
         let (q, qd) = x.split_at(n);
-        mech.constraints(t, q, &mut self.phi);
-        mech.constraint_jacobian(t, q, self.j.as_mut());
-        mech.constraint_rate_bias(t, q, &mut self.b);
+        mech.constraints_jacobian_and_rate_bias(t, q, &mut self.phi, self.j.as_mut(), &mut self.b);
         let p = self.phi.iter().map(|v| v * v).sum::<f64>().sqrt();
         let mut s = 0.0;
         for i in 0..self.phi.len() {

@@ -415,7 +415,7 @@ where
     C: ConstraintMethod<M>,
 {
     match method.multipliers(t, x)? {
-        Multipliers::Kkt => rec.output(mech, t, x)?,
+        Multipliers::Kkt => rec.output(mech, method.kkt_dynamics(), t, x)?,
         Multipliers::Given(lambda) => rec.output_with_lambda(t, x, lambda),
         Multipliers::NotComputed => rec.output_without_lambda(t, x),
     }
@@ -461,7 +461,7 @@ where
         ctx.integrator.name(),
         ctx.output_times,
         method.output_dynamics(),
-    )?;
+    );
     let v0 = violations(&mut rec, mech, method, ctx.t0, &ctx.x0);
     rec.start(&ctx.x0, v0);
     // Every buffer of the loop, allocated once.
@@ -536,7 +536,7 @@ where
             rec.step(t, v);
             if ctx.lambda_at_steps {
                 match method.multipliers(t, &x)? {
-                    Multipliers::Kkt => rec.step_lambda(mech, t, &x)?,
+                    Multipliers::Kkt => rec.step_lambda(mech, method.kkt_dynamics(), t, &x)?,
                     Multipliers::Given(lambda) => rec.step_lambda_given(lambda),
                     Multipliers::NotComputed => rec.step_lambda_given(&[]),
                 }

@@ -161,6 +161,17 @@ fn term(a: f64, sine: bool, (s, c): (f64, f64)) -> (f64, f64) {
 
 /// `J = ∂φ/∂q` from the angles' sines and cosines: each term adds its `d/dθ` to the columns of
 /// its angle's coordinates.
+/// `φ` of the rows (Hairer–Wanner (7.9)) from the sines and cosines of the angles.
+#[inline(always)]
+fn values(trig: &[(f64, f64); 7], phi: &mut [f64]) {
+    for (r, (terms, c)) in ROWS.iter().enumerate() {
+        phi[r] = *c;
+        for &(a, sine, th) in terms.iter() {
+            phi[r] += term(a, sine, trig[th]).0;
+        }
+    }
+}
+
 fn jacobian(trig: &[(f64, f64); 7], mut j: MatMut<'_, f64>) {
     j.fill(0.0);
     for (r, (terms, _)) in ROWS.iter().enumerate() {
@@ -249,13 +260,7 @@ impl Mechanism for AndrewsSqueezer {
         u[2] = fx * (SC * coga - SD * siga) + fy * (SD * coga + SC * siga);
     }
     fn constraints(&self, _t: f64, q: &[f64], phi: &mut [f64]) {
-        let trig = angle_trig(q);
-        for (r, (terms, c)) in ROWS.iter().enumerate() {
-            phi[r] = *c;
-            for &(a, sine, th) in terms.iter() {
-                phi[r] += term(a, sine, trig[th]).0;
-            }
-        }
+        values(&angle_trig(q), phi);
     }
     fn constraint_jacobian(&self, _t: f64, q: &[f64], j: MatMut<'_, f64>) {
         jacobian(&angle_trig(q), j);
@@ -275,6 +280,20 @@ impl Mechanism for AndrewsSqueezer {
         let trig = angle_trig(q);
         jacobian(&trig, j);
         accel_bias(&trig, qd, rho);
+    }
+    /// One set of seven `sin_cos` for φ and J (the constraint monitor's call).
+    fn constraints_jacobian_and_rate_bias(
+        &self,
+        t: f64,
+        q: &[f64],
+        phi: &mut [f64],
+        j: MatMut<'_, f64>,
+        b: &mut [f64],
+    ) {
+        let trig = angle_trig(q);
+        values(&trig, phi);
+        jacobian(&trig, j);
+        self.constraint_rate_bias(t, q, b);
     }
     fn kinetic_energy(&self, q: &[f64], qd: &[f64]) -> Option<f64> {
         let mut buf = [0.0; 49];
@@ -343,8 +362,8 @@ impl AndrewsSqueezer {
 mod tests {
     use super::*;
     use crate::testing::{
-        check_accel_bias, check_jacobian, check_mass_matrix, fused_jacobian_and_bias_matches,
-        SplitMix64,
+        check_accel_bias, check_jacobian, check_mass_matrix, fused_constraint_terms_match,
+        fused_jacobian_and_bias_matches, SplitMix64,
     };
 
     #[test]
@@ -369,6 +388,7 @@ mod tests {
             assert!(check_jacobian(&a, 0.0, &q).unwrap() < 1e-7);
             assert!(check_accel_bias(&a, 0.0, &q, &qd).unwrap() < 1e-6);
             assert!(fused_jacobian_and_bias_matches(&a, 0.0, &q, &qd));
+            assert!(fused_constraint_terms_match(&a, 0.0, &q));
             let mm = check_mass_matrix(&a, &q).unwrap();
             assert!(mm.asymmetry == 0.0 && mm.min_eigenvalue > 0.0, "{mm:?}");
         }

@@ -90,6 +90,29 @@ impl Default for KeerthiRobot {
     }
 }
 
+impl KeerthiRobot {
+    /// `φ` (section 4: the end effector on the plane and on the circle) with
+    /// `(s, c) = (sin q₁, cos q₁)`.
+    #[inline(always)]
+    fn values(&self, q: &[f64], (s, c): (f64, f64), phi: &mut [f64]) {
+        let l = q[2] + self.l3;
+        phi[0] = l * s - self.plane;
+        phi[1] = l * l * c * c + q[1] * q[1] - self.radius_squared;
+    }
+
+    /// `J = ∂φ/∂q` with `(s, c) = (sin q₁, cos q₁)`.
+    #[inline(always)]
+    fn jacobian(&self, q: &[f64], (s, c): (f64, f64), mut j: MatMut<'_, f64>) {
+        let l = q[2] + self.l3;
+        j[(0, 0)] = l * c;
+        j[(0, 1)] = 0.0;
+        j[(0, 2)] = s;
+        j[(1, 0)] = -2.0 * l * l * s * c;
+        j[(1, 1)] = 2.0 * q[1];
+        j[(1, 2)] = 2.0 * l * c * c;
+    }
+}
+
 impl Mechanism for KeerthiRobot {
     fn validate(&self) -> Result<(), crate::ModelError> {
         crate::validate::check_positive_parameter("keerthi.l3", self.l3)?;
@@ -126,20 +149,24 @@ impl Mechanism for KeerthiRobot {
         h[2] = -self.m3 * l * qd[0] * qd[0];
     }
     fn constraints(&self, _t: f64, q: &[f64], phi: &mut [f64]) {
-        let l = q[2] + self.l3;
-        let (s, c) = q[0].sin_cos();
-        phi[0] = l * s - self.plane;
-        phi[1] = l * l * c * c + q[1] * q[1] - self.radius_squared;
+        self.values(q, q[0].sin_cos(), phi);
     }
-    fn constraint_jacobian(&self, _t: f64, q: &[f64], mut j: MatMut<'_, f64>) {
-        let l = q[2] + self.l3;
-        let (s, c) = q[0].sin_cos();
-        j[(0, 0)] = l * c;
-        j[(0, 1)] = 0.0;
-        j[(0, 2)] = s;
-        j[(1, 0)] = -2.0 * l * l * s * c;
-        j[(1, 1)] = 2.0 * q[1];
-        j[(1, 2)] = 2.0 * l * c * c;
+    fn constraint_jacobian(&self, _t: f64, q: &[f64], j: MatMut<'_, f64>) {
+        self.jacobian(q, q[0].sin_cos(), j);
+    }
+    /// One `sin_cos` for φ and J (the constraint monitor's call).
+    fn constraints_jacobian_and_rate_bias(
+        &self,
+        t: f64,
+        q: &[f64],
+        phi: &mut [f64],
+        j: MatMut<'_, f64>,
+        b: &mut [f64],
+    ) {
+        let trig = q[0].sin_cos();
+        self.values(q, trig, phi);
+        self.jacobian(q, trig, j);
+        self.constraint_rate_bias(t, q, b);
     }
     fn constraint_accel_bias(&self, _t: f64, q: &[f64], qd: &[f64], rho: &mut [f64]) {
         let l = q[2] + self.l3;
@@ -343,5 +370,20 @@ mod tests {
         let t = 0.5 * (m11 * 1.0 + 3.0 * 4.0 + 2.0 * 0.25);
         assert!((robot.kinetic_energy(&q, &qd).unwrap() - t).abs() < 1e-15);
         assert!((robot.potential_energy(&q).unwrap() - 3.0 * 9.8 * 0.2).abs() < 1e-15);
+    }
+
+    /// The monitor's one call gives φ, J and b of the separate calls bit for bit, also
+    /// through the controller.
+    #[test]
+    fn fused_constraint_terms_are_the_separate_ones() {
+        let robot = KeerthiRobot::default();
+        let law = KeerthiControlLaw::default();
+        let sys = WithController::new(&robot, &law);
+        for q in [KEERTHI_IC1.q, KEERTHI_IC2.q, [-2.0, 0.7, -0.1]] {
+            assert!(crate::testing::fused_constraint_terms_match(
+                &robot, 0.0, &q
+            ));
+            assert!(crate::testing::fused_constraint_terms_match(&sys, 1.5, &q));
+        }
     }
 }
