@@ -5,8 +5,9 @@
 //! (fastest of 7, outputs only at T) against two denominators, both printed:
 //!
 //! * **`N_f × eval`** (and `ratio` = run / it): `N_f ×` the time of one constrained evaluation
-//!   at the initial state (`ConstrainedDynamics::accelerations`, and for the projector method
-//!   `ProjectionDynamics::accelerations`; fastest of 41 batches of repeated calls). One state
+//!   at the initial state (`ConstrainedDynamics::accelerations` — with Baumgarte's terms for
+//!   Baumgarte's method — and for the projector method `ProjectionDynamics::accelerations`;
+//!   fastest of 41 batches of repeated calls). One state
 //!   in a hot loop: warm caches, perfectly predicted branches — a lower bound on what the
 //!   run's evaluations cost inside the run.
 //! * **`replay`** (and `ratio replay` = run / it): the run's own evaluations replayed alone.
@@ -21,8 +22,10 @@
 //!   output evaluations`), else `—` (methods whose own algebra evaluates `u` as well).
 //!
 //! Baumgarte's gains are critical with δ = 2 /s on Keerthi's robot (his ICS2) and δ = 100 /s on
-//! Andrews' squeezer (both denominators time the evaluation without Baumgarte's terms, the
-//! same for every row). The ratios are what the driver, the integrator and the method's own
+//! Andrews' squeezer. "The evaluation" is the one the method makes per f-evaluation: for
+//! Baumgarte's method the KKT evaluation with its terms (4.3), which evaluates φ, J and b as
+//! well (until 2026-11-25 both denominators timed the plain KKT evaluation for Baumgarte's
+//! rows too, which charged those terms to the driver). The ratios are what the driver, the integrator and the method's own
 //! algebra (projections, Newton) add to the evaluations; the method's counters are printed
 //! next to them. Prints a markdown table. Not run in CI (timings): `cargo run --release -p
 //! contour-benches --bin whole_runs [FILTER [RUNS]]`, where `FILTER` keeps the rows whose
@@ -52,22 +55,66 @@ struct Case<'a> {
     baumgarte_delta: f64,
 }
 
-/// µs of one constrained evaluation at the initial state: (KKT, projector).
-fn evaluation_us(case: &Case<'_>) -> Result<(f64, f64), Box<dyn std::error::Error>> {
-    let (n, l) = (case.mech.dof(), case.mech.n_constraints());
-    let (mut qdd, mut lambda) = (vec![0.0; n], vec![0.0; l]);
-    let mut cd = ConstrainedDynamics::new(&case.mech);
-    cd.accelerations(&case.mech, 0.0, &case.q0, &case.qd0, &mut qdd, &mut lambda)?;
-    let kkt = min_time_us(|| {
-        cd.accelerations(&case.mech, 0.0, &case.q0, &case.qd0, &mut qdd, &mut lambda)
-            .is_ok()
-    });
-    let mut pd = ProjectionDynamics::new(&case.mech, contour::linalg::DEFAULT_RANK_RTOL)?;
-    let proj = min_time_us(|| {
-        pd.accelerations(&case.mech, 0.0, &case.q0, &case.qd0, &mut qdd, &mut lambda)
-            .is_ok()
-    });
-    Ok((kkt, proj))
+/// The evaluation of `ẋ = f(x)` that `method` makes once per f-evaluation: the projector
+/// method's `ProjectionDynamics::accelerations`, Baumgarte's `ConstrainedDynamics` with its
+/// terms (4.3) (which evaluate φ, J and b as well), every other method the plain KKT
+/// evaluation (1.4)–(1.5).
+enum Evaluation {
+    Kkt(ConstrainedDynamics),
+    Projector(ProjectionDynamics),
+}
+
+impl Evaluation {
+    fn new(case: &Case<'_>, method: &Method) -> Result<Self, Box<dyn std::error::Error>> {
+        Ok(match method {
+            Method::Projector(_) => Evaluation::Projector(ProjectionDynamics::new(
+                &case.mech,
+                contour::linalg::DEFAULT_RANK_RTOL,
+            )?),
+            Method::Baumgarte(gains) => {
+                let opts = DynamicsOptions {
+                    baumgarte: Some(gains.to_model()?),
+                    ..Default::default()
+                };
+                Evaluation::Kkt(ConstrainedDynamics::with_options(&case.mech, opts)?)
+            }
+            _ => Evaluation::Kkt(ConstrainedDynamics::new(&case.mech)),
+        })
+    }
+
+    fn call(&mut self, case: &Case<'_>, t: f64, q: &[f64], qd: &[f64], out: &mut Out) -> bool {
+        let (qdd, lambda) = (&mut out.0, &mut out.1);
+        match self {
+            Evaluation::Kkt(cd) => cd.accelerations(&case.mech, t, q, qd, qdd, lambda).is_ok(),
+            Evaluation::Projector(pd) => {
+                pd.accelerations(&case.mech, t, q, qd, qdd, lambda).is_ok()
+            }
+        }
+    }
+}
+
+/// `(q̈, λ)` buffers of one evaluation.
+struct Out(Vec<f64>, Vec<f64>);
+
+impl Out {
+    fn new(case: &Case<'_>) -> Self {
+        Out(
+            vec![0.0; case.mech.dof()],
+            vec![0.0; case.mech.n_constraints()],
+        )
+    }
+}
+
+/// µs of one evaluation of `method` at the initial state (fastest of 41 batches).
+fn evaluation_us(case: &Case<'_>, method: &Method) -> Result<f64, Box<dyn std::error::Error>> {
+    let mut ev = Evaluation::new(case, method)?;
+    let mut out = Out::new(case);
+    if !ev.call(case, 0.0, &case.q0, &case.qd0, &mut out) {
+        return Err(format!("{}: the evaluation at the initial state failed", case.name).into());
+    }
+    Ok(min_time_us(|| {
+        ev.call(case, 0.0, &case.q0, &case.qd0, &mut out)
+    }))
 }
 
 /// The run of `method` × `integrator` on `case`'s system, for `mech` (the case's mechanism,
@@ -119,22 +166,14 @@ fn replay_us(
         return Ok(None);
     }
     let states = &states[..s.f_evals * (1 + 2 * n)];
-    let (mut qdd, mut lambda) = (vec![0.0; n], vec![0.0; case.mech.n_constraints()]);
-    let mut cd = ConstrainedDynamics::new(&case.mech);
-    let mut pd = ProjectionDynamics::new(&case.mech, contour::linalg::DEFAULT_RANK_RTOL)?;
+    let mut ev = Evaluation::new(case, method)?;
+    let mut out = Out::new(case);
     let mut best = f64::INFINITY;
     for _ in 0..41 {
         let t0 = Instant::now();
         for x in states.chunks_exact(1 + 2 * n) {
             let (t, q, qd) = (x[0], &x[1..=n], &x[n + 1..]);
-            let ok = if matches!(method, Method::Projector(_)) {
-                pd.accelerations(&case.mech, t, q, qd, &mut qdd, &mut lambda)
-                    .is_ok()
-            } else {
-                cd.accelerations(&case.mech, t, q, qd, &mut qdd, &mut lambda)
-                    .is_ok()
-            };
-            std::hint::black_box(ok);
+            std::hint::black_box(ev.call(case, t, q, qd, &mut out));
         }
         best = best.min(t0.elapsed().as_secs_f64() * 1e6);
     }
@@ -181,21 +220,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     let no_eval = std::env::var_os("WHOLE_RUNS_NO_EVAL").is_some();
     for case in &cases {
-        let (kkt, proj) = if no_eval {
-            (1.0, 1.0)
-        } else {
-            evaluation_us(case)?
-        };
-        eprintln!(
-            "{}: one evaluation {kkt:.3} µs (KKT), {proj:.3} µs (projector)",
-            case.name
-        );
         for m in &contour_benches::every_method(case.baumgarte_delta)? {
-            let eval = if matches!(m, Method::Projector(_)) {
-                proj
+            let eval = if no_eval {
+                1.0
             } else {
-                kkt
+                evaluation_us(case, m)?
             };
+            eprintln!("{}/{}: one evaluation {eval:.3} µs", case.name, m.name());
             for i in &integrators {
                 if !format!("{}/{}/{}", case.name, m.name(), i.name()).contains(&filter) {
                     continue;
