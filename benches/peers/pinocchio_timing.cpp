@@ -3,7 +3,9 @@
 // URDFs, timed as benches/benches/kkt.rs and trees.rs time ours: the fastest of 41 batches of
 // at least 1 ms each. `crba_newq_us` is CRBA at a new q on every call, made the way ours is
 // (`contour_benches::next_state`: the last bit of q[0] flipped), so that neither side can reuse
-// anything from the previous call; `crba_us` is at one fixed q. Not run in CI; `benches/peers/pinocchio_timing.sh` builds and runs it
+// anything from the previous call; `crba_us` is at one fixed q. `crba_world_us` is the same
+// fixed-q call with `Convention::WORLD` (the default, LOCAL, is Pinocchio's faster one: ours is
+// compared with that). Not run in CI; `benches/peers/pinocchio_timing.sh` builds and runs it
 // against the `pin` wheel (Pinocchio 4.1) and writes benches/peers/results/pinocchio_timing.csv.
 #include <chrono>
 #include <cstdint>
@@ -41,7 +43,7 @@ double time_us(F f) {
 
 int main(int argc, char** argv) {
   std::string root = argc > 1 ? argv[1] : ".";
-  std::printf("robot,nv,crba_us,crba_newq_us,rnea_us,aba_us,fd_with_J3_us\n");
+  std::printf("robot,nv,crba_us,crba_newq_us,crba_world_us,rnea_us,aba_us,fd_with_J3_us\n");
   for (const char* name : {"arm7", "panda"}) {
     pinocchio::Model model;
     pinocchio::urdf::buildModel(root + "/crates/model/data/" + name + ".urdf", model);
@@ -62,6 +64,10 @@ int main(int argc, char** argv) {
       pinocchio::crba(model, data, q1);
       sink += data.M(0, 0);
     });
+    double crba_world = time_us([&] {
+      pinocchio::crba(model, data, q, pinocchio::Convention::WORLD);
+      sink += data.M(0, 0);
+    });
     double rnea = time_us([&] { pinocchio::nonLinearEffects(model, data, q, v); sink += data.nle[0]; });
     double aba = time_us([&] { pinocchio::aba(model, data, q, v, tau); sink += data.ddq[0]; });
     // a 3-row constraint (like the arm's tip held in place), J and γ given
@@ -73,7 +79,7 @@ int main(int argc, char** argv) {
       pinocchio::forwardDynamics(model, data, tau, J, gamma, 0.0);
       sink += data.ddq[0];
     });
-    std::printf("%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f\n", name, (int)model.nv, crba, crba_newq, rnea, aba, fd);
+    std::printf("%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", name, (int)model.nv, crba, crba_newq, crba_world, rnea, aba, fd);
     if (sink == 12345.678) std::printf("%f\n", sink);
   }
   return 0;

@@ -281,19 +281,32 @@ fn schur_projectors(
     p_c: &mut [f64],
     p_a: &mut [f64],
 ) {
-    // Kövecses (18): T = Ã† = Y S⁻¹ = Y Gᵀ G; then W = L⁻ᵀ T, column `c` of `T` solved in
-    // place in column `c` of `W`.
+    // Kövecses (18): T = Ã† = Y S⁻¹ = Y Gᵀ G, as Z = Y Gᵀ (m(m+1)/2 column axpys) then
+    // T = Z G (as many), both in W's columns; then W = L⁻ᵀ T column by column.
+    // Z_{:,a} = Σ_{b ≤ a} G_ab Y_{:,b}  (G lower triangular)
+    for a_ in 0..m {
+        let za = &mut w[a_ * n..a_ * n + n];
+        za.fill(0.0);
+        for b in 0..=a_ {
+            let gab = g[a_ + b * m];
+            for (x, yb) in za.iter_mut().zip(&y[b * n..b * n + n]) {
+                *x += gab * yb;
+            }
+        }
+    }
+    // T_{:,c} = Σ_{a ≥ c} G_ac Z_{:,a}, in place in increasing c (column c is last read
+    // there), then solved: W_{:,c} = L⁻ᵀ T_{:,c}.
     for c in 0..m {
-        let tc = &mut w[c * n..c * n + n];
-        tc.fill(0.0);
-        // (Y Gᵀ G)_{:,c} = Σ_{a ≥ c} G_ac Σ_{b ≤ a} G_ab Y_{:,b}
-        for a_ in c..m {
+        let (head, tail) = w.split_at_mut((c + 1) * n);
+        let tc = &mut head[c * n..];
+        let gcc = g[c + c * m];
+        for x in tc.iter_mut() {
+            *x *= gcc;
+        }
+        for (a_, za) in (c + 1..m).zip(tail.chunks_exact(n)) {
             let gac = g[a_ + c * m];
-            for b in 0..=a_ {
-                let f = gac * g[a_ + b * m];
-                for (x, yb) in tc.iter_mut().zip(&y[b * n..b * n + n]) {
-                    *x += f * yb;
-                }
+            for (x, z) in tc.iter_mut().zip(za) {
+                *x += gac * z;
             }
         }
         chol.solve_upper_vec_in_place(tc);
