@@ -654,7 +654,8 @@ mod tests {
         use crate::test_models::{ExactSolution, HarmonicOscillator};
         let mut f = HarmonicOscillator { omega: 1.0 };
         let tol = Tolerances::new(1e-6, 1e-6);
-        let mut s = DormandPrince54::new(0.0, &f.y0(), tol, DormandPrinceConfig::default()).unwrap();
+        let mut s =
+            DormandPrince54::new(0.0, &f.y0(), tol, DormandPrinceConfig::default()).unwrap();
         s.step(&mut f).unwrap();
         s.step(&mut f).unwrap();
         let t_mid = s.t_prev() + 0.37 * s.h();
