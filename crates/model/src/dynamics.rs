@@ -92,17 +92,27 @@ pub struct ConstrainedDynamics {
 impl ConstrainedDynamics {
     /// Workspace for `mech` with the default options.
     pub fn new<M: Mechanism + ?Sized>(mech: &M) -> Self {
+        Self::build(mech, None, KktMethod::default())
+    }
+
+    /// The workspace for `mech` with the Baumgarte terms `baumgarte` and a KKT solver of
+    /// `method` (built once; the options are checked by the callers).
+    fn build<M: Mechanism + ?Sized>(
+        mech: &M,
+        baumgarte: Option<Baumgarte>,
+        method: KktMethod,
+    ) -> Self {
         let n = mech.dof();
         let l = mech.n_constraints();
         Self {
             n,
             l,
-            baumgarte: None,
+            baumgarte,
             terms: ModelTerms::new(mech),
             c: vec![0.0; l],
             qdd: vec![0.0; n],
             force: vec![0.0; n],
-            kkt: KktSolver::new(n, l, KktMethod::default()),
+            kkt: KktSolver::new(n, l, method),
             chol: Cholesky::new(n),
             // probe with empty slices: a model without the O(N) path answers `None` at once
             fast: mech.fast_forward_dynamics(&[], &[], &[], &mut []).is_some(),
@@ -117,7 +127,6 @@ impl ConstrainedDynamics {
         options: DynamicsOptions,
     ) -> Result<Self, ModelError> {
         mech.validate()?;
-        let mut s = Self::new(mech);
         if let Some(bg) = options.baumgarte {
             for (what, v) in [("baumgarte.alpha", bg.alpha), ("baumgarte.beta", bg.beta)] {
                 if !(v.is_finite() && v >= 0.0) {
@@ -125,8 +134,7 @@ impl ConstrainedDynamics {
                 }
             }
         }
-        s.baumgarte = options.baumgarte;
-        s.kkt = KktSolver::new(s.n, s.l, options.method);
+        let mut s = Self::build(mech, options.baumgarte, options.method);
         if let Some(tol) = options.pivot_rtol {
             s.kkt
                 .set_pivot_rtol(tol)

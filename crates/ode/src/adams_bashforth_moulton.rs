@@ -120,6 +120,62 @@ impl Default for AbmConfig {
     }
 }
 
+/// Block 2's per-component pass of STEP at order `k = g.len()`.
+struct Predict<'a> {
+    /// `g₁ … gₖ`.
+    g: &'a [f64],
+    /// `βᵢ(n+1)` (index `i`).
+    beta: &'a [f64; 14],
+    /// `ns + 1`: `φᵢ → φ*ᵢ` for `i = ns+1 … k` (βᵢ = 1 below).
+    nsp1: usize,
+    /// The step `h`.
+    hs: f64,
+    /// No rounding control (S&G's NORND).
+    nornd: bool,
+}
+
+impl Predict<'_> {
+    /// For each of the two rows `φ(l, ·)`, in one pass: φ → φ* (S&G (5.23)), φ_{k+2} ← φ_{k+1},
+    /// φ_{k+1} ← 0, then for i = k … 1: `p += gᵢ φ*ᵢ`, `φᵢ ← φᵢ + φᵢ₊₁` (the predictor and the
+    /// differences summed for the corrector), and `pₗ ← yₗ + h p` (or S&G's rounding control
+    /// with φ₁₅, φ₁₆). The two rows' chains are independent and interleaved; each row sees
+    /// the same operations in the same order as alone. (The slices `g₁…gₖ`, `φ₁…φₖ` zipped
+    /// backwards, with φᵢ₊₁ carried in `next`: no bounds checks.)
+    #[inline(always)]
+    fn pair(&self, rows: &mut [[f64; 17]; 2], p: &mut [f64; 2], y: &[f64; 2]) {
+        let k = self.g.len();
+        let (kp1, kp2) = (k + 1, k + 2);
+        for row in rows.iter_mut() {
+            for i in self.nsp1..kp1 {
+                row[i] *= self.beta[i];
+            }
+            row[kp2] = row[kp1];
+            row[kp1] = 0.0;
+        }
+        let [ra, rb] = &mut *rows;
+        let (mut acc_a, mut acc_b) = (0.0, 0.0);
+        let (mut next_a, mut next_b) = (0.0, 0.0); // φ_{k+1}
+        let cols = self.g.iter().zip(&mut ra[1..kp1]).zip(&mut rb[1..kp1]);
+        for ((gi, ca), cb) in cols.rev() {
+            acc_a += gi * *ca;
+            *ca += next_a;
+            next_a = *ca;
+            acc_b += gi * *cb;
+            *cb += next_b;
+            next_b = *cb;
+        }
+        for ((row, pl), (&yl, acc)) in rows.iter_mut().zip(p).zip(y.iter().zip([acc_a, acc_b])) {
+            if self.nornd {
+                *pl = yl + self.hs * acc;
+            } else {
+                let tau = self.hs * acc - row[15];
+                *pl = yl + tau;
+                row[16] = (*pl - yl) - tau;
+            }
+        }
+    }
+}
+
 /// Shampine–Gordon Adams PECE stepper (see the module documentation).
 #[derive(Debug, Clone)]
 pub struct AdamsBashforthMoulton {
@@ -517,34 +573,27 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
             let nsp1 = self.ns + 1;
 
             // ---- Block 2: predict, evaluate, estimate ----
-            // Per component, in one pass: φ → φ* (S&G (5.23)), φ_{k+2} ← φ_{k+1},
-            // φ_{k+1} ← 0, then for i = k … 1: p += gᵢ φ*ᵢ, φᵢ ← φᵢ + φᵢ₊₁ (the predictor and
-            // the differences summed for the corrector), and p ← y + h p (or S&G's rounding
-            // control with φ₁₅, φ₁₆).
-            // (The slices `g₁…gₖ`, `φ₁…φₖ` zipped backwards, with φᵢ₊₁ carried in `next`: the
-            // loop runs without bounds checks.)
-            let (hs, nornd) = (self.hs, self.nornd);
-            let g = &self.g[1..kp1];
-            for ((row, pl), &yl) in self.phi.iter_mut().zip(&mut self.p).zip(&self.y) {
-                for i in nsp1..kp1 {
-                    row[i] *= self.beta[i];
-                }
-                row[kp2] = row[kp1];
-                row[kp1] = 0.0;
-                let mut acc = 0.0;
-                let mut next = 0.0; // φ_{k+1}
-                for (gi, c) in g.iter().zip(&mut row[1..kp1]).rev() {
-                    acc += gi * *c;
-                    *c += next;
-                    next = *c;
-                }
-                if nornd {
-                    *pl = yl + hs * acc;
-                } else {
-                    let tau = hs * acc - row[15];
-                    *pl = yl + tau;
-                    row[16] = (*pl - yl) - tau;
-                }
+            // φ*, the predictor p and the summed differences in one pass per component
+            // (`Predict::pair`), two components at a time; an odd last component is paired
+            // with a scratch row.
+            let pass = Predict {
+                g: &self.g[1..kp1],
+                beta: &self.beta,
+                nsp1,
+                hs: self.hs,
+                nornd: self.nornd,
+            };
+            let (rows, last_row) = self.phi.as_chunks_mut::<2>();
+            let (ps, last_p) = self.p.as_chunks_mut::<2>();
+            let (ys, last_y) = self.y.as_chunks::<2>();
+            for ((r, p), y) in rows.iter_mut().zip(ps).zip(ys) {
+                pass.pair(r, p, y);
+            }
+            if let ([row], [pl], [yl]) = (last_row, last_p, last_y) {
+                let mut r = [*row, [0.0; 17]];
+                let mut p = [*pl, 0.0];
+                pass.pair(&mut r, &mut p, &[*yl, 0.0]);
+                (*row, *pl) = (r[0], p[0]);
             }
             self.xold = self.x;
             self.x = if hits_stop {

@@ -181,6 +181,20 @@ fn mirror_stage(kt: &mut [[f64; 7]], k: &[f64], s: usize) {
     }
 }
 
+/// Hairer's dense-output coefficients (DOPRI5's `RCONT`) of one component on a step of size
+/// `h` from `y0` to `y1` with the stages `k = (k₁ … k₇)`: `r₁ = y0`, `r₂ = y1 − y0`,
+/// `r₃ = h k₁ − r₂`, `r₄ = r₂ − h k₇ − r₃`, `r₅ = h Σⱼ dⱼ kⱼ`.
+#[inline(always)]
+fn dense_coefficients(d: &[f64; 7], h: f64, y0: f64, y1: f64, k: &[f64; 7]) -> [f64; 5] {
+    let ydiff = y1 - y0;
+    let bspl = h * k[0] - ydiff;
+    let mut acc = 0.0;
+    for j in 0..7 {
+        acc += d[j] * k[j];
+    }
+    [y0, ydiff, bspl, ydiff - h * k[6] - bspl, h * acc]
+}
+
 /// Cubic Hermite interpolant on `[t0, t1]` through the values `y0, y1` with slopes `f0, f1`,
 /// at `t` (exact for cubics; `y0` when `t1 = t0`). The scalar form of the dense output of
 /// [`RungeKuttaGill`](crate::RungeKuttaGill).
@@ -255,8 +269,13 @@ pub struct DormandPrince54 {
     /// The stages by component, `kt[i][j] = k[j][i]` (a copy: the stage sums of one
     /// component read one row, without bounds checks).
     kt: Vec<[f64; 7]>,
-    /// Dense output coefficients `r₁ … r₅` (Hairer's `RCONT`).
+    /// Dense output coefficients `r₁ … r₅` (Hairer's `RCONT`), valid when `rcont_valid`.
     rcont: [Vec<f64>; 5],
+    /// `rcont` describes the last step (set by `new`, `restart` and `replace_y`). After an
+    /// accepted step it is not formed (most steps hold no output time): [`Stepper::dense`]
+    /// forms each component's coefficients from `y_new` (`yₙ₋₁` after the swap), `y`,
+    /// `k[6]` (`k₁` after the FSAL swap) and `kt` (`k₂ … k₇`), the same values.
+    rcont_valid: bool,
     err_old: f64,
     t_stop: Option<f64>,
     initialized: bool,
@@ -313,6 +332,7 @@ impl DormandPrince54 {
             k: [z(), z(), z(), z(), z(), z(), z()],
             kt: vec![[0.0; 7]; y0.len()],
             rcont: [y0.to_vec(), z(), z(), z(), z()],
+            rcont_valid: true,
             err_old: 1e-4,
             t_stop: None,
             initialized: false,
@@ -405,6 +425,31 @@ impl DormandPrince54 {
         }
         Ok(())
     }
+
+    /// The dense-output coefficients `r₁ … r₅` of component `i` on the last step: `rcont`,
+    /// or (after an accepted step) formed from the step's values and stages.
+    #[inline]
+    fn rcont_of(&self, i: usize) -> [f64; 5] {
+        if self.rcont_valid {
+            let r = &self.rcont;
+            return [r[0][i], r[1][i], r[2][i], r[3][i], r[4][i]];
+        }
+        let mut k = self.kt[i];
+        k[0] = self.k[6][i];
+        dense_coefficients(&self.tab.d, self.h_last, self.y_new[i], self.y[i], &k)
+    }
+
+    /// Stores the dense-output coefficients of the last step in `rcont` (before `y` or the
+    /// stages change outside a step).
+    fn keep_rcont(&mut self) {
+        for i in 0..self.y.len() {
+            let r = self.rcont_of(i);
+            for (c, v) in self.rcont.iter_mut().zip(r) {
+                c[i] = v;
+            }
+        }
+        self.rcont_valid = true;
+    }
 }
 
 impl Stepper for DormandPrince54 {
@@ -420,9 +465,9 @@ impl Stepper for DormandPrince54 {
             return;
         };
         let th1 = 1.0 - th;
-        let r = &self.rcont;
-        for i in 0..out.len() {
-            out[i] = r[0][i] + th * (r[1][i] + th1 * (r[2][i] + th * (r[3][i] + th1 * r[4][i])));
+        for (i, o) in out.iter_mut().enumerate() {
+            let r = self.rcont_of(i);
+            *o = r[0] + th * (r[1] + th1 * (r[2] + th * (r[3] + th1 * r[4])));
         }
     }
 
@@ -453,20 +498,8 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
                 self.tol.norm_two_point(&self.err, &self.y, &self.y_new)
             };
             if errn <= 1.0 {
-                // Accepted. Dense output coefficients (Hairer's DOPRI5).
-                for (i, row) in self.kt.iter().enumerate() {
-                    let ydiff = self.y_new[i] - self.y[i];
-                    let bspl = h * row[0] - ydiff;
-                    self.rcont[0][i] = self.y[i];
-                    self.rcont[1][i] = ydiff;
-                    self.rcont[2][i] = bspl;
-                    self.rcont[3][i] = ydiff - h * row[6] - bspl;
-                    let mut acc = 0.0;
-                    for j in 0..7 {
-                        acc += self.tab.d[j] * row[j];
-                    }
-                    self.rcont[4][i] = h * acc;
-                }
+                // Accepted. The dense output is formed when asked for (`rcont_of`).
+                self.rcont_valid = false;
                 let h_new = if let Some(hf) = self.cfg.fixed_step {
                     hf
                 } else {
@@ -526,6 +559,9 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
     /// describing the step just taken (ending at the unmoved point).
     fn replace_y(&mut self, f: &mut F, y: &[f64]) -> Result<(), OdeError> {
         crate::stepper::check_replacement(self.y.len(), y)?;
+        if !self.rcont_valid {
+            self.keep_rcont();
+        }
         self.y.copy_from_slice(y);
         if self.initialized {
             eval_rhs(f, &mut self.stats, self.t, &self.y, &mut self.k[0])?;
@@ -541,6 +577,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
         for r in &mut self.rcont[1..] {
             r.fill(0.0);
         }
+        self.rcont_valid = true;
         self.init(f)
     }
 }
@@ -608,6 +645,29 @@ mod tests {
         let (e1, e2) = (run(0.2), run(0.1));
         let order = (e1 / e2).log2();
         assert!(order > 4.5, "dense output order {order} ({e1:e}, {e2:e})");
+    }
+
+    /// The dense output is formed on demand after an accepted step; `replace_y` keeps it
+    /// describing the step just taken (bit for bit), as the coefficients stored at the step did.
+    #[test]
+    fn dense_output_survives_replace_y() {
+        use crate::test_models::{ExactSolution, HarmonicOscillator};
+        let mut f = HarmonicOscillator { omega: 1.0 };
+        let tol = Tolerances::new(1e-6, 1e-6);
+        let mut s =
+            DormandPrince54::new(0.0, &f.y0(), tol, DormandPrinceConfig::default()).unwrap();
+        s.step(&mut f).unwrap();
+        s.step(&mut f).unwrap();
+        let t_mid = s.t_prev() + 0.37 * s.h();
+        let (mut before, mut after, mut end) = ([0.0; 2], [0.0; 2], [0.0; 2]);
+        s.dense(t_mid, &mut before);
+        s.dense(s.t(), &mut end);
+        let moved: Vec<f64> = s.y().iter().map(|v| v + 1e-3).collect();
+        s.replace_y(&mut f, &moved).unwrap();
+        s.dense(t_mid, &mut after);
+        assert_eq!(before.map(f64::to_bits), after.map(f64::to_bits));
+        s.dense(s.t(), &mut after);
+        assert_eq!(end.map(f64::to_bits), after.map(f64::to_bits));
     }
 
     #[test]

@@ -32,7 +32,6 @@ pub(crate) struct ExplicitRhs<'m, M: ?Sized, G: ?Sized> {
     gamma: &'m G,
     dynamics: ExplicitDynamics,
     n: usize,
-    qdd: Vec<f64>,
     evals: usize,
     last_error: Option<ModelError>,
 }
@@ -44,7 +43,7 @@ impl<M: Mechanism + ?Sized, G: ExplicitConstraint + ?Sized> OdeRhs for ExplicitR
     fn eval(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), RhsError> {
         self.evals += 1;
         let (mech, gamma, dynamics) = (self.mech, self.gamma, &mut self.dynamics);
-        first_order_eval(y, dy, &mut self.qdd, &mut self.last_error, |q, qd, qdd| {
+        first_order_eval(self.n, y, dy, &mut self.last_error, |q, qd, qdd| {
             dynamics.accelerations(mech, gamma, t, q, qd, qdd)
         })
     }
@@ -109,7 +108,6 @@ impl<'m, M: Mechanism + ?Sized, G: ExplicitConstraint + ?Sized> ExplicitGamma<'m
             gamma,
             dynamics: ExplicitDynamics::new(mech, gamma)?,
             n,
-            qdd: vec![0.0; n],
             evals: 0,
             last_error: None,
         };

@@ -17,7 +17,6 @@ pub struct ConstrainedRhs<'m, M: ?Sized> {
     mech: &'m M,
     dynamics: ConstrainedDynamics,
     n: usize,
-    qdd: Vec<f64>,
     lambda: Vec<f64>,
     /// Evaluations of the constrained accelerations (Keerthi's `N_f`).
     pub evals: usize,
@@ -35,7 +34,6 @@ impl<'m, M: Mechanism + ?Sized> ConstrainedRhs<'m, M> {
             mech,
             dynamics: ConstrainedDynamics::with_options(mech, options)?,
             n,
-            qdd: vec![0.0; n],
             lambda: vec![0.0; l],
             evals: 0,
             last_error: None,
@@ -86,7 +84,7 @@ impl<'m, M: Mechanism + ?Sized> ConstrainedRhs<'m, M> {
     pub fn eval_counted(&mut self, t: f64, x: &[f64], dx: &mut [f64]) -> Result<(), RhsError> {
         self.evals += 1;
         let (mech, dynamics, lambda) = (self.mech, &mut self.dynamics, &mut self.lambda);
-        first_order_eval(x, dx, &mut self.qdd, &mut self.last_error, |q, qd, qdd| {
+        first_order_eval(self.n, x, dx, &mut self.last_error, |q, qd, qdd| {
             dynamics.accelerations(mech, t, q, qd, qdd, lambda)
         })
     }
@@ -151,23 +149,23 @@ pub(crate) fn ode_error(
     }
 }
 
-/// `y′ = (q̇, q̈)`: the first-order form of `M q̈ = …` that every method integrates, with
-/// `accel` writing `q̈` at `(q, q̇) = y`. A model error is kept in `last` (for [`ode_error`])
+/// `y′ = (q̇, q̈)`: the first-order form of `M q̈ = …` that every method integrates (`N = n`
+/// coordinates), with `accel` writing `q̈` at `(q, q̇) = y` straight into the second half of
+/// `y′` (no copy). A model error is kept in `last` (for [`ode_error`])
 /// and reported to the integrator as a singular matrix (M, or J of deficient rank) or a
 /// failure.
 pub(crate) fn first_order_eval(
+    n: usize,
     y: &[f64],
     dy: &mut [f64],
-    qdd: &mut [f64],
     last: &mut Option<ModelError>,
     accel: impl FnOnce(&[f64], &[f64], &mut [f64]) -> Result<(), ModelError>,
 ) -> Result<(), RhsError> {
-    let n = qdd.len();
     let (q, qd) = y.split_at(n);
+    let (dq, qdd) = dy.split_at_mut(n);
     match accel(q, qd, qdd) {
         Ok(()) => {
-            dy[..n].copy_from_slice(qd);
-            dy[n..].copy_from_slice(qdd);
+            dq.copy_from_slice(qd);
             Ok(())
         }
         Err(e) => {

@@ -19,7 +19,6 @@ pub(crate) struct ProjectorRhs<'m, M: ?Sized> {
     mech: &'m M,
     n: usize,
     kind: RhsKind<'m, M>,
-    qdd: Vec<f64>,
     lambda: Vec<f64>,
     pub evals: usize,
     pub last_error: Option<ModelError>,
@@ -46,7 +45,6 @@ impl<'m, M: Mechanism + ?Sized> ProjectorRhs<'m, M> {
             mech,
             n,
             kind,
-            qdd: vec![0.0; n],
             lambda: vec![0.0; l],
             evals: 0,
             last_error: None,
@@ -71,7 +69,7 @@ impl<M: Mechanism + ?Sized> OdeRhs for ProjectorRhs<'_, M> {
             RhsKind::Lagrange(r) => r.eval_counted(t, y, dy),
             RhsKind::Projection(d) => {
                 let (mech, lambda) = (self.mech, &mut self.lambda);
-                first_order_eval(y, dy, &mut self.qdd, &mut self.last_error, |q, qd, qdd| {
+                first_order_eval(self.n, y, dy, &mut self.last_error, |q, qd, qdd| {
                     d.accelerations(mech, t, q, qd, qdd, lambda)
                 })
             }
