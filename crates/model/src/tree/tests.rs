@@ -111,6 +111,18 @@ fn trees() -> Vec<KinematicTree> {
     ]
 }
 
+/// `M(q) q̈ + h(q, q̇)` from the CRBA and the RNEA bias (the left side the inverse dynamics
+/// must reproduce).
+fn m_qdd_plus_h(t: &KinematicTree, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<f64> {
+    let n = t.dof();
+    let m = mass(t, q);
+    let mut h = vec![0.0; n];
+    t.bias_forces(q, qd, &mut h);
+    (0..n)
+        .map(|i| (0..n).map(|j| m[(i, j)] * qdd[j]).sum::<f64>() + h[i])
+        .collect()
+}
+
 #[test]
 fn crba_plus_rnea_bias_equals_rnea_with_accelerations() {
     let mut rng = SplitMix64::new(21);
@@ -122,11 +134,7 @@ fn crba_plus_rnea_bias_equals_rnea_with_accelerations() {
             let qd = rng.vector(n, -2.0, 2.0);
             let qdd = rng.vector(n, -2.0, 2.0);
             let m = mass(&t, &q);
-            let mut h = vec![0.0; n];
-            t.bias_forces(&q, &qd, &mut h);
-            let lhs: Vec<f64> = (0..n)
-                .map(|i| (0..n).map(|j| m[(i, j)] * qdd[j]).sum::<f64>() + h[i])
-                .collect();
+            let lhs = m_qdd_plus_h(&t, &q, &qd, &qdd);
             let mut tau = vec![0.0; n];
             t.inverse_dynamics(&q, &qd, &qdd, &mut tau).unwrap();
             worst = worst.max(rel(&lhs, &tau));
@@ -590,12 +598,7 @@ fn world_inertias_of_every_kind_match_the_body_frame_rnea() {
         let q = rng.vector(n, -3.0, 3.0);
         let qd = rng.vector(n, -2.0, 2.0);
         let qdd = rng.vector(n, -2.0, 2.0);
-        let m = mass(&t, &q);
-        let mut h = vec![0.0; n];
-        t.bias_forces(&q, &qd, &mut h);
-        let lhs: Vec<f64> = (0..n)
-            .map(|i| (0..n).map(|j| m[(i, j)] * qdd[j]).sum::<f64>() + h[i])
-            .collect();
+        let lhs = m_qdd_plus_h(&t, &q, &qd, &qdd);
         let mut tau = vec![0.0; n];
         t.fast_inverse_dynamics(&q, &qd, &qdd, &mut tau).unwrap();
         assert!(rel(&lhs, &tau) < 1e-13, "{lhs:?} vs {tau:?}");
