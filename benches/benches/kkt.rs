@@ -22,12 +22,9 @@ use std::hint::black_box;
 
 use contour::linalg::{KktMethod, KktSolver, DEFAULT_RANK_RTOL};
 use contour::model::models::{
-    arm7_initial_q, AndrewsSqueezer, KeerthiControlLaw, KeerthiRobot, ANDREWS_Q0, KEERTHI_IC1,
+    AndrewsSqueezer, KeerthiControlLaw, KeerthiRobot, ANDREWS_Q0, KEERTHI_IC1,
 };
-use contour::model::{
-    consistent_state, ConsistentStateOptions, ConstrainedDynamics, DynamicsOptions, Mechanism,
-    WithController,
-};
+use contour::model::{ConstrainedDynamics, DynamicsOptions, Mechanism, WithController};
 use contour::projection::ProjectionDynamics;
 use contour_papers::kovecses::arm_system;
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -194,14 +191,7 @@ fn with_cases(mut body: impl FnMut(&Case<'_>)) {
     let andrews = AndrewsSqueezer::default();
     let arm = arm_system();
     // the arm from a small motion made consistent (J q̇ = 0), as a run's state
-    let arm_ic = consistent_state(
-        &arm,
-        0.0,
-        &arm7_initial_q(),
-        &[0.02, -0.01, 0.015, 0.0, -0.02, 0.01, 0.03],
-        &ConsistentStateOptions::default(),
-    )
-    .expect("consistent arm state");
+    let arm_ic = contour_benches::arm7_state(&arm).expect("consistent arm state");
     let cases = [
         Case {
             name: "keerthi",

@@ -14,9 +14,7 @@ use contour::model::models::{
     arm7_initial_q, panda_arm, ssrms_arm, AndrewsSqueezer, KeerthiControlLaw, KeerthiRobot,
     ANDREWS_Q0, KEERTHI_IC1,
 };
-use contour::model::{
-    consistent_state, ConsistentStateOptions, ConstrainedDynamics, Mechanism, WithController,
-};
+use contour::model::{ConstrainedDynamics, Mechanism, WithController};
 use contour::projection::ProjectionDynamics;
 use contour_benches::next_state;
 use contour_papers::kovecses::arm_system;
@@ -88,14 +86,7 @@ fn main() {
                 }
                 "arm7" => {
                     let arm = arm_system();
-                    let ic = consistent_state(
-                        &arm,
-                        0.0,
-                        &arm7_initial_q(),
-                        &[0.02, -0.01, 0.015, 0.0, -0.02, 0.01, 0.03],
-                        &ConsistentStateOptions::default(),
-                    )
-                    .expect("consistent arm state");
+                    let ic = contour_benches::arm7_state(&arm).expect("consistent arm state");
                     constrained(&arm, &ic.q, &ic.qd, projector, reps)
                 }
                 other => panic!("unknown system {other}"),

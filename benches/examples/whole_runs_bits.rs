@@ -4,9 +4,8 @@
 //! outputs are equal: `cargo run --release -p contour-benches --example whole_runs_bits`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use contour::model::models::{AndrewsSqueezer, ANDREWS_Q0, KEERTHI_IC2};
+use contour::model::models::{AndrewsSqueezer, ANDREWS_Q0};
 use contour::prelude::*;
-use contour_papers::keerthi::keerthi_system;
 
 fn fnv(h: &mut u64, v: &[f64]) {
     for x in v {
@@ -62,15 +61,7 @@ fn rows(
 }
 
 fn main() {
-    let keerthi = keerthi_system();
-    let k0 = consistent_state(
-        &keerthi,
-        0.0,
-        &KEERTHI_IC2.q,
-        &KEERTHI_IC2.qd,
-        &ConsistentStateOptions::default(),
-    )
-    .unwrap();
+    let (keerthi, k0) = contour_benches::keerthi_ic2_start().unwrap();
     rows(
         "keerthi_ic2",
         &keerthi,

@@ -57,3 +57,39 @@ pub fn every_method(
 pub fn every_integrator() -> [contour::prelude::Integrator; 4] {
     contour::prelude::Integrator::every()
 }
+
+/// Keerthi's robot with his control law from IC2 made consistent (`consistent_state`): the
+/// start of the Table 4.2 runs that `whole_runs` and `whole_runs_bits` time and fingerprint.
+pub fn keerthi_ic2_start() -> Result<
+    (
+        contour_papers::keerthi::KeerthiSystem,
+        contour::model::ConsistentState,
+    ),
+    contour::model::ModelError,
+> {
+    use contour::model::{consistent_state, models::KEERTHI_IC2, ConsistentStateOptions};
+    let keerthi = contour_papers::keerthi::keerthi_system();
+    let k0 = consistent_state(
+        &keerthi,
+        0.0,
+        &KEERTHI_IC2.q,
+        &KEERTHI_IC2.qd,
+        &ConsistentStateOptions::default(),
+    )?;
+    Ok((keerthi, k0))
+}
+
+/// The 7-joint arm with its loop at `arm7_initial_q` and a small motion made consistent
+/// (`J q̇ = 0`): the state a run's evaluation sees, for the `kkt` bench and `kernel_loop`.
+pub fn arm7_state(
+    arm: &dyn contour::model::Mechanism,
+) -> Result<contour::model::ConsistentState, contour::model::ModelError> {
+    use contour::model::{consistent_state, models::arm7_initial_q, ConsistentStateOptions};
+    consistent_state(
+        arm,
+        0.0,
+        &arm7_initial_q(),
+        &[0.02, -0.01, 0.015, 0.0, -0.02, 0.01, 0.03],
+        &ConsistentStateOptions::default(),
+    )
+}

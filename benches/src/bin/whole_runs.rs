@@ -37,11 +37,10 @@
 use std::cell::RefCell;
 use std::time::Instant;
 
-use contour::model::models::{AndrewsSqueezer, ANDREWS_Q0, KEERTHI_IC2};
+use contour::model::models::{AndrewsSqueezer, ANDREWS_Q0};
 use contour::prelude::*;
 use contour::projection::ProjectionDynamics;
 use contour_benches::min_time_us;
-use contour_papers::keerthi::keerthi_system;
 
 /// One system: its mechanism, consistent start, final time and error control.
 struct Case<'a> {
@@ -181,14 +180,7 @@ fn replay_us(
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let keerthi = keerthi_system();
-    let k0 = consistent_state(
-        &keerthi,
-        0.0,
-        &KEERTHI_IC2.q,
-        &KEERTHI_IC2.qd,
-        &ConsistentStateOptions::default(),
-    )?;
+    let (keerthi, k0) = contour_benches::keerthi_ic2_start()?;
     let andrews = AndrewsSqueezer::default();
     let filter = std::env::args().nth(1).unwrap_or_default();
     let runs: usize = match std::env::args().nth(2) {
