@@ -48,6 +48,7 @@ impl<'a> Recorder<'a> {
         integrator: &str,
         out: &'a [f64],
         options: DynamicsOptions,
+        monitor: ConstraintMonitor,
     ) -> Self {
         let (n, l) = (mech.dof(), mech.n_constraints());
         Self {
@@ -64,7 +65,7 @@ impl<'a> Recorder<'a> {
             out,
             next: 0,
             every_step: out.is_empty(),
-            monitor: ConstraintMonitor::new(mech),
+            monitor,
             dynamics: None,
             options,
             n,
