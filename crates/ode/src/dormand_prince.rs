@@ -269,8 +269,9 @@ pub struct DormandPrince54 {
     /// The stages by component, `kt[i][j] = k[j][i]` (a copy: the stage sums of one
     /// component read one row, without bounds checks).
     kt: Vec<[f64; 7]>,
-    /// Dense output coefficients `r₁ … r₅` (Hairer's `RCONT`), valid when `rcont_valid`.
-    rcont: [Vec<f64>; 5],
+    /// Dense output coefficients `r₁ … r₅` (Hairer's `RCONT`) by component (one allocation;
+    /// `dense` reads one row per component), valid when `rcont_valid`.
+    rcont: Vec<[f64; 5]>,
     /// `rcont` describes the last step (set by `new`, `restart` and `replace_y`). After an
     /// accepted step it is not formed (most steps hold no output time): [`Stepper::dense`]
     /// forms each component's coefficients from `y_new` (`yₙ₋₁` after the swap), `y`,
@@ -331,7 +332,7 @@ impl DormandPrince54 {
             err: z(),
             k: [z(), z(), z(), z(), z(), z(), z()],
             kt: vec![[0.0; 7]; y0.len()],
-            rcont: [y0.to_vec(), z(), z(), z(), z()],
+            rcont: y0.iter().map(|&v| [v, 0.0, 0.0, 0.0, 0.0]).collect(),
             rcont_valid: true,
             err_old: 1e-4,
             t_stop: None,
@@ -431,8 +432,7 @@ impl DormandPrince54 {
     #[inline]
     fn rcont_of(&self, i: usize) -> [f64; 5] {
         if self.rcont_valid {
-            let r = &self.rcont;
-            return [r[0][i], r[1][i], r[2][i], r[3][i], r[4][i]];
+            return self.rcont[i];
         }
         let mut k = self.kt[i];
         k[0] = self.k[6][i];
@@ -443,10 +443,7 @@ impl DormandPrince54 {
     /// stages change outside a step).
     fn keep_rcont(&mut self) {
         for i in 0..self.y.len() {
-            let r = self.rcont_of(i);
-            for (c, v) in self.rcont.iter_mut().zip(r) {
-                c[i] = v;
-            }
+            self.rcont[i] = self.rcont_of(i);
         }
         self.rcont_valid = true;
     }
@@ -573,9 +570,8 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
     fn restart(&mut self, f: &mut F, t: f64, y: &[f64]) -> Result<(), OdeError> {
         let clock = (&mut self.t, &mut self.t_prev, &mut self.h_last);
         crate::stepper::restart_state(clock, &mut self.y, t, y)?;
-        self.rcont[0].copy_from_slice(y);
-        for r in &mut self.rcont[1..] {
-            r.fill(0.0);
+        for (r, &v) in self.rcont.iter_mut().zip(y) {
+            *r = [v, 0.0, 0.0, 0.0, 0.0];
         }
         self.rcont_valid = true;
         self.init(f)
