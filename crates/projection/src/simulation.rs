@@ -508,13 +508,17 @@ where
             .unwrap_or_else(|| rec.violations(mech, ctx.t0, &ctx.x0)),
     };
     rec.start(&ctx.x0, v0);
-    // Every buffer of the loop, allocated once.
-    let mut x = ctx.x0.clone();
-    let mut x_prev = ctx.x0.clone();
-    let mut xbuf = vec![0.0; n2];
-    let mut y_prev = stepper.y().to_vec();
-    let mut y_new = vec![0.0; dim];
-    let mut ybuf = vec![0.0; dim];
+    // Every buffer of the loop, in one allocation: x, x_prev, xbuf (2N each), then y_prev,
+    // y_new, ybuf (the stepper's dimension each).
+    let mut work = vec![0.0; 3 * (n2 + dim)];
+    let (xs, ys) = work.split_at_mut(3 * n2);
+    let (x, xs) = xs.split_at_mut(n2);
+    let (x_prev, xbuf) = xs.split_at_mut(n2);
+    let (y_prev, ys) = ys.split_at_mut(dim);
+    let (y_new, ybuf) = ys.split_at_mut(dim);
+    x.copy_from_slice(&ctx.x0);
+    x_prev.copy_from_slice(&ctx.x0);
+    y_prev.copy_from_slice(stepper.y());
     let mut t_prev = ctx.t0;
     let h_max = ctx.integrator.h_max();
     let result = (|| -> Result<(), ProjectionError> {
@@ -539,31 +543,31 @@ where
                 method.before_step();
                 let last = Accepted {
                     t: t_prev,
-                    x: &x_prev,
+                    x: x_prev,
                 };
                 let info = match stepper.step(method.problem()) {
                     Ok(info) => info,
                     Err(e) => {
-                        let kind = method.step_failed(e, last, &mut y_new)?;
+                        let kind = method.step_failed(e, last, y_new)?;
                         stepper
-                            .restart(method.problem(), t_prev, &y_new)
+                            .restart(method.problem(), t_prev, y_new)
                             .map_err(|e| method.integrator_error(e))?;
-                        rec.event(t_prev, kind, &x_prev);
+                        rec.event(t_prev, kind, x_prev);
                         continue;
                     }
                 };
-                match method.after_step(info.t, info.h, stepper.y(), &mut y_new)? {
+                match method.after_step(info.t, info.h, stepper.y(), y_new)? {
                     AfterStep::Keep => break,
                     AfterStep::Replace => {
                         stepper
-                            .replace_y(method.problem(), &y_new)
+                            .replace_y(method.problem(), y_new)
                             .map_err(|e| method.integrator_error(e))?;
                         break;
                     }
                     AfterStep::Redo { max_step } => {
-                        rec.event(t_prev, EventKind::StepRedone, &x_prev);
+                        rec.event(t_prev, EventKind::StepRedone, x_prev);
                         stepper
-                            .restart(method.problem(), t_prev, &y_prev)
+                            .restart(method.problem(), t_prev, y_prev)
                             .map_err(|e| method.integrator_error(e))?;
                         stepper.set_max_step(max_step);
                         redone = true;
@@ -575,39 +579,39 @@ where
             }
             steps += 1;
             let t = stepper.t();
-            method.state(t, stepper.y(), &mut x)?;
-            let v = violations(&mut rec, mech, method, t, &x);
+            method.state(t, stepper.y(), x)?;
+            let v = violations(&mut rec, mech, method, t, x);
             rec.step(t, v);
             if ctx.lambda_at_steps {
-                match method.multipliers(t, &x)? {
-                    Multipliers::Kkt => rec.step_lambda(mech, method.kkt_dynamics(), t, &x)?,
+                match method.multipliers(t, x)? {
+                    Multipliers::Kkt => rec.step_lambda(mech, method.kkt_dynamics(), t, x)?,
                     Multipliers::Given(lambda) => rec.step_lambda_given(lambda),
                     Multipliers::NotComputed => rec.step_lambda_given(&[]),
                 }
             }
             while let Some(to) = rec.next_output(t) {
-                stepper.dense(to, &mut ybuf);
+                stepper.dense(to, ybuf);
                 let last = Accepted {
                     t: t_prev,
-                    x: &x_prev,
+                    x: x_prev,
                 };
-                method.output_state(last, to, &ybuf, &mut xbuf)?;
-                emit(&mut rec, mech, method, to, &xbuf)?;
+                method.output_state(last, to, ybuf, xbuf)?;
+                emit(&mut rec, mech, method, to, xbuf)?;
             }
             if rec.every_step() {
-                emit(&mut rec, mech, method, t, &x)?;
+                emit(&mut rec, mech, method, t, x)?;
             }
             let at_end = t >= ctx.t_end;
-            if let Some(kind) = method.after_record(t, at_end, stepper.y(), &x, &mut y_new)? {
+            if let Some(kind) = method.after_record(t, at_end, stepper.y(), x, y_new)? {
                 if !at_end {
                     stepper
-                        .restart(method.problem(), t, &y_new)
+                        .restart(method.problem(), t, y_new)
                         .map_err(|e| method.integrator_error(e))?;
-                    rec.event(t, kind, &x);
+                    rec.event(t, kind, x);
                 }
             }
             t_prev = t;
-            x_prev.copy_from_slice(&x);
+            x_prev.copy_from_slice(x);
             y_prev.copy_from_slice(stepper.y());
         }
         Ok(())
@@ -619,7 +623,7 @@ where
     s.integrator_f_calls = st.f_evals;
     method.add_stats(s);
     match result {
-        Ok(()) => Ok(rec.finish(&x)),
+        Ok(()) => Ok(rec.finish(x)),
         Err(source) => {
             let (q, qd) = x_prev.split_at(n2 / 2);
             let (q, qd) = (q.to_vec(), qd.to_vec());
@@ -627,7 +631,7 @@ where
                 t: t_prev,
                 q,
                 qd,
-                partial: Box::new(rec.finish(&x_prev)),
+                partial: Box::new(rec.finish(x_prev)),
                 source,
             })))
         }
