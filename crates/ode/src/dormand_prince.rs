@@ -265,16 +265,23 @@ pub struct DormandPrince54 {
     y_new: Vec<f64>,
     y_stage: Vec<f64>,
     err: Vec<f64>,
-    k: [Vec<f64>; 7],
-    /// The stages by component, `kt[i][j] = k[j][i]` (a copy: the stage sums of one
+    /// `k₁ = f(tₙ, yₙ)` (after an accepted step the FSAL stage, the step's `k₇`).
+    k1: Vec<f64>,
+    /// `k₇` of the step being taken; after an accepted step (swapped with `k1`) the step's `k₁`,
+    /// which `rcont_of` reads.
+    k7: Vec<f64>,
+    /// `k₂ … k₆` in turn, as evaluated: they are only read through `kt`.
+    k_mid: Vec<f64>,
+    /// The stages by component, `kt[i][j] = kⱼ₊₁[i]` (a copy: the stage sums of one
     /// component read one row, without bounds checks).
     kt: Vec<[f64; 7]>,
-    /// Dense output coefficients `r₁ … r₅` (Hairer's `RCONT`), valid when `rcont_valid`.
-    rcont: [Vec<f64>; 5],
+    /// Dense output coefficients `r₁ … r₅` (Hairer's `RCONT`) by component (one allocation;
+    /// `dense` reads one row per component), valid when `rcont_valid`.
+    rcont: Vec<[f64; 5]>,
     /// `rcont` describes the last step (set by `new`, `restart` and `replace_y`). After an
     /// accepted step it is not formed (most steps hold no output time): [`Stepper::dense`]
     /// forms each component's coefficients from `y_new` (`yₙ₋₁` after the swap), `y`,
-    /// `k[6]` (`k₁` after the FSAL swap) and `kt` (`k₂ … k₇`), the same values.
+    /// `k7` (`k₁` after the FSAL swap) and `kt` (`k₂ … k₇`), the same values.
     rcont_valid: bool,
     err_old: f64,
     t_stop: Option<f64>,
@@ -329,9 +336,11 @@ impl DormandPrince54 {
             y_new: z(),
             y_stage: z(),
             err: z(),
-            k: [z(), z(), z(), z(), z(), z(), z()],
+            k1: z(),
+            k7: z(),
+            k_mid: z(),
             kt: vec![[0.0; 7]; y0.len()],
-            rcont: [y0.to_vec(), z(), z(), z(), z()],
+            rcont: y0.iter().map(|&v| [v, 0.0, 0.0, 0.0, 0.0]).collect(),
             rcont_valid: true,
             err_old: 1e-4,
             t_stop: None,
@@ -347,9 +356,9 @@ impl DormandPrince54 {
 
     fn init<F: OdeRhs + ?Sized>(&mut self, f: &mut F) -> Result<(), OdeError> {
         check_dim(f, self.y.len())?;
-        eval_rhs(f, &mut self.stats, self.t, &self.y, &mut self.k[0])?;
-        check_finite(&self.k[0], Quantity::Derivative)?;
-        mirror_stage(&mut self.kt, &self.k[0], 0);
+        eval_rhs(f, &mut self.stats, self.t, &self.y, &mut self.k1)?;
+        check_finite(&self.k1, Quantity::Derivative)?;
+        mirror_stage(&mut self.kt, &self.k1, 0);
         self.err_old = 1e-4;
         self.h_next = match (self.cfg.fixed_step, self.cfg.h_init) {
             (Some(h), _) => h,
@@ -367,7 +376,7 @@ impl DormandPrince54 {
         let n = self.y.len();
         let zeros_norm = |tol: &Tolerances, v: &[f64], y: &[f64]| tol.norm_two_point(v, y, y);
         let d0 = zeros_norm(&self.tol, &self.y, &self.y);
-        let d1 = zeros_norm(&self.tol, &self.k[0], &self.y);
+        let d1 = zeros_norm(&self.tol, &self.k1, &self.y);
         let mut h0 = if d0 < 1e-5 || d1 < 1e-5 {
             1e-6
         } else {
@@ -375,17 +384,17 @@ impl DormandPrince54 {
         };
         h0 = h0.min(self.cfg.h_max);
         for i in 0..n {
-            self.y_stage[i] = self.y[i] + h0 * self.k[0][i];
+            self.y_stage[i] = self.y[i] + h0 * self.k1[i];
         }
         eval_rhs(
             f,
             &mut self.stats,
             self.t + h0,
             &self.y_stage,
-            &mut self.k[1],
+            &mut self.k_mid,
         )?;
         for i in 0..n {
-            self.err[i] = (self.k[1][i] - self.k[0][i]) / h0;
+            self.err[i] = (self.k_mid[i] - self.k1[i]) / h0;
         }
         let d2 = zeros_norm(&self.tol, &self.err, &self.y);
         let dm = d1.max(d2);
@@ -397,7 +406,7 @@ impl DormandPrince54 {
         Ok((100.0 * h0).min(h1).min(self.cfg.h_max))
     }
 
-    /// Computes stages 2…7 for step size `h`; leaves `yₙ₊₁` in `y_new`, `k₇` in `k[6]`.
+    /// Computes stages 2…7 for step size `h`; leaves `yₙ₊₁` in `y_new`, `k₇` in `k7`.
     fn stages<F: OdeRhs + ?Sized>(&mut self, f: &mut F, h: f64) -> Result<(), OdeError> {
         for s in 1..7 {
             let a = &self.tab.a[s];
@@ -413,15 +422,13 @@ impl DormandPrince54 {
                 }
                 *v = y + h * acc;
             }
-            let arg: &[f64] = if s == 6 { &self.y_new } else { &self.y_stage };
-            eval_rhs(
-                f,
-                &mut self.stats,
-                self.t + self.tab.c[s] * h,
-                arg,
-                &mut self.k[s],
-            )?;
-            mirror_stage(&mut self.kt, &self.k[s], s);
+            let (arg, k): (&[f64], &mut Vec<f64>) = if s == 6 {
+                (&self.y_new, &mut self.k7)
+            } else {
+                (&self.y_stage, &mut self.k_mid)
+            };
+            eval_rhs(f, &mut self.stats, self.t + self.tab.c[s] * h, arg, k)?;
+            mirror_stage(&mut self.kt, k, s);
         }
         Ok(())
     }
@@ -431,11 +438,10 @@ impl DormandPrince54 {
     #[inline]
     fn rcont_of(&self, i: usize) -> [f64; 5] {
         if self.rcont_valid {
-            let r = &self.rcont;
-            return [r[0][i], r[1][i], r[2][i], r[3][i], r[4][i]];
+            return self.rcont[i];
         }
         let mut k = self.kt[i];
-        k[0] = self.k[6][i];
+        k[0] = self.k7[i];
         dense_coefficients(&self.tab.d, self.h_last, self.y_new[i], self.y[i], &k)
     }
 
@@ -443,10 +449,7 @@ impl DormandPrince54 {
     /// stages change outside a step).
     fn keep_rcont(&mut self) {
         for i in 0..self.y.len() {
-            let r = self.rcont_of(i);
-            for (c, v) in self.rcont.iter_mut().zip(r) {
-                c[i] = v;
-            }
+            self.rcont[i] = self.rcont_of(i);
         }
         self.rcont_valid = true;
     }
@@ -516,7 +519,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
                     }
                 };
                 std::mem::swap(&mut self.y, &mut self.y_new);
-                self.k.swap(0, 6); // FSAL
+                std::mem::swap(&mut self.k1, &mut self.k7); // FSAL
                 for row in &mut self.kt {
                     row[0] = row[6];
                 }
@@ -564,8 +567,8 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
         }
         self.y.copy_from_slice(y);
         if self.initialized {
-            eval_rhs(f, &mut self.stats, self.t, &self.y, &mut self.k[0])?;
-            mirror_stage(&mut self.kt, &self.k[0], 0);
+            eval_rhs(f, &mut self.stats, self.t, &self.y, &mut self.k1)?;
+            mirror_stage(&mut self.kt, &self.k1, 0);
         }
         Ok(())
     }
@@ -573,9 +576,8 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
     fn restart(&mut self, f: &mut F, t: f64, y: &[f64]) -> Result<(), OdeError> {
         let clock = (&mut self.t, &mut self.t_prev, &mut self.h_last);
         crate::stepper::restart_state(clock, &mut self.y, t, y)?;
-        self.rcont[0].copy_from_slice(y);
-        for r in &mut self.rcont[1..] {
-            r.fill(0.0);
+        for (r, &v) in self.rcont.iter_mut().zip(y) {
+            *r = [v, 0.0, 0.0, 0.0, 0.0];
         }
         self.rcont_valid = true;
         self.init(f)

@@ -238,6 +238,9 @@ pub struct RunContext<'a, 'm, M: ?Sized> {
     pub integrator: &'a Integrator,
     /// Record λ after every accepted step too.
     pub lambda_at_steps: bool,
+    /// `(‖φ‖₂, ‖J q̇ + b‖₂)` at `x0` when the builder checked the initial state (for the
+    /// recorder's start, instead of measuring the same state again).
+    pub(crate) x0_violations: Option<(f64, f64)>,
 }
 
 /// An ODE method ready to run: the method, its initial integrated state `y0` and the

@@ -18,6 +18,12 @@ pub(crate) fn implicit_stats(s: &mut SimulationStats, st: &contour_ode::Stats, d
     s.jacobian_f_evals = st.jacobian_evals * dim;
 }
 
+/// Initial capacity of the per-step histories (`step_times`, `step_phi`, `step_phidot`): 1 KiB
+/// each, a small-allocator size, where 1024 entries (8 KiB each, a large request that made the
+/// allocator consolidate its free lists at every run) cost more than the doublings of a long
+/// run (amortized O(1) per step; the histories keep every step as before).
+const STEP_HISTORY_START: usize = 128;
+
 /// Collects outputs and violations while a method runs.
 #[derive(Debug)]
 pub(crate) struct Recorder<'a> {
@@ -42,6 +48,7 @@ impl<'a> Recorder<'a> {
         integrator: &str,
         out: &'a [f64],
         options: DynamicsOptions,
+        monitor: ConstraintMonitor,
     ) -> Self {
         let (n, l) = (mech.dof(), mech.n_constraints());
         Self {
@@ -50,15 +57,15 @@ impl<'a> Recorder<'a> {
                 q: Vec::with_capacity(out.len()),
                 qd: Vec::with_capacity(out.len()),
                 lambda: Vec::with_capacity(out.len()),
-                step_times: Vec::with_capacity(1024),
-                step_phi: Vec::with_capacity(1024),
-                step_phidot: Vec::with_capacity(1024),
+                step_times: Vec::with_capacity(STEP_HISTORY_START),
+                step_phi: Vec::with_capacity(STEP_HISTORY_START),
+                step_phidot: Vec::with_capacity(STEP_HISTORY_START),
                 ..Trajectory::new(method, integrator)
             },
             out,
             next: 0,
             every_step: out.is_empty(),
-            monitor: ConstraintMonitor::new(mech),
+            monitor,
             dynamics: None,
             options,
             n,

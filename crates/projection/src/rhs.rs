@@ -7,7 +7,7 @@
 
 use contour_model::{ConstrainedDynamics, DynamicsOptions, Mechanism, ModelError};
 use contour_ode::{OdeRhs, RhsError};
-use faer::Mat;
+use faer::MatMut;
 
 use crate::error::ProjectionError;
 
@@ -103,7 +103,9 @@ impl<M: Mechanism + ?Sized> OdeRhs for ConstrainedRhs<'_, M> {
 #[derive(Debug)]
 pub struct ConstraintMonitor {
     n: usize,
-    j: Mat<f64>,
+    /// `J`, L × N column-major (a plain slice: faer's indexing and column views cost more
+    /// than the few products of a small system).
+    j: Vec<f64>,
     phi: Vec<f64>,
     b: Vec<f64>,
 }
@@ -114,7 +116,7 @@ impl ConstraintMonitor {
         let (n, l) = (mech.dof(), mech.n_constraints());
         Self {
             n,
-            j: Mat::zeros(l, n),
+            j: vec![0.0; l * n],
             phi: vec![0.0; l],
             b: vec![0.0; l],
         }
@@ -122,15 +124,16 @@ impl ConstraintMonitor {
 
     /// `(‖φ‖₂, ‖J q̇ + b‖₂)` at `x = (q, q̇)`.
     pub fn violations<M: Mechanism + ?Sized>(&mut self, mech: &M, t: f64, x: &[f64]) -> (f64, f64) {
-        let n = self.n;
+        let (n, l) = (self.n, self.phi.len());
         let (q, qd) = x.split_at(n);
-        mech.constraints_jacobian_and_rate_bias(t, q, &mut self.phi, self.j.as_mut(), &mut self.b);
+        let j = MatMut::from_column_major_slice_mut(&mut self.j, l, n);
+        mech.constraints_jacobian_and_rate_bias(t, q, &mut self.phi, j, &mut self.b);
         let p = self.phi.iter().map(|v| v * v).sum::<f64>().sqrt();
         let mut s = 0.0;
-        for i in 0..self.phi.len() {
-            let mut v = self.b[i];
-            for k in 0..n {
-                v += self.j[(i, k)] * qd[k];
+        for (i, &bi) in self.b.iter().enumerate() {
+            let mut v = bi;
+            for (k, &qdk) in qd[..n].iter().enumerate() {
+                v += self.j[i + k * l] * qdk;
             }
             s += v * v;
         }

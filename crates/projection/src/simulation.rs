@@ -21,6 +21,7 @@
 //! failure after the start is [`ProjectionError::Failed`] with the partial trajectory.
 
 use contour_model::explicit::ExplicitConstraint;
+use contour_model::validate::check_timed_state;
 use contour_model::{consistent_state, ConsistentStateOptions, Mechanism, ModelError};
 use contour_ode::{Advance, OdeRhs};
 
@@ -34,6 +35,7 @@ use crate::method::{Accepted, AfterStep, ConstraintMethod, MethodStart, Multipli
 use crate::parametrization::{Parametrization, ParametrizationConfig};
 use crate::perturbation::{Perturbation, PerturbationConfig};
 use crate::recorder::{implicit_stats, Recorder};
+use crate::rhs::ConstraintMonitor;
 use crate::tolerance::ErrorControl;
 use crate::trajectory::{EventKind, Trajectory};
 
@@ -222,13 +224,17 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
         self
     }
 
-    /// Validates the input and builds the initial state `x0 = (q0, q̇0)`.
-    fn context(&self) -> Result<RunContext<'_, 'm, M>, ProjectionError> {
+    /// Validates the input and builds the initial state `x0 = (q0, q̇0)`, with the run's
+    /// constraint monitor (the recorder's, also used for the initial check).
+    fn context(&self) -> Result<(RunContext<'_, 'm, M>, ConstraintMonitor), ProjectionError> {
         self.context_for(self.explicit.is_some())
     }
 
     /// [`Self::context`]; `explicit`: the initial state is only checked finite (FDgq).
-    fn context_for(&self, explicit: bool) -> Result<RunContext<'_, 'm, M>, ProjectionError> {
+    fn context_for(
+        &self,
+        explicit: bool,
+    ) -> Result<(RunContext<'_, 'm, M>, ConstraintMonitor), ProjectionError> {
         let n = self.mech.dof();
         for (what, v) in [("q0", &self.q0), ("qd0", &self.qd0)] {
             if v.len() != n {
@@ -268,8 +274,14 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             }
         }
         self.error_control.validate()?;
-        let (q, qd) = match (explicit, self.initial) {
-            (true, _) => (self.q0.clone(), self.qd0.clone()),
+        let mut monitor = ConstraintMonitor::new(self.mech);
+        let mut x0 = Vec::with_capacity(2 * n);
+        let mut x0_violations = None;
+        match (explicit, self.initial) {
+            (true, _) => {
+                x0.extend_from_slice(&self.q0);
+                x0.extend_from_slice(&self.qd0);
+            }
             (false, InitialState::Require { tol }) => {
                 if !(tol.is_finite() && tol >= 0.0) {
                     return Err(ProjectionError::InvalidParameter {
@@ -277,8 +289,9 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
                         value: tol,
                     });
                 }
-                let (p, v) =
-                    contour_model::constraint_residuals(self.mech, self.t0, &self.q0, &self.qd0)?;
+                x0.extend_from_slice(&self.q0);
+                x0.extend_from_slice(&self.qd0);
+                let (p, v) = initial_residuals(self.mech, self.t0, &x0, &mut monitor)?;
                 if p > tol || v > tol {
                     return Err(ProjectionError::InconsistentInitialState {
                         position_residual: p,
@@ -286,16 +299,15 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
                         tol,
                     });
                 }
-                (self.q0.clone(), self.qd0.clone())
+                x0_violations = Some((p, v));
             }
             (false, InitialState::MakeConsistent(opts)) => {
                 let cs = consistent_state(self.mech, self.t0, &self.q0, &self.qd0, &opts)?;
-                (cs.q, cs.qd)
+                x0.extend_from_slice(&cs.q);
+                x0.extend_from_slice(&cs.qd);
             }
-        };
-        let mut x0 = q;
-        x0.extend_from_slice(&qd);
-        Ok(RunContext {
+        }
+        let ctx = RunContext {
             mech: self.mech,
             t0: self.t0,
             t_end: self.t_end,
@@ -305,7 +317,9 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             max_steps: self.max_steps,
             integrator: &self.integrator,
             lambda_at_steps: self.lambda_at_steps,
-        })
+            x0_violations,
+        };
+        Ok((ctx, monitor))
     }
 
     /// Runs the simulation.
@@ -318,20 +332,20 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
     /// accepted state and the trajectory so far ([`ProjectionError::cause`] is the error
     /// behind it).
     pub fn run(&self) -> Result<Trajectory, ProjectionError> {
-        let ctx = self.context()?;
+        let (ctx, mon) = self.context()?;
         if let Some(ExplicitRef(gamma)) = self.explicit {
-            return run_ode(&ctx, ExplicitGamma::new(&ctx, gamma)?);
+            return run_ode(&ctx, mon, ExplicitGamma::new(&ctx, gamma)?);
         }
         match &self.method {
-            Method::Direct => run_ode(&ctx, Direct::new(&ctx, None)?),
-            Method::Baumgarte(g) => run_ode(&ctx, Direct::new(&ctx, Some(g.to_model()?))?),
-            Method::Perturbation(cfg) => run_ode(&ctx, Perturbation::new(&ctx, cfg)?),
-            Method::Parametrization(cfg) => run_ode(&ctx, Parametrization::new(&ctx, cfg)?),
-            Method::Projector(cfg) => run_ode(&ctx, ProjectorMethod::new(&ctx, cfg)?),
+            Method::Direct => run_ode(&ctx, mon, Direct::new(&ctx, None)?),
+            Method::Baumgarte(g) => run_ode(&ctx, mon, Direct::new(&ctx, Some(g.to_model()?))?),
+            Method::Perturbation(cfg) => run_ode(&ctx, mon, Perturbation::new(&ctx, cfg)?),
+            Method::Parametrization(cfg) => run_ode(&ctx, mon, Parametrization::new(&ctx, cfg)?),
+            Method::Projector(cfg) => run_ode(&ctx, mon, ProjectorMethod::new(&ctx, cfg)?),
             // GGL is a DAE in (x, μ): its stepper is the BDF on the residual, the loop the same.
             Method::ExactStabilization(cfg) => {
                 let (mut method, mut stepper) = ExactStabilization::new(&ctx, cfg)?;
-                drive(&ctx, &mut method, &mut stepper)
+                drive(&ctx, mon, &mut method, &mut stepper)
             }
         }
     }
@@ -351,8 +365,8 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
         C::Problem: OdeRhs,
         F: FnOnce(&RunContext<'_, 'm, M>) -> Result<MethodStart<C>, ProjectionError>,
     {
-        let ctx = self.context_for(false)?;
-        run_ode(&ctx, build(&ctx)?)
+        let (ctx, mon) = self.context_for(false)?;
+        run_ode(&ctx, mon, build(&ctx)?)
     }
 }
 
@@ -383,6 +397,7 @@ macro_rules! with_stepper {
 /// Runs an ODE method on the explicit-interface stepper of the context.
 fn run_ode<M, C>(
     ctx: &RunContext<'_, '_, M>,
+    monitor: ConstraintMonitor,
     start: MethodStart<C>,
 ) -> Result<Trajectory, ProjectionError>
 where
@@ -397,9 +412,28 @@ where
     } = start;
     with_stepper!(ctx.integrator, ctx.t0, &y0, tol, |s| drive(
         ctx,
+        monitor,
         &mut method,
         &mut s
     ))
+}
+
+/// `(‖φ‖₂, ‖J q̇ + b‖₂)` of `x0 = (q0, q̇0)` with the run's monitor: the values and errors of
+/// `contour_model::constraint_residuals`, which is called only when a norm is not finite
+/// (finite norms have finite terms, so its finiteness checks pass, and its sums are the
+/// monitor's, term by term in the same order).
+fn initial_residuals<M: Mechanism + ?Sized>(
+    mech: &M,
+    t0: f64,
+    x0: &[f64],
+    monitor: &mut ConstraintMonitor,
+) -> Result<(f64, f64), ModelError> {
+    let (q, qd) = x0.split_at(x0.len() / 2);
+    check_timed_state(mech, t0, q, qd)?;
+    match monitor.violations(mech, t0, x0) {
+        (p, v) if p.is_finite() && v.is_finite() => Ok((p, v)),
+        _ => contour_model::constraint_residuals(mech, t0, q, qd),
+    }
 }
 
 /// Appends an output at `(t, x)` with the method's multipliers.
@@ -441,10 +475,12 @@ where
 }
 
 /// The one loop of every method: budget, one accepted step, the method's after-step action,
-/// recording, dense output at the output times, events, statistics. A failure after the
-/// start returns [`ProjectionError::Failed`] with the trajectory so far.
+/// recording (with `monitor`, the context's), dense output at the output times, events,
+/// statistics. A failure after the start returns [`ProjectionError::Failed`] with the
+/// trajectory so far.
 fn drive<'m, M, C, S>(
     ctx: &RunContext<'_, 'm, M>,
+    monitor: ConstraintMonitor,
     method: &mut C,
     stepper: &mut S,
 ) -> Result<Trajectory, ProjectionError>
@@ -461,16 +497,28 @@ where
         ctx.integrator.name(),
         ctx.output_times,
         method.output_dynamics(),
+        monitor,
     );
-    let v0 = violations(&mut rec, mech, method, ctx.t0, &ctx.x0);
+    // (1.6) at x0 was measured by the initial check when there was one (the same monitor
+    // at the same state: the same values).
+    let v0 = match method.violations(ctx.t0, &ctx.x0) {
+        Some(v) => v,
+        None => ctx
+            .x0_violations
+            .unwrap_or_else(|| rec.violations(mech, ctx.t0, &ctx.x0)),
+    };
     rec.start(&ctx.x0, v0);
-    // Every buffer of the loop, allocated once.
-    let mut x = ctx.x0.clone();
-    let mut x_prev = ctx.x0.clone();
-    let mut xbuf = vec![0.0; n2];
-    let mut y_prev = stepper.y().to_vec();
-    let mut y_new = vec![0.0; dim];
-    let mut ybuf = vec![0.0; dim];
+    // Every buffer of the loop, in one allocation: x, x_prev, xbuf (2N each), then y_prev,
+    // y_new, ybuf (the stepper's dimension each).
+    let mut work = vec![0.0; 3 * (n2 + dim)];
+    let (xs, ys) = work.split_at_mut(3 * n2);
+    let (x, xs) = xs.split_at_mut(n2);
+    let (x_prev, xbuf) = xs.split_at_mut(n2);
+    let (y_prev, ys) = ys.split_at_mut(dim);
+    let (y_new, ybuf) = ys.split_at_mut(dim);
+    x.copy_from_slice(&ctx.x0);
+    x_prev.copy_from_slice(&ctx.x0);
+    y_prev.copy_from_slice(stepper.y());
     let mut t_prev = ctx.t0;
     let h_max = ctx.integrator.h_max();
     let result = (|| -> Result<(), ProjectionError> {
@@ -495,31 +543,31 @@ where
                 method.before_step();
                 let last = Accepted {
                     t: t_prev,
-                    x: &x_prev,
+                    x: x_prev,
                 };
                 let info = match stepper.step(method.problem()) {
                     Ok(info) => info,
                     Err(e) => {
-                        let kind = method.step_failed(e, last, &mut y_new)?;
+                        let kind = method.step_failed(e, last, y_new)?;
                         stepper
-                            .restart(method.problem(), t_prev, &y_new)
+                            .restart(method.problem(), t_prev, y_new)
                             .map_err(|e| method.integrator_error(e))?;
-                        rec.event(t_prev, kind, &x_prev);
+                        rec.event(t_prev, kind, x_prev);
                         continue;
                     }
                 };
-                match method.after_step(info.t, info.h, stepper.y(), &mut y_new)? {
+                match method.after_step(info.t, info.h, stepper.y(), y_new)? {
                     AfterStep::Keep => break,
                     AfterStep::Replace => {
                         stepper
-                            .replace_y(method.problem(), &y_new)
+                            .replace_y(method.problem(), y_new)
                             .map_err(|e| method.integrator_error(e))?;
                         break;
                     }
                     AfterStep::Redo { max_step } => {
-                        rec.event(t_prev, EventKind::StepRedone, &x_prev);
+                        rec.event(t_prev, EventKind::StepRedone, x_prev);
                         stepper
-                            .restart(method.problem(), t_prev, &y_prev)
+                            .restart(method.problem(), t_prev, y_prev)
                             .map_err(|e| method.integrator_error(e))?;
                         stepper.set_max_step(max_step);
                         redone = true;
@@ -531,39 +579,39 @@ where
             }
             steps += 1;
             let t = stepper.t();
-            method.state(t, stepper.y(), &mut x)?;
-            let v = violations(&mut rec, mech, method, t, &x);
+            method.state(t, stepper.y(), x)?;
+            let v = violations(&mut rec, mech, method, t, x);
             rec.step(t, v);
             if ctx.lambda_at_steps {
-                match method.multipliers(t, &x)? {
-                    Multipliers::Kkt => rec.step_lambda(mech, method.kkt_dynamics(), t, &x)?,
+                match method.multipliers(t, x)? {
+                    Multipliers::Kkt => rec.step_lambda(mech, method.kkt_dynamics(), t, x)?,
                     Multipliers::Given(lambda) => rec.step_lambda_given(lambda),
                     Multipliers::NotComputed => rec.step_lambda_given(&[]),
                 }
             }
             while let Some(to) = rec.next_output(t) {
-                stepper.dense(to, &mut ybuf);
+                stepper.dense(to, ybuf);
                 let last = Accepted {
                     t: t_prev,
-                    x: &x_prev,
+                    x: x_prev,
                 };
-                method.output_state(last, to, &ybuf, &mut xbuf)?;
-                emit(&mut rec, mech, method, to, &xbuf)?;
+                method.output_state(last, to, ybuf, xbuf)?;
+                emit(&mut rec, mech, method, to, xbuf)?;
             }
             if rec.every_step() {
-                emit(&mut rec, mech, method, t, &x)?;
+                emit(&mut rec, mech, method, t, x)?;
             }
             let at_end = t >= ctx.t_end;
-            if let Some(kind) = method.after_record(t, at_end, stepper.y(), &x, &mut y_new)? {
+            if let Some(kind) = method.after_record(t, at_end, stepper.y(), x, y_new)? {
                 if !at_end {
                     stepper
-                        .restart(method.problem(), t, &y_new)
+                        .restart(method.problem(), t, y_new)
                         .map_err(|e| method.integrator_error(e))?;
-                    rec.event(t, kind, &x);
+                    rec.event(t, kind, x);
                 }
             }
             t_prev = t;
-            x_prev.copy_from_slice(&x);
+            x_prev.copy_from_slice(x);
             y_prev.copy_from_slice(stepper.y());
         }
         Ok(())
@@ -575,7 +623,7 @@ where
     s.integrator_f_calls = st.f_evals;
     method.add_stats(s);
     match result {
-        Ok(()) => Ok(rec.finish(&x)),
+        Ok(()) => Ok(rec.finish(x)),
         Err(source) => {
             let (q, qd) = x_prev.split_at(n2 / 2);
             let (q, qd) = (q.to_vec(), qd.to_vec());
@@ -583,7 +631,7 @@ where
                 t: t_prev,
                 q,
                 qd,
-                partial: Box::new(rec.finish(&x_prev)),
+                partial: Box::new(rec.finish(x_prev)),
                 source,
             })))
         }

@@ -1,10 +1,12 @@
 //! Bad input returns typed errors (never a panic).
 
 use contour_model::models::{Pendulum, RedundantFourBar};
+use contour_model::Mechanism;
 use contour_projection::{
     BaumgarteGains, EcsConfig, ErrorControl, Integrator, Method, NormKind, PerturbationConfig,
     ProjectionError, Simulation,
 };
+use faer::MatMut;
 
 fn pendulum_sim(p: &Pendulum) -> Simulation<'_, Pendulum> {
     let (q, qd) = p.state(0.5, 0.0);
@@ -82,6 +84,82 @@ fn inconsistent_initial_state() {
         .run()
         .unwrap();
     assert!(tr.stats.initial_phi < 1e-14 && tr.stats.initial_phidot < 1e-14);
+}
+
+/// A unit point mass in the plane on the line `φ = s (y − 1) = 0` (`J = [0, s]`): a large or
+/// non-finite `s` overflows or poisons the initial residuals.
+struct ScaledLine(f64);
+
+impl Mechanism for ScaledLine {
+    fn name(&self) -> &str {
+        "scaled line"
+    }
+    fn dof(&self) -> usize {
+        2
+    }
+    fn n_constraints(&self) -> usize {
+        1
+    }
+    fn mass_matrix(&self, _q: &[f64], mut m: MatMut<'_, f64>) {
+        m.fill(0.0);
+        m[(0, 0)] = 1.0;
+        m[(1, 1)] = 1.0;
+    }
+    fn bias_forces(&self, _q: &[f64], _qd: &[f64], h: &mut [f64]) {
+        h.fill(0.0);
+    }
+    fn constraints(&self, _t: f64, q: &[f64], phi: &mut [f64]) {
+        phi[0] = self.0 * (q[1] - 1.0);
+    }
+    fn constraint_jacobian(&self, _t: f64, _q: &[f64], mut j: MatMut<'_, f64>) {
+        j[(0, 0)] = 0.0;
+        j[(0, 1)] = self.0;
+    }
+    fn constraint_accel_bias(&self, _t: f64, _q: &[f64], _qd: &[f64], rho: &mut [f64]) {
+        rho[0] = 0.0;
+    }
+}
+
+/// The initial check of a run (with the run's constraint monitor) gives what
+/// `contour_model::constraint_residuals` gives: its non-finite errors, its overflowed norms as
+/// an inconsistent state, and for a consistent start its values as the recorded initial
+/// violations.
+#[test]
+fn initial_check_is_constraint_residuals() {
+    let cases = [
+        (1.0, [0.0, 1.0], [1.0, 0.0]),           // consistent
+        (1e300, [0.0, 2.0], [0.0, 0.0]),         // φ finite, ‖φ‖₂ overflows
+        (1e300, [0.0, 1.0], [0.0, 2.0]),         // J q̇ finite, its norm overflows
+        (f64::NAN, [0.0, 1.0], [0.0, 0.0]),      // φ NaN
+        (f64::INFINITY, [0.0, 2.0], [0.0, 0.0]), // φ infinite
+        (f64::INFINITY, [0.0, 1.0], [0.0, 0.0]), // φ = ∞ · 0
+    ];
+    for (s, q, qd) in cases {
+        let m = ScaledLine(s);
+        let expected = contour_model::constraint_residuals(&m, 0.0, &q, &qd);
+        let got = Simulation::new(&m, &q, &qd, 0.0, 0.1)
+            .method(Method::Direct)
+            .run();
+        match (expected, got) {
+            (Err(e), Err(ProjectionError::Model(g))) => assert_eq!(g, e, "s = {s}"),
+            (
+                Ok((p, v)),
+                Err(ProjectionError::InconsistentInitialState {
+                    position_residual,
+                    velocity_residual,
+                    ..
+                }),
+            ) => {
+                assert_eq!(position_residual.to_bits(), p.to_bits(), "s = {s}");
+                assert_eq!(velocity_residual.to_bits(), v.to_bits(), "s = {s}");
+            }
+            (Ok((p, v)), Ok(tr)) => {
+                assert_eq!(tr.stats.initial_phi.to_bits(), p.to_bits());
+                assert_eq!(tr.stats.initial_phidot.to_bits(), v.to_bits());
+            }
+            (e, g) => panic!("s = {s}: expected {e:?}, got {g:?}"),
+        }
+    }
 }
 
 #[test]
