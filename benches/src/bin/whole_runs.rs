@@ -31,7 +31,9 @@
 //!   integrator`, is the driver (input checks, consistent start, method set-up, the
 //!   per-step violation monitor and recorder, the outputs) plus the evaluations' cache and
 //!   branch effects. For the BDF (`—`) the integrator's algebra is its Newton iteration,
-//!   counted with the method's own algebra. The issue-13 rule (run ≤ 1.3 × `N_f × eval`
+//!   counted with the method's own algebra; the other methods (`—`) change the integrated
+//!   state between steps (projections, reparametrizations), which a bare stepper does not
+//!   repeat, and have their own algebra counted in the last column. The issue-13 rule (run ≤ 1.3 × `N_f × eval`
 //!   except where the method's own algebra is counted separately) is read on `ratio` and,
 //!   with the integrator's own algebra (Adams differences and coefficients, Runge–Kutta
 //!   stages and error norms) counted separately like a Newton iteration, on `ratio w/o
@@ -257,8 +259,10 @@ fn play<'a, S: Advance<Playback<'a>>>(
 /// µs of the integrator's own algebra in one run (see the module documentation): the stepper
 /// built as `Simulation::run` builds it and driven through the run's steps by [`Playback`]
 /// of the run's own derivatives (fastest of 41 passes). `None` for the BDF (its iteration
-/// matrix is the method's Newton, counted by the other columns). Errors unless every pass
-/// makes exactly `N_f` calls and ends at the run's final state, bit for bit.
+/// matrix is the method's Newton, counted by the other columns) and for every method but
+/// the direct one and Baumgarte's (the others change the integrated state between steps,
+/// which the bare stepper does not repeat). Errors unless every pass makes exactly `N_f`
+/// calls and ends at the run's final state, bit for bit.
 fn integrator_us(
     case: &Case<'_>,
     method: &Method,
@@ -266,6 +270,9 @@ fn integrator_us(
     states: &[f64],
     tr: &Trajectory,
 ) -> Result<Option<f64>, Box<dyn std::error::Error>> {
+    if !matches!(method, Method::Direct | Method::Baumgarte(_)) {
+        return Ok(None);
+    }
     let n = case.mech.dof();
     let mut ev = Evaluation::new(case, method)?;
     let mut out = Out::new(case);
