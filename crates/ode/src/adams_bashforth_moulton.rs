@@ -57,6 +57,17 @@ const GSTR: [f64; 14] = [
     0.0, 0.5, 0.0833, 0.0417, 0.0264, 0.0188, 0.0143, 0.0114, 0.00936, 0.00789, 0.00679, 0.00592,
     0.00524, 0.00468,
 ];
+/// `1/(q(q+1))`, STEP's initial `v(q)` (see `coefficients`), computed at compile time (the
+/// same bits as the division at run time).
+const V1: [f64; 14] = {
+    let mut v = [0.0; 14];
+    let mut q = 1;
+    while q < 14 {
+        v[q] = 1.0 / (q * (q + 1)) as f64;
+        q += 1;
+    }
+    v
+};
 /// `two(k) = 2ᵏ`.
 const TWO: [f64; 14] = [
     1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0, 2048.0, 4096.0, 8192.0,
@@ -118,8 +129,10 @@ impl Default for AbmConfig {
     }
 }
 
-/// Components per block of the difference table (one SSE2 register of `f64`).
-const W: usize = 2;
+/// Components per block of the difference table (two SSE2 registers of `f64`). Wider blocks
+/// (8) save more per-block work on 6 to 14 components but waste lanes on very small systems
+/// (2 components); narrower ones (2) the other way round.
+const W: usize = 4;
 
 /// One block of the difference table: `blk[i][j] = φᵢ` of component `W·b + j` for block `b`
 /// (`i = 1 ..= 16`, index 0 unused). Within a block the table is column-major: the `W`
@@ -130,12 +143,17 @@ const W: usize = 2;
 /// lanes are zero, are never evaluated and never enter a norm or a result.
 type Block = [[f64; W]; 17];
 
-/// Block 2's pass of STEP at order `k = g.len()` over one block of the table.
-struct Predict<'a> {
-    /// `g₁ … gₖ`.
-    g: &'a [f64],
+/// Block 2's pass of STEP at order `k` over one block of the table.
+///
+/// `g` and `β` are copies on the stack: the compiler then knows that the stores into the
+/// table do not change them (no reloads between the vector operations).
+struct Predict {
+    /// The order `k`.
+    k: usize,
+    /// `gᵢ` (index `i`).
+    g: [f64; 14],
     /// `βᵢ(n+1)` (index `i`).
-    beta: &'a [f64; 14],
+    beta: [f64; 14],
     /// `ns + 1`: `φᵢ → φ*ᵢ` for `i = ns+1 … k` (βᵢ = 1 below).
     nsp1: usize,
     /// The step `h`.
@@ -144,7 +162,7 @@ struct Predict<'a> {
     nornd: bool,
 }
 
-impl Predict<'_> {
+impl Predict {
     /// For the block's components, in one pass: φ_{k+2} ← φ_{k+1}, φ_{k+1} ← 0, then for
     /// i = k … 1: φᵢ → φ*ᵢ = βᵢ φᵢ for i > ns (S&G (5.23)), `p += gᵢ φ*ᵢ`, `φᵢ ← φ*ᵢ + φᵢ₊₁`
     /// (the predictor and the differences summed for the corrector), and `pₗ ← yₗ + h p` (or
@@ -154,30 +172,34 @@ impl Predict<'_> {
     /// `next`: no bounds checks in the loops.)
     #[inline(always)]
     fn block(&self, blk: &mut Block, p: &mut [f64; W], y: &[f64; W]) {
-        let k = self.g.len();
+        let k = self.k;
         let (kp1, kp2) = (k + 1, k + 2);
         blk[kp2] = blk[kp1];
         blk[kp1] = [0.0; W];
         // φᵢ, i = 1 … k: `lo` (i ≤ ns, βᵢ = 1) and `hi` (i > ns, scaled by βᵢ).
         let split = self.nsp1.min(kp1);
         let (lo, hi) = blk[1..kp1].split_at_mut(split - 1);
-        let (g_lo, g_hi) = self.g.split_at(split - 1);
+        let (g_lo, g_hi) = self.g[1..kp1].split_at(split - 1);
         let mut acc = [0.0; W];
         let mut next = [0.0; W]; // φ_{k+1}
         for ((c, gi), bi) in hi.iter_mut().zip(g_hi).zip(&self.beta[split..kp1]).rev() {
+            let mut v = *c;
             for j in 0..W {
-                c[j] *= bi;
-                acc[j] += gi * c[j];
-                c[j] += next[j];
+                v[j] *= bi;
+                acc[j] += gi * v[j];
+                v[j] += next[j];
             }
-            next = *c;
+            *c = v;
+            next = v;
         }
         for (c, gi) in lo.iter_mut().zip(g_lo).rev() {
+            let mut v = *c;
             for j in 0..W {
-                acc[j] += gi * c[j];
-                c[j] += next[j];
+                acc[j] += gi * v[j];
+                v[j] += next[j];
             }
-            next = *c;
+            *c = v;
+            next = v;
         }
         if self.nornd {
             for j in 0..W {
@@ -381,7 +403,8 @@ impl AdamsBashforthMoulton {
 
     /// Block 1 of STEP: the coefficients ψ, α, β, σ, g for the current `k`, `h`.
     fn coefficients(&mut self) {
-        let k = self.k;
+        // k ≤ 12 always; stated so that the compiler drops the bounds checks below.
+        let k = self.k.min(MAX_ORDER);
         let h = self.hs;
         let kp1 = k + 1;
         let kp2 = k + 2;
@@ -398,25 +421,28 @@ impl AdamsBashforthMoulton {
             return; // no coefficient changes
         }
         // S&G (5.23)-(5.25): α, β, ψ, σ that change.
+        let ns_f = ns as f64;
         self.beta[ns] = 1.0;
-        self.alpha[ns] = 1.0 / ns as f64;
-        let mut temp1 = h * ns as f64;
+        self.alpha[ns] = 1.0 / ns_f;
+        let mut temp1 = h * ns_f;
         self.sig[nsp1] = 1.0;
+        let mut i_f = ns_f; // `i as f64`, counted in floating point (exact)
         for i in nsp1..kp1 {
+            i_f += 1.0;
             let im1 = i - 1;
             let temp2 = self.psi[im1];
             self.psi[im1] = temp1;
-            self.beta[i] = self.beta[im1] * self.psi[im1] / temp2;
+            self.beta[i] = self.beta[im1] * temp1 / temp2;
             temp1 = temp2 + h;
             self.alpha[i] = h / temp1;
-            self.sig[i + 1] = i as f64 * self.alpha[i] * self.sig[i];
+            self.sig[i + 1] = i_f * self.alpha[i] * self.sig[i];
         }
         self.psi[k] = temp1;
         // g coefficients, S&G (5.27): v holds g_{ns,q}, w the working column.
         if ns > 1 {
             if k > self.kold {
                 // Order raised: update the diagonal part of v.
-                self.v[k] = 1.0 / (k * kp1) as f64;
+                self.v[k] = V1[k];
                 if ns >= 3 {
                     for j in 1..ns - 1 {
                         let i = k - j;
@@ -431,10 +457,8 @@ impl AdamsBashforthMoulton {
             }
             self.g[nsp1] = self.w[1];
         } else {
-            for iq in 1..kp1 {
-                self.v[iq] = 1.0 / (iq * (iq + 1)) as f64;
-                self.w[iq] = self.v[iq];
-            }
+            self.v[1..kp1].copy_from_slice(&V1[1..kp1]);
+            self.w[1..kp1].copy_from_slice(&V1[1..kp1]);
         }
         for i in ns + 2..kp2 {
             let temp6 = self.alpha[i - 1];
@@ -466,6 +490,7 @@ impl Stepper for AdamsBashforthMoulton {
     fn t(&self) -> f64 {
         self.x
     }
+    #[inline]
     fn y(&self) -> &[f64] {
         &self.y[..self.n]
     }
@@ -642,8 +667,9 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
             // φ*, the predictor p and the summed differences in one pass per block of
             // components (`Predict::block`).
             let pass = Predict {
-                g: &self.g[1..kp1],
-                beta: &self.beta,
+                k,
+                g: self.g,
+                beta: self.beta,
                 nsp1,
                 hs: self.hs,
                 nornd: self.nornd,
