@@ -700,9 +700,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
                 let norm = self.tol.norm;
                 let (mut a2, mut a1, mut a0) =
                     (NormAcc::new(norm), NormAcc::new(norm), NormAcc::new(norm));
-                let fs = self.yp.as_chunks::<W>().0;
-                let blocks = self.phi.iter().zip(fs).zip(self.s.as_chunks::<W>().0);
-                for (b, ((blk, f), s)) in blocks.enumerate() {
+                let terms = |blk: &Block, f: &[f64; W], s: &[f64; W]| {
                     let (mut t2, mut t1, mut t0) = ([0.0; W], [0.0; W], [0.0; W]);
                     for j in 0..W {
                         let d = f[j] - blk[1][j];
@@ -710,12 +708,25 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
                         t1[j] = (blk[ck][j] + d) * s[j];
                         t0[j] = d * s[j];
                     }
+                    (t2, t1, t0)
+                };
+                let fs = self.yp.as_chunks::<W>().0;
+                let mut blocks = self.phi.iter().zip(fs).zip(self.s.as_chunks::<W>().0);
+                // The blocks of real components only, then the one with spare lanes (if any).
+                for ((blk, f), s) in blocks.by_ref().take(n / W) {
+                    let (t2, t1, t0) = terms(blk, f, s);
                     for j in 0..W {
-                        if b * W + j < n {
-                            a2.push(t2[j]);
-                            a1.push(t1[j]);
-                            a0.push(t0[j]);
-                        }
+                        a2.push(t2[j]);
+                        a1.push(t1[j]);
+                        a0.push(t0[j]);
+                    }
+                }
+                if let Some(((blk, f), s)) = blocks.next() {
+                    let (t2, t1, t0) = terms(blk, f, s);
+                    for j in 0..n % W {
+                        a2.push(t2[j]);
+                        a1.push(t1[j]);
+                        a0.push(t0[j]);
                     }
                 }
                 let m = self.m_active;
