@@ -140,7 +140,7 @@ const W: usize = 4;
 /// vector operation across the components, each component doing exactly the operations it
 /// does alone, in the same order. The per-component vectors `y`, `f`, `p`, the inverse
 /// weights and the scratch vector are padded to whole blocks (`W·⌈n/W⌉` numbers); the spare
-/// lanes are zero, are never evaluated and never enter a norm or a result.
+/// lanes start at zero, are never passed to `f` and never enter a norm or a result.
 type Block = [[f64; W]; 17];
 
 /// Block 2's pass of STEP at order `k` over one block of the table.
@@ -230,7 +230,7 @@ pub struct AdamsBashforthMoulton {
     y: Vec<f64>,
     yp: Vec<f64>,
     p: Vec<f64>,
-    /// Inverse weights `1/wt` (zero in the spare lanes).
+    /// Inverse weights `1/wt` (zero in the spare lanes, never written).
     s: Vec<f64>,
     scratch: Vec<f64>,
     /// `φ(l, 1..=16)` in blocks of `W` components (see [`Block`]): `phi[l / W][i][l % W]`, so
@@ -261,7 +261,7 @@ pub struct AdamsBashforthMoulton {
 }
 
 impl AdamsBashforthMoulton {
-    /// Creates a stepper at `(t0, y0)`; allocates every workspace (about `22n` numbers).
+    /// Creates a stepper at `(t0, y0)`; allocates every workspace (`22·W·⌈n/W⌉` numbers).
     ///
     /// Errors: non-finite input, invalid tolerances, an order outside `1..=12`, a fixed step
     /// without a fixed order.
@@ -307,7 +307,7 @@ impl AdamsBashforthMoulton {
             }
         }
         let m_active = tol.active_components(n);
-        // Whole blocks: the spare lanes beyond `n` stay zero (see [`Block`]).
+        // Whole blocks: the spare lanes beyond `n` start at zero (see [`Block`]).
         let z = || vec![0.0; n.div_ceil(W) * W];
         let mut y = z();
         y[..n].copy_from_slice(y0);
