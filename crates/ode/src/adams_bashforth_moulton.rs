@@ -47,9 +47,7 @@ use crate::error::{OdeError, Quantity};
 use crate::norm::{norm_of, NormAcc, Tolerances};
 use crate::problem::{check_dim, check_finite, eval_rhs, OdeRhs};
 use crate::stats::Stats;
-use crate::stepper::{
-    check_initial, stepper_bookkeeping, stepper_state, Advance, StepInfo, Stepper,
-};
+use crate::stepper::{check_initial, stepper_bookkeeping, Advance, StepInfo, Stepper};
 
 /// Largest order of STEP.
 pub const MAX_ORDER: usize = 12;
@@ -59,6 +57,17 @@ const GSTR: [f64; 14] = [
     0.0, 0.5, 0.0833, 0.0417, 0.0264, 0.0188, 0.0143, 0.0114, 0.00936, 0.00789, 0.00679, 0.00592,
     0.00524, 0.00468,
 ];
+/// `1/(q(q+1))`, STEP's initial `v(q)` (see `coefficients`), computed at compile time (the
+/// same bits as the division at run time).
+const V1: [f64; 14] = {
+    let mut v = [0.0; 14];
+    let mut q = 1;
+    while q < 14 {
+        v[q] = 1.0 / (q * (q + 1)) as f64;
+        q += 1;
+    }
+    v
+};
 /// `two(k) = 2ᵏ`.
 const TWO: [f64; 14] = [
     1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0, 2048.0, 4096.0, 8192.0,
@@ -120,12 +129,31 @@ impl Default for AbmConfig {
     }
 }
 
-/// Block 2's per-component pass of STEP at order `k = g.len()`.
-struct Predict<'a> {
-    /// `g₁ … gₖ`.
-    g: &'a [f64],
+/// Components per block of the difference table (two SSE2 registers of `f64`). Wider blocks
+/// (8) save more per-block work on 6 to 14 components but waste lanes on very small systems
+/// (2 components); narrower ones (2) the other way round.
+const W: usize = 4;
+
+/// One block of the difference table: `blk[i][j] = φᵢ` of component `W·b + j` for block `b`
+/// (`i = 1 ..= 16`, index 0 unused). Within a block the table is column-major: the `W`
+/// components of one column `φᵢ` are adjacent, so every per-column operation of a step is one
+/// vector operation across the components, each component doing exactly the operations it
+/// does alone, in the same order. The per-component vectors `y`, `f`, `p`, the inverse
+/// weights and the scratch vector are padded to whole blocks (`W·⌈n/W⌉` numbers); the spare
+/// lanes start at zero, are never passed to `f` and never enter a norm or a result.
+type Block = [[f64; W]; 17];
+
+/// Block 2's pass of STEP at order `k` over one block of the table.
+///
+/// `g` and `β` are copies on the stack: the compiler then knows that the stores into the
+/// table do not change them (no reloads between the vector operations).
+struct Predict {
+    /// The order `k`.
+    k: usize,
+    /// `gᵢ` (index `i`).
+    g: [f64; 14],
     /// `βᵢ(n+1)` (index `i`).
-    beta: &'a [f64; 14],
+    beta: [f64; 14],
     /// `ns + 1`: `φᵢ → φ*ᵢ` for `i = ns+1 … k` (βᵢ = 1 below).
     nsp1: usize,
     /// The step `h`.
@@ -134,43 +162,54 @@ struct Predict<'a> {
     nornd: bool,
 }
 
-impl Predict<'_> {
-    /// For each of the two rows `φ(l, ·)`, in one pass: φ → φ* (S&G (5.23)), φ_{k+2} ← φ_{k+1},
-    /// φ_{k+1} ← 0, then for i = k … 1: `p += gᵢ φ*ᵢ`, `φᵢ ← φᵢ + φᵢ₊₁` (the predictor and the
-    /// differences summed for the corrector), and `pₗ ← yₗ + h p` (or S&G's rounding control
-    /// with φ₁₅, φ₁₆). The two rows' chains are independent and interleaved; each row sees
-    /// the same operations in the same order as alone. (The slices `g₁…gₖ`, `φ₁…φₖ` zipped
-    /// backwards, with φᵢ₊₁ carried in `next`: no bounds checks.)
+impl Predict {
+    /// For the block's components, in one pass: φ_{k+2} ← φ_{k+1}, φ_{k+1} ← 0, then for
+    /// i = k … 1: φᵢ → φ*ᵢ = βᵢ φᵢ for i > ns (S&G (5.23)), `p += gᵢ φ*ᵢ`, `φᵢ ← φ*ᵢ + φᵢ₊₁`
+    /// (the predictor and the differences summed for the corrector), and `pₗ ← yₗ + h p` (or
+    /// S&G's rounding control with φ₁₅, φ₁₆). The components' chains are independent and run
+    /// as vector operations across the lanes; each component sees the same operations in the
+    /// same order as alone. (The slices `g`, `β`, `φ` zipped backwards, with φᵢ₊₁ carried in
+    /// `next`: no bounds checks in the loops.)
     #[inline(always)]
-    fn pair(&self, rows: &mut [[f64; 17]; 2], p: &mut [f64; 2], y: &[f64; 2]) {
-        let k = self.g.len();
+    fn block(&self, blk: &mut Block, p: &mut [f64; W], y: &[f64; W]) {
+        let k = self.k;
         let (kp1, kp2) = (k + 1, k + 2);
-        for row in rows.iter_mut() {
-            for i in self.nsp1..kp1 {
-                row[i] *= self.beta[i];
+        blk[kp2] = blk[kp1];
+        blk[kp1] = [0.0; W];
+        // φᵢ, i = 1 … k: `lo` (i ≤ ns, βᵢ = 1) and `hi` (i > ns, scaled by βᵢ).
+        let split = self.nsp1.min(kp1);
+        let (lo, hi) = blk[1..kp1].split_at_mut(split - 1);
+        let (g_lo, g_hi) = self.g[1..kp1].split_at(split - 1);
+        let mut acc = [0.0; W];
+        let mut next = [0.0; W]; // φ_{k+1}
+        for ((c, gi), bi) in hi.iter_mut().zip(g_hi).zip(&self.beta[split..kp1]).rev() {
+            let mut v = *c;
+            for j in 0..W {
+                v[j] *= bi;
+                acc[j] += gi * v[j];
+                v[j] += next[j];
             }
-            row[kp2] = row[kp1];
-            row[kp1] = 0.0;
+            *c = v;
+            next = v;
         }
-        let [ra, rb] = &mut *rows;
-        let (mut acc_a, mut acc_b) = (0.0, 0.0);
-        let (mut next_a, mut next_b) = (0.0, 0.0); // φ_{k+1}
-        let cols = self.g.iter().zip(&mut ra[1..kp1]).zip(&mut rb[1..kp1]);
-        for ((gi, ca), cb) in cols.rev() {
-            acc_a += gi * *ca;
-            *ca += next_a;
-            next_a = *ca;
-            acc_b += gi * *cb;
-            *cb += next_b;
-            next_b = *cb;
+        for (c, gi) in lo.iter_mut().zip(g_lo).rev() {
+            let mut v = *c;
+            for j in 0..W {
+                acc[j] += gi * v[j];
+                v[j] += next[j];
+            }
+            *c = v;
+            next = v;
         }
-        for ((row, pl), (&yl, acc)) in rows.iter_mut().zip(p).zip(y.iter().zip([acc_a, acc_b])) {
-            if self.nornd {
-                *pl = yl + self.hs * acc;
-            } else {
-                let tau = self.hs * acc - row[15];
-                *pl = yl + tau;
-                row[16] = (*pl - yl) - tau;
+        if self.nornd {
+            for j in 0..W {
+                p[j] = y[j] + self.hs * acc[j];
+            }
+        } else {
+            for j in 0..W {
+                let tau = self.hs * acc[j] - blk[15][j];
+                p[j] = y[j] + tau;
+                blk[16][j] = (p[j] - y[j]) - tau;
             }
         }
     }
@@ -191,12 +230,13 @@ pub struct AdamsBashforthMoulton {
     y: Vec<f64>,
     yp: Vec<f64>,
     p: Vec<f64>,
-    /// Inverse weights `1/wt`.
+    /// Inverse weights `1/wt` (zero in the spare lanes, never written).
     s: Vec<f64>,
     scratch: Vec<f64>,
-    /// `φ(l, 1..=16)`: row `l` holds the differences of component `l` (index 0 unused), so
-    /// that every per-component recursion of a step runs in one pass over the rows.
-    phi: Vec<[f64; 17]>,
+    /// `φ(l, 1..=16)` in blocks of `W` components (see [`Block`]): `phi[l / W][i][l % W]`, so
+    /// that every per-component recursion of a step runs in one pass over the blocks, as
+    /// vector operations across the block's components.
+    phi: Vec<Block>,
     psi: [f64; 14],
     alpha: [f64; 14],
     beta: [f64; 14],
@@ -221,7 +261,7 @@ pub struct AdamsBashforthMoulton {
 }
 
 impl AdamsBashforthMoulton {
-    /// Creates a stepper at `(t0, y0)`; allocates every workspace (`20n` numbers).
+    /// Creates a stepper at `(t0, y0)`; allocates every workspace (`22·W·⌈n/W⌉` numbers).
     ///
     /// Errors: non-finite input, invalid tolerances, an order outside `1..=12`, a fixed step
     /// without a fixed order.
@@ -267,7 +307,10 @@ impl AdamsBashforthMoulton {
             }
         }
         let m_active = tol.active_components(n);
-        let z = || vec![0.0; n];
+        // Whole blocks: the spare lanes beyond `n` start at zero (see [`Block`]).
+        let z = || vec![0.0; n.div_ceil(W) * W];
+        let mut y = z();
+        y[..n].copy_from_slice(y0);
         Ok(Self {
             cfg,
             tol,
@@ -277,12 +320,12 @@ impl AdamsBashforthMoulton {
             k_fixed,
             x: t0,
             xold: t0,
-            y: y0.to_vec(),
+            y,
             yp: z(),
             p: z(),
             s: z(),
             scratch: z(),
-            phi: vec![[0.0; 17]; n],
+            phi: vec![[[0.0; W]; 17]; n.div_ceil(W)],
             psi: [0.0; 14],
             alpha: [0.0; 14],
             beta: [0.0; 14],
@@ -319,8 +362,9 @@ impl AdamsBashforthMoulton {
     /// Evaluates `f(t0, y0)` and marks the stepper for S&G's start (block 0).
     fn init<F: OdeRhs + ?Sized>(&mut self, f: &mut F) -> Result<(), OdeError> {
         check_dim(f, self.n)?;
-        eval_rhs(f, &mut self.stats, self.x, &self.y, &mut self.yp)?;
-        check_finite(&self.yp, Quantity::Derivative)?;
+        let n = self.n;
+        eval_rhs(f, &mut self.stats, self.x, &self.y[..n], &mut self.yp[..n])?;
+        check_finite(&self.yp[..n], Quantity::Derivative)?;
         self.start = true;
         self.fixed_phase = false;
         self.kold = 0;
@@ -338,14 +382,29 @@ impl AdamsBashforthMoulton {
     fn wnorm(&self, v: impl Iterator<Item = f64>) -> f64 {
         norm_of(
             self.tol.norm,
-            v.zip(&self.s).map(|(v, s)| v * s),
+            v.zip(&self.s[..self.n]).map(|(v, s)| v * s),
             self.m_active,
         )
     }
 
+    /// `‖·‖` of the column `φᵢ` weighted by `s` (the same bits as [`Self::wnorm`]).
+    fn wnorm_col(&self, i: usize) -> f64 {
+        let mut acc = NormAcc::new(self.tol.norm);
+        let blocks = self.phi.iter().zip(self.s.as_chunks::<W>().0);
+        for (b, (blk, s)) in blocks.enumerate() {
+            for j in 0..W {
+                if b * W + j < self.n {
+                    acc.push(blk[i][j] * s[j]);
+                }
+            }
+        }
+        acc.finish(self.m_active)
+    }
+
     /// Block 1 of STEP: the coefficients ψ, α, β, σ, g for the current `k`, `h`.
     fn coefficients(&mut self) {
-        let k = self.k;
+        // k ≤ 12 always; stated so that the compiler drops the bounds checks below.
+        let k = self.k.min(MAX_ORDER);
         let h = self.hs;
         let kp1 = k + 1;
         let kp2 = k + 2;
@@ -362,25 +421,28 @@ impl AdamsBashforthMoulton {
             return; // no coefficient changes
         }
         // S&G (5.23)-(5.25): α, β, ψ, σ that change.
+        let ns_f = ns as f64;
         self.beta[ns] = 1.0;
-        self.alpha[ns] = 1.0 / ns as f64;
-        let mut temp1 = h * ns as f64;
+        self.alpha[ns] = 1.0 / ns_f;
+        let mut temp1 = h * ns_f;
         self.sig[nsp1] = 1.0;
+        let mut i_f = ns_f; // `i as f64`, counted in floating point (exact)
         for i in nsp1..kp1 {
+            i_f += 1.0;
             let im1 = i - 1;
             let temp2 = self.psi[im1];
             self.psi[im1] = temp1;
-            self.beta[i] = self.beta[im1] * self.psi[im1] / temp2;
+            self.beta[i] = self.beta[im1] * temp1 / temp2;
             temp1 = temp2 + h;
             self.alpha[i] = h / temp1;
-            self.sig[i + 1] = i as f64 * self.alpha[i] * self.sig[i];
+            self.sig[i + 1] = i_f * self.alpha[i] * self.sig[i];
         }
         self.psi[k] = temp1;
         // g coefficients, S&G (5.27): v holds g_{ns,q}, w the working column.
         if ns > 1 {
             if k > self.kold {
                 // Order raised: update the diagonal part of v.
-                self.v[k] = 1.0 / (k * kp1) as f64;
+                self.v[k] = V1[k];
                 if ns >= 3 {
                     for j in 1..ns - 1 {
                         let i = k - j;
@@ -395,10 +457,8 @@ impl AdamsBashforthMoulton {
             }
             self.g[nsp1] = self.w[1];
         } else {
-            for iq in 1..kp1 {
-                self.v[iq] = 1.0 / (iq * (iq + 1)) as f64;
-                self.w[iq] = self.v[iq];
-            }
+            self.v[1..kp1].copy_from_slice(&V1[1..kp1]);
+            self.w[1..kp1].copy_from_slice(&V1[1..kp1]);
         }
         for i in ns + 2..kp2 {
             let temp6 = self.alpha[i - 1];
@@ -413,9 +473,11 @@ impl AdamsBashforthMoulton {
     fn restore(&mut self) {
         let k = self.k;
         self.x = self.xold;
-        for row in &mut self.phi {
+        for blk in &mut self.phi {
             for i in 1..k + 1 {
-                row[i] = (1.0 / self.beta[i]) * (row[i] - row[i + 1]);
+                for j in 0..W {
+                    blk[i][j] = (1.0 / self.beta[i]) * (blk[i][j] - blk[i + 1][j]);
+                }
             }
         }
         for i in 2..k + 1 {
@@ -425,7 +487,19 @@ impl AdamsBashforthMoulton {
 }
 
 impl Stepper for AdamsBashforthMoulton {
-    stepper_state!(x, y, xold, h_last);
+    fn t(&self) -> f64 {
+        self.x
+    }
+    #[inline]
+    fn y(&self) -> &[f64] {
+        &self.y[..self.n]
+    }
+    fn t_prev(&self) -> f64 {
+        self.xold
+    }
+    fn h(&self) -> f64 {
+        self.h_last
+    }
     fn order(&self) -> usize {
         self.kold.max(1)
     }
@@ -434,7 +508,7 @@ impl Stepper for AdamsBashforthMoulton {
     /// `w_q = 1/q`, `γ = (hᵢ + ψⱼ₋₂)/ψⱼ₋₁`, `η = hᵢ/ψⱼ₋₁`, `w_q ← γ w_q − η w_{q+1}`, `gⱼ = w₁`.
     fn dense(&self, t_out: f64, out: &mut [f64]) {
         if self.kold == 0 {
-            out.copy_from_slice(&self.y);
+            out.copy_from_slice(&self.y[..self.n]);
             return;
         }
         let hi = t_out - self.x;
@@ -457,13 +531,30 @@ impl Stepper for AdamsBashforthMoulton {
             g[j] = w[1];
             term = psijm1;
         }
-        for ((o, y), row) in out.iter_mut().zip(&self.y).zip(&self.phi) {
-            let mut acc = 0.0;
+        // Per block of components, as vector operations; the real lanes go to `out`.
+        let interp = |blk: &Block, y: &[f64; W]| {
+            let mut acc = [0.0; W];
             for j in 1..kip1 {
                 let i = kip1 - j;
-                acc += g[i] * row[i];
+                for l in 0..W {
+                    acc[l] += g[i] * blk[i][l];
+                }
             }
-            *o = y + hi * acc;
+            let mut o = [0.0; W];
+            for l in 0..W {
+                o[l] = y[l] + hi * acc[l];
+            }
+            o
+        };
+        let ys = self.y.as_chunks::<W>().0;
+        let (outs, out_tail) = out.as_chunks_mut::<W>();
+        for ((o, blk), y) in outs.iter_mut().zip(&self.phi).zip(ys) {
+            *o = interp(blk, y);
+        }
+        if let (Some(blk), Some(y)) = (self.phi.get(outs.len()), ys.get(outs.len())) {
+            let o = interp(blk, y);
+            let m = out_tail.len();
+            out_tail.copy_from_slice(&o[..m]);
         }
     }
 
@@ -483,7 +574,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
         const P5EPS: f64 = 0.5; // eps = 1 after scaling by the weights
                                 // DE: weights from the current solution, fixed for the whole step.
         self.tol
-            .inverse_scales(self.y.iter().map(|v| v.abs()), &mut self.s);
+            .inverse_scales(self.y.iter().map(|v| v.abs()), &mut self.s[..self.n]);
         let fixed_h = match self.cfg.step {
             AbmStep::Fixed { h } => Some(h),
             AbmStep::Adaptive => None,
@@ -531,9 +622,9 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
         if self.start {
             // Initialize: φ₁ = f₀, φ₂ = 0, first step ¼·sqrt(eps/‖f₀‖).
             let sum = self.wnorm(self.yp.iter().copied());
-            for (row, f) in self.phi.iter_mut().zip(&self.yp) {
-                row[1] = *f;
-                row[2] = 0.0;
+            for (blk, f) in self.phi.iter_mut().zip(self.yp.as_chunks::<W>().0) {
+                blk[1] = *f;
+                blk[2] = [0.0; W];
             }
             let mut absh = self.hs;
             if sum > 0.0 && 1.0 < 16.0 * sum * self.hs * self.hs {
@@ -555,8 +646,8 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
             self.nornd = true;
             if P5EPS <= 100.0 * round {
                 self.nornd = false;
-                for row in &mut self.phi {
-                    row[15] = 0.0;
+                for blk in &mut self.phi {
+                    blk[15] = [0.0; W];
                 }
             }
         }
@@ -573,27 +664,19 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
             let nsp1 = self.ns + 1;
 
             // ---- Block 2: predict, evaluate, estimate ----
-            // φ*, the predictor p and the summed differences in one pass per component
-            // (`Predict::pair`), two components at a time; an odd last component is paired
-            // with a scratch row.
+            // φ*, the predictor p and the summed differences in one pass per block of
+            // components (`Predict::block`).
             let pass = Predict {
-                g: &self.g[1..kp1],
-                beta: &self.beta,
+                k,
+                g: self.g,
+                beta: self.beta,
                 nsp1,
                 hs: self.hs,
                 nornd: self.nornd,
             };
-            let (rows, last_row) = self.phi.as_chunks_mut::<2>();
-            let (ps, last_p) = self.p.as_chunks_mut::<2>();
-            let (ys, last_y) = self.y.as_chunks::<2>();
-            for ((r, p), y) in rows.iter_mut().zip(ps).zip(ys) {
-                pass.pair(r, p, y);
-            }
-            if let ([row], [pl], [yl]) = (last_row, last_p, last_y) {
-                let mut r = [*row, [0.0; 17]];
-                let mut p = [*pl, 0.0];
-                pass.pair(&mut r, &mut p, &[*yl, 0.0]);
-                (*row, *pl) = (r[0], p[0]);
+            let ps = self.p.as_chunks_mut::<W>().0;
+            for ((blk, p), y) in self.phi.iter_mut().zip(ps).zip(self.y.as_chunks::<W>().0) {
+                pass.block(blk, p, y);
             }
             self.xold = self.x;
             self.x = if hits_stop {
@@ -602,23 +685,49 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
                 self.x + self.hs
             };
             let absh = self.hs.abs();
-            eval_rhs(f, &mut self.stats, self.x, &self.p, &mut self.yp)?;
+            let n = self.n;
+            eval_rhs(f, &mut self.stats, self.x, &self.p[..n], &mut self.yp[..n])?;
 
             // Errors at orders k, k−1, k−2 as if the step were constant.
             // The three norms in one pass over `f(p) − φ₁` (each summed in component order,
-            // as three separate passes would: the same bits). Columns k−1 and k are read at
-            // orders ≥ 3 and ≥ 2 (else column 1 stands in; the value is not used).
+            // as three separate passes would: the same bits; the terms of a block's components
+            // are formed as vector operations, then added in component order). Columns k−1
+            // and k are read at orders ≥ 3 and ≥ 2 (else column 1 stands in; the value is not
+            // used).
             let (nk2, nk1, n0) = {
                 let ck = if k >= 2 { k } else { 1 };
                 let ckm1 = if k >= 3 { k - 1 } else { 1 };
                 let norm = self.tol.norm;
                 let (mut a2, mut a1, mut a0) =
                     (NormAcc::new(norm), NormAcc::new(norm), NormAcc::new(norm));
-                for ((&f, row), &s) in self.yp.iter().zip(&self.phi).zip(&self.s) {
-                    let d = f - row[1];
-                    a2.push((row[ckm1] + d) * s);
-                    a1.push((row[ck] + d) * s);
-                    a0.push(d * s);
+                let terms = |blk: &Block, f: &[f64; W], s: &[f64; W]| {
+                    let (mut t2, mut t1, mut t0) = ([0.0; W], [0.0; W], [0.0; W]);
+                    for j in 0..W {
+                        let d = f[j] - blk[1][j];
+                        t2[j] = (blk[ckm1][j] + d) * s[j];
+                        t1[j] = (blk[ck][j] + d) * s[j];
+                        t0[j] = d * s[j];
+                    }
+                    (t2, t1, t0)
+                };
+                let fs = self.yp.as_chunks::<W>().0;
+                let mut blocks = self.phi.iter().zip(fs).zip(self.s.as_chunks::<W>().0);
+                // The blocks of real components only, then the one with spare lanes (if any).
+                for ((blk, f), s) in blocks.by_ref().take(n / W) {
+                    let (t2, t1, t0) = terms(blk, f, s);
+                    for j in 0..W {
+                        a2.push(t2[j]);
+                        a1.push(t1[j]);
+                        a0.push(t0[j]);
+                    }
+                }
+                if let Some(((blk, f), s)) = blocks.next() {
+                    let (t2, t1, t0) = terms(blk, f, s);
+                    for j in 0..n % W {
+                        a2.push(t2[j]);
+                        a1.push(t1[j]);
+                        a0.push(t0[j]);
+                    }
                 }
                 let m = self.m_active;
                 (a2.finish(m), a1.finish(m), a0.finish(m))
@@ -651,29 +760,37 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
                 self.hold = self.hs;
                 let temp1 = self.hs * self.g[kp1];
                 let nornd = self.nornd;
-                for (((yl, row), &pl), &fl) in self
-                    .y
-                    .iter_mut()
-                    .zip(&mut self.phi)
-                    .zip(&self.p)
-                    .zip(&self.yp)
-                {
+                // Correct: y = p + h g_{k+1} (f − φ₁) (with φ₁₅, φ₁₆ unless NORND).
+                let ys = self.y.as_chunks_mut::<W>().0;
+                let (ps, fs) = (self.p.as_chunks::<W>().0, self.yp.as_chunks::<W>().0);
+                for (((blk, y), p), f) in self.phi.iter_mut().zip(ys).zip(ps).zip(fs) {
                     if nornd {
-                        *yl = pl + temp1 * (fl - row[1]);
+                        for j in 0..W {
+                            y[j] = p[j] + temp1 * (f[j] - blk[1][j]);
+                        }
                     } else {
-                        let rho = temp1 * (fl - row[1]) - row[16];
-                        *yl = pl + rho;
-                        row[15] = (*yl - pl) - rho;
+                        for j in 0..W {
+                            let rho = temp1 * (f[j] - blk[1][j]) - blk[16][j];
+                            y[j] = p[j] + rho;
+                            blk[15][j] = (y[j] - p[j]) - rho;
+                        }
                     }
                 }
-                eval_rhs(f, &mut self.stats, self.x, &self.y, &mut self.yp)?;
+                eval_rhs(f, &mut self.stats, self.x, &self.y[..n], &mut self.yp[..n])?;
                 // e = f − φ₁; φ_{k+1} ← e, φ_{k+2} ← e − φ_{k+2}; φᵢ += e (i = 1 … k)
-                for (row, &fl) in self.phi.iter_mut().zip(&self.yp) {
-                    let e = fl - row[1];
-                    row[kp1] = e;
-                    row[kp2] = e - row[kp2];
-                    for v in &mut row[1..=k] {
-                        *v += e;
+                for (blk, f) in self.phi.iter_mut().zip(self.yp.as_chunks::<W>().0) {
+                    let mut e = [0.0; W];
+                    for j in 0..W {
+                        e[j] = f[j] - blk[1][j];
+                    }
+                    for j in 0..W {
+                        blk[kp2][j] = e[j] - blk[kp2][j];
+                    }
+                    blk[kp1] = e;
+                    for c in &mut blk[1..=k] {
+                        for j in 0..W {
+                            c[j] += e[j];
+                        }
                     }
                 }
                 let h = self.hs;
@@ -715,8 +832,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
                     } else if kp1 > self.ns {
                         raise = None;
                     } else {
-                        let erkp1 =
-                            absh * GSTR[kp1] * self.wnorm(self.phi.iter().map(|row| row[kp2]));
+                        let erkp1 = absh * GSTR[kp1] * self.wnorm_col(kp2);
                         if k == 1 {
                             raise = if erkp1 >= 0.5 * erk { None } else { Some(true) };
                             if raise == Some(true) {
@@ -790,29 +906,35 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
     fn replace_y(&mut self, f: &mut F, y: &[f64]) -> Result<(), OdeError> {
         crate::stepper::check_replacement(self.n, y)?;
         if !self.initialized || self.kold == 0 {
-            self.y.copy_from_slice(y);
+            self.y[..self.n].copy_from_slice(y);
             if self.initialized {
                 self.init(f)?;
             }
             return Ok(());
         }
-        eval_rhs(f, &mut self.stats, self.x, y, &mut self.scratch)?;
+        eval_rhs(f, &mut self.stats, self.x, y, &mut self.scratch[..self.n])?;
         let last = (self.kold + 2).min(14);
-        for ((row, f_new), f_old) in self.phi.iter_mut().zip(&self.scratch).zip(&self.yp) {
-            let delta = f_new - f_old;
-            for v in &mut row[1..=last] {
-                *v += delta;
+        let (f_news, f_olds) = (self.scratch.as_chunks::<W>().0, self.yp.as_chunks::<W>().0);
+        for ((blk, f_new), f_old) in self.phi.iter_mut().zip(f_news).zip(f_olds) {
+            let mut delta = [0.0; W];
+            for j in 0..W {
+                delta[j] = f_new[j] - f_old[j];
             }
-            row[15] = 0.0;
+            for c in &mut blk[1..=last] {
+                for j in 0..W {
+                    c[j] += delta[j];
+                }
+            }
+            blk[15] = [0.0; W];
         }
         self.yp.copy_from_slice(&self.scratch);
-        self.y.copy_from_slice(y);
+        self.y[..self.n].copy_from_slice(y);
         Ok(())
     }
 
     fn restart(&mut self, f: &mut F, t: f64, y: &[f64]) -> Result<(), OdeError> {
         crate::stepper::check_restart(self.n, t, y)?;
-        self.y.copy_from_slice(y);
+        self.y[..self.n].copy_from_slice(y);
         self.x = t;
         self.init(f)
     }

@@ -170,6 +170,10 @@ pub(crate) fn eval_rhs<F: OdeRhs + ?Sized>(
 /// input slice are finite (see [`eval_rhs`]).
 #[inline]
 pub(crate) fn check_nan_output(t: f64, inputs: &[&[f64]], out: &[f64]) -> Result<(), OdeError> {
+    // A scan without early exit first (vector operations); the position only after a NaN.
+    if !out.iter().fold(false, |any, v| any | v.is_nan()) {
+        return Ok(());
+    }
     if let Some(index) = out.iter().position(|v| v.is_nan()) {
         if t.is_finite() && inputs.iter().all(|v| v.iter().all(|x| x.is_finite())) {
             return Err(OdeError::NonFinite {
