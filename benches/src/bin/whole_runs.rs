@@ -27,17 +27,25 @@
 //!   derivatives `ẋ = (q̇, q̈)` (the recorded states evaluated once, beforehand): the `i`-th
 //!   call returns the `i`-th value, at the cost of a copy. The pass must make exactly `N_f`
 //!   calls and end on the run's final state bit for bit, else the program stops with an
-//!   error; the column is the fastest of 41 passes. What is left, `run − N_f × eval −
-//!   integrator`, is the driver (input checks, consistent start, method set-up, the
-//!   per-step violation monitor and recorder, the outputs) plus the evaluations' cache and
-//!   branch effects. For the BDF (`—`) the integrator's algebra is its Newton iteration,
-//!   counted with the method's own algebra; the other methods (`—`) change the integrated
-//!   state between steps (projections, reparametrizations), which a bare stepper does not
-//!   repeat, and have their own algebra counted in the last column. The issue-13 rule (run ≤ 1.3 × `N_f × eval`
-//!   except where the method's own algebra is counted separately) is read on `ratio` and,
-//!   with the integrator's own algebra (Adams differences and coefficients, Runge–Kutta
-//!   stages and error norms) counted separately like a Newton iteration, on `ratio w/o
-//!   integrator`.
+//!   error; the column is the fastest of 41 passes. For the BDF (`—`) the integrator's
+//!   algebra is its Newton iteration, counted with the method's own algebra; the other
+//!   methods (`—`) change the integrated state between steps (projections,
+//!   reparametrizations), which a bare stepper does not repeat, and have their own algebra
+//!   counted in the last column.
+//! * **`integrator + evals`** (and `driver share` = (run − it) / `N_f × eval`): the same
+//!   playback, but each call also makes the run's evaluation at its recorded state (result
+//!   discarded): the run's integrator and evaluations interleaved as in the run, without the
+//!   driver. Fastest of 41 passes, alternating with the passes of `integrator`. Its excess
+//!   over `replay + integrator` is what interleaving the two costs on this CPU (front end and
+//!   branch history shared by two code paths; not I-cache misses, which callgrind counts at
+//!   a few hundred per run); `run − it` is what the driver adds: input checks, consistent
+//!   start, method set-up, the per-step violation monitor and recorder, the outputs.
+//!
+//! The issue-13 rule (run ≤ 1.3 × `N_f × eval` except where the method's own algebra is
+//! counted separately) is read on `ratio`; with the integrator's own algebra (Adams
+//! differences and coefficients, Runge–Kutta stages and error norms) counted separately like
+//! a Newton iteration, on `ratio w/o integrator`; and the driver's own share on `driver
+//! share`.
 //!
 //! Baumgarte's gains are critical with δ = 2 /s on Keerthi's robot (his ICS2) and δ = 100 /s on
 //! Andrews' squeezer. "The evaluation" is the one the method makes per f-evaluation: for
@@ -215,16 +223,28 @@ fn replay_us(
     Ok(best)
 }
 
+/// The run's evaluations made again at the recorded states, their results discarded (the
+/// second mode of [`Playback`]).
+struct Reevaluate<'a, 'c> {
+    ev: &'a mut Evaluation,
+    case: &'a Case<'c>,
+    states: &'a [f64],
+    out: &'a mut Out,
+}
+
 /// The run's derivatives `ẋ = (q̇, q̈)` played back: the `i`-th call returns the `i`-th
 /// recorded value, whatever its arguments (the integrator's own algebra with evaluations of
-/// no cost).
-struct Playback<'a> {
+/// no cost). With `reevaluate`, each call also makes the run's `i`-th evaluation at its
+/// recorded state (the integrator and the evaluations interleaved as in the run, without
+/// the driver).
+struct Playback<'a, 'c> {
     dim: usize,
     derivs: &'a [f64],
     next: usize,
+    reevaluate: Option<Reevaluate<'a, 'c>>,
 }
 
-impl OdeRhs for Playback<'_> {
+impl OdeRhs for Playback<'_, '_> {
     fn dim(&self) -> usize {
         self.dim
     }
@@ -234,6 +254,14 @@ impl OdeRhs for Playback<'_> {
             .derivs
             .get(start..start + self.dim)
             .ok_or(RhsError::Failed)?;
+        if let Some(r) = &mut self.reevaluate {
+            let n = self.dim / 2;
+            let x = r
+                .states
+                .get(self.next * (1 + 2 * n)..(self.next + 1) * (1 + 2 * n))
+                .ok_or(RhsError::Failed)?;
+            std::hint::black_box(r.ev.call(r.case, x[0], &x[1..=n], &x[n + 1..], r.out));
+        }
         dy.copy_from_slice(d);
         self.next += 1;
         Ok(())
@@ -242,9 +270,9 @@ impl OdeRhs for Playback<'_> {
 
 /// One pass of the bare stepper over the run (built, stepped to `T` with `t_stop = T` as the
 /// driver does, the output at `T` interpolated into `out`).
-fn play<'a, S: Advance<Playback<'a>>>(
+fn play<'a, 'c, S: Advance<Playback<'a, 'c>>>(
     mut stepper: S,
-    f: &mut Playback<'a>,
+    f: &mut Playback<'a, 'c>,
     t_end: f64,
     out: &mut [f64],
 ) -> Result<(), OdeError> {
@@ -258,7 +286,8 @@ fn play<'a, S: Advance<Playback<'a>>>(
 
 /// µs of the integrator's own algebra in one run (see the module documentation): the stepper
 /// built as `Simulation::run` builds it and driven through the run's steps by [`Playback`]
-/// of the run's own derivatives (fastest of 41 passes). `None` for the BDF (its iteration
+/// of the run's own derivatives: the fastest of 41 passes alone, and of 41 passes that also
+/// make the run's evaluations at their recorded states (alternating). `None` for the BDF (its iteration
 /// matrix is the method's Newton, counted by the other columns) and for every method but
 /// the direct one and Baumgarte's (the others change the integrated state between steps,
 /// which the bare stepper does not repeat). Errors unless every pass makes exactly `N_f`
@@ -269,7 +298,7 @@ fn integrator_us(
     integrator: &Integrator,
     states: &[f64],
     tr: &Trajectory,
-) -> Result<Option<f64>, Box<dyn std::error::Error>> {
+) -> Result<Option<(f64, f64)>, Box<dyn std::error::Error>> {
     if !matches!(method, Method::Direct | Method::Baumgarte(_)) {
         return Ok(None);
     }
@@ -288,12 +317,20 @@ fn integrator_us(
     let x0: Vec<f64> = case.q0.iter().chain(&case.qd0).copied().collect();
     let tol = case.ec.to_ode(2 * n);
     let mut x_end = vec![0.0; 2 * n];
-    let mut best = f64::INFINITY;
-    for _ in 0..41 {
+    let mut best = [f64::INFINITY; 2];
+    let mut ev2 = Evaluation::new(case, method)?;
+    let mut out2 = Out::new(case);
+    for pass in 0..82 {
         let mut f = Playback {
             dim: 2 * n,
             derivs: &derivs,
             next: 0,
+            reevaluate: (pass % 2 == 1).then_some(Reevaluate {
+                ev: &mut ev2,
+                case,
+                states,
+                out: &mut out2,
+            }),
         };
         let t0 = Instant::now();
         match integrator {
@@ -317,7 +354,7 @@ fn integrator_us(
             )?,
             Integrator::Bdf(_) => return Ok(None),
         }
-        best = best.min(t0.elapsed().as_secs_f64() * 1e6);
+        best[pass % 2] = best[pass % 2].min(t0.elapsed().as_secs_f64() * 1e6);
         let (q, qd) = (tr.q.last(), tr.qd.last());
         let same_end = q.zip(qd).is_some_and(|(q, qd)| {
             x_end
@@ -337,7 +374,7 @@ fn integrator_us(
             .into());
         }
     }
-    Ok(Some(best))
+    Ok(Some((best[0], best[1])))
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -369,8 +406,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         },
     ];
     let integrators = contour_benches::every_integrator();
-    println!("| system | method | integrator | N_i | N_f | run µs | N_f × eval µs | ratio | replay µs | ratio replay | integrator µs | ratio w/o integrator | µs/step | own algebra |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| system | method | integrator | N_i | N_f | run µs | N_f × eval µs | ratio | replay µs | ratio replay | integrator µs | ratio w/o integrator | integrator + evals µs | driver share | µs/step | own algebra |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let no_eval = std::env::var_os("WHOLE_RUNS_NO_EVAL").is_some();
     for case in &cases {
         for m in &contour_benches::every_method(case.baumgarte_delta)? {
@@ -405,13 +442,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         let states = states
                             .as_deref()
                             .and_then(|x| evaluation_states(case, x, &s));
-                        let (replay, integ) = match states {
+                        let (replay, integ_pair) = match states {
                             Some(x) => (
                                 Some(replay_us(case, m, x)?),
                                 integrator_us(case, m, i, x, &tr)?,
                             ),
                             None => (None, None),
                         };
+                        let (integ, interleaved) =
+                            (integ_pair.map(|p| p.0), integ_pair.map(|p| p.1));
                         let cell = |v: Option<f64>, f: &dyn Fn(f64) -> f64, digits: usize| {
                             v.map_or("—".to_owned(), |v| format!("{:.*}", digits, f(v)))
                         };
@@ -425,7 +464,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                             s.configuration_corrections
                         );
                         println!(
-                            "| {} | {} | {} | {} | {} | {best:.1} | {evals:.1} | {:.2} | {} | {} | {} | {} | {:.3} | {own} |",
+                            "| {} | {} | {} | {} | {} | {best:.1} | {evals:.1} | {:.2} | {} | {} | {} | {} | {} | {} | {:.3} | {own} |",
                             case.name,
                             m.name(),
                             i.name(),
@@ -436,12 +475,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                             cell(replay, &|r| best / r, 2),
                             cell(integ, &|g| g, 1),
                             cell(integ, &|g| (best - g) / evals, 2),
+                            cell(interleaved, &|g| g, 1),
+                            cell(interleaved, &|g| (best - g) / evals, 2),
                             best / s.steps.max(1) as f64,
                         );
                     }
                     Some(Err(ProjectionError::UnsupportedIntegrator { .. })) => {}
                     Some(Err(e)) => println!(
-                        "| {} | {} | {} | failed: {e} | | | | | | | | | | |",
+                        "| {} | {} | {} | failed: {e} | | | | | | | | | | | | |",
                         case.name,
                         m.name(),
                         i.name()
