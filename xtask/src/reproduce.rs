@@ -58,9 +58,14 @@ fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Run the task.
+/// Run the task on the workspace.
 pub fn run(opts: Options) -> Result<()> {
-    let root = workspace_root();
+    run_in(&workspace_root(), opts)
+}
+
+/// Run the task with `root` as the workspace root (its `tables/` and `README.md`).
+fn run_in(root: &Path, opts: Options) -> Result<()> {
+    let root = root.to_path_buf();
     let tables = root.join("tables");
     let json_path = tables.join("reproduction.json");
 
@@ -160,12 +165,16 @@ pub fn run(opts: Options) -> Result<()> {
             render_markdown(name, &out.rows),
         ));
     }
-    let readme_path = root.join("README.md");
-    let readme = std::fs::read_to_string(&readme_path).unwrap_or_default();
-    files.push((
-        readme_path,
-        splice_readme(&readme, &render_summary(&per_source))?,
-    ));
+    // The README summary judges every row against its tolerance, which only a fresh row
+    // carries (it is not serialized): with --only, the summary is left as it is.
+    if opts.only.is_none() {
+        let readme_path = root.join("README.md");
+        let readme = std::fs::read_to_string(&readme_path).unwrap_or_default();
+        files.push((
+            readme_path,
+            splice_readme(&readme, &render_summary(&per_source))?,
+        ));
+    }
 
     let figures_dir = tables.join("figures");
     let mut figures: Vec<&Figure> = Vec::new();
@@ -523,6 +532,86 @@ mod tests {
             compare_row(&f, &Row::value("x/y", 1.0, "")).is_err(),
             "unit changed"
         );
+    }
+
+    /// Every committed row passes a fresh run, and fails it once the committed value is moved
+    /// by 1e-9 relative (counts and measured values) or out of its band (round-off rows).
+    #[test]
+    fn every_row_sees_a_drift_of_1e_9() {
+        let json = workspace_root().join("tables/reproduction.json");
+        let committed: Vec<Row> =
+            serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+        let by_id: BTreeMap<&str, &Row> = committed.iter().map(|r| (r.id.as_str(), r)).collect();
+        let (mut relative, mut below) = (0, 0);
+        for (name, f) in sources() {
+            for row in f().unwrap().rows {
+                let old = by_id
+                    .get(row.id.as_str())
+                    .unwrap_or_else(|| panic!("{name}: `{}` is not committed", row.id));
+                compare_row(old, &row).unwrap_or_else(|e| panic!("`{}`: {e}", row.id));
+                let mut edited = (*old).clone();
+                match row.check {
+                    contour_papers::Check::Below(_) => {
+                        below += 1;
+                        edited.ours = if old.ours == 0.0 {
+                            1e-300
+                        } else {
+                            old.ours * (contour_papers::BELOW_BAND * 1.01)
+                        };
+                    }
+                    _ => {
+                        relative += 1;
+                        edited.ours = if old.ours == 0.0 {
+                            1e-9
+                        } else {
+                            old.ours * (1.0 + 1e-9)
+                        };
+                    }
+                }
+                assert!(
+                    compare_row(&edited, &row).is_err(),
+                    "`{}`: an edited committed value {} passes against {}",
+                    row.id,
+                    edited.ours,
+                    row.ours
+                );
+            }
+        }
+        assert!(
+            relative > 600 && below > 0,
+            "{relative} relative/exact rows, {below} below"
+        );
+    }
+
+    /// `--check` on a copy of the committed files fails when one committed value is edited by
+    /// +1e-9 relative, and passes on the unedited copy.
+    #[test]
+    fn check_fails_on_an_edit_of_1e_9() {
+        let root = workspace_root();
+        let dir = tempfile::tempdir().unwrap();
+        let tables = dir.path().join("tables");
+        std::fs::create_dir_all(tables.join("figures")).unwrap();
+        for f in ["reproduction.json", "featherstone.md"] {
+            std::fs::copy(root.join("tables").join(f), tables.join(f)).unwrap();
+        }
+        std::fs::copy(root.join("README.md"), dir.path().join("README.md")).unwrap();
+        let only = || Options {
+            check: true,
+            only: Some("featherstone".into()),
+        };
+        run_in(dir.path(), only()).unwrap();
+
+        let path = tables.join("reproduction.json");
+        let mut rows: Vec<Row> =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let row = rows
+            .iter_mut()
+            .find(|r| r.id == "featherstone/planar2g/q1_final")
+            .unwrap();
+        row.ours *= 1.0 + 1e-9;
+        std::fs::write(&path, serde_json::to_string_pretty(&rows).unwrap()).unwrap();
+        let err = run_in(dir.path(), only()).unwrap_err().to_string();
+        assert!(err.contains("1 difference"), "{err}");
     }
 
     #[test]

@@ -97,7 +97,7 @@ pub fn planar2g_rows() -> Result<Vec<Row>, BoxError> {
             "",
             1e-8,
         )
-        .note("|q1(T) − KE(T)| / KE(T), T = 10 s, FDgq with Tstab = 0.1 integrated by contour-ode's fixed-step Runge–Kutta–Gill (4th order), h = 0.25 ms; round-off/truncation level, checked to stay below the bound. Until the 2026-11-23 redesign a classical RK4 hand-written in contour-model gave 2.8e-13: the integrators differ in their coefficients, not in order. Rows of this table moved at round-off on 2026-11-25 because the world inertias are now formed about the COM (RBDA (2.66)): the largest change is implicit_vs_explicit's 2.56391e-9 -> 2.56255e-9 (1.4e-12, far below its tau = 1e-10)")
+        .note("|q1(T) − KE(T)| / KE(T), T = 10 s, FDgq with Tstab = 0.1 integrated by contour-ode's fixed-step Runge–Kutta–Gill (4th order), h = 0.25 ms; round-off/truncation level, checked to stay below the bound. A classical RK4 gives 2.8e-13: the integrators differ in their coefficients, not in order. The world inertias are formed about the COM (RBDA (2.66)); forming them about the world origin moves these rows at round-off (implicit_vs_explicit by 1.4e-12, far below its tau = 1e-10)")
         .tolerance(Tolerance::AtMost(1e-8)),
         Row::roundoff(id("max_constraint_residual"), run.max_constraint_residual, "rad", 1e-10)
             .note("max |q2 − 2 sin q1| over the run; checked to stay below the bound (3.9e-13 with the classical RK4 used before the 2026-11-23 redesign, now Runge–Kutta–Gill)")

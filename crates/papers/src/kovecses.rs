@@ -190,7 +190,7 @@ pub fn kovecses_rows() -> Result<Vec<Row>, ProjectionError> {
     rows.push(measured(
         "kovecses/arm/uncorrected/max_phi",
         u.stats.max_phi,
-        format!("{setting}; direct integration of (9) (KKT), no correction; max over {} steps of |phi|_2 [m]; the paper's violations grow visibly after ~25 s (its load case and integrator are not printed). Rows of this table moved at round-off on 2026-11-25 because the world inertias are now formed about the COM (RBDA (2.66)): the largest change of a final error is 8e-9 (uncorrected/final_error 2.93141e-4 -> 2.93133e-4, 2.7e-5 relative), correction counts moved by at most 2 (1813 -> 1811) and the round-off-level violations (below 1.2e-13) by up to 3.5x. They moved again at round-off the same day when the projector's T = Y G^T G (Kovecses (18)) began to be formed as (Y G^T) G: the largest change of a final error is 7e-9 (corrected/final_error 3.06604e-5 -> 3.06677e-5), reference/crosscheck 1.06804e-7 -> 1.02691e-7 (both runs at tau = 1e-11 over 80 s), correction counts by at most 3 (1811 -> 1808)", u.stats.steps),
+        format!("{setting}; direct integration of (9) (KKT), no correction; max over {} steps of |phi|_2 [m]; the paper's violations grow visibly after ~25 s (its load case and integrator are not printed). The rows of this table are sensitive to round-off over 80 s: forming the world inertias about the world origin instead of the COM (RBDA (2.66)), or the projector's T = Y G^T G (Kovecses (18)) as Y (G^T G) instead of (Y G^T) G, moves a final error by up to 8e-9 (2.7e-5 relative), a correction count by up to 3 and the round-off-level violations (below 1.2e-13) by up to 3.5x", u.stats.steps),
     ));
     rows.push(measured(
         "kovecses/arm/uncorrected/max_phidot",
@@ -563,7 +563,7 @@ pub fn keerthi_kov_rows() -> Result<Vec<Row>, ProjectionError> {
                 matches!(integ, Integrator::Bdf(_)),
                 &note,
                 dist(&tr.x_final, &refs[ic - 1]),
-                "|x(T) - x_ref(T)|_2 against PERT + DOPRI5 at tau = 1e-12; moved at round-off on 2026-11-25 when the projector's T = Y G^T G (Kovecses (18)) began to be formed as (Y G^T) G: the largest change is bdf/ic1's 3.95831e-7 -> 3.96159e-7 (3.3e-10 against tau = 1e-4); max |phi|, |J qd| moved within 1e-17..3e-16",
+                "|x(T) - x_ref(T)|_2 against PERT + DOPRI5 at tau = 1e-12; the projector's T = Y G^T G (Kovecses (18)) is formed as (Y G^T) G, and another grouping moves these rows at round-off (bdf/ic1 by 3.3e-10 against tau = 1e-4; max |phi|, |J qd| within 1e-17..3e-16)",
             );
         }
     }

@@ -29,7 +29,7 @@ pub mod ode_orders;
 pub mod row;
 
 pub use figure::{LinePlot, Series};
-pub use row::{round_sig, Check, Row, Tolerance, RELATIVE_CHECK};
+pub use row::{round_sig, Check, Row, Tolerance, BELOW_BAND, RELATIVE_CHECK};
 
 /// The error of a reproduction run.
 pub type BoxError = Box<dyn std::error::Error>;

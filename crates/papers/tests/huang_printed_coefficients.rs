@@ -1,4 +1,4 @@
-//! Issue 14, item 1: built as Huang states it ((6.2.1)–(6.2.3): the arc given, s1 and s2
+//! Built as Huang states it ((6.2.1)–(6.2.3): the arc given, s1 and s2
 //! solved from the normality condition), every printed coefficient of (6.2.5) and (6.2.9)
 //! equals ours rounded to the digits printed. (b1 of (6.2.15), whose printed sign is wrong, is
 //! not a coefficient of these two equations.) And the minimum times of both cases agree with

@@ -3,13 +3,13 @@
 //! with `cargo test -p <crate> --test integration <file>::`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
+mod coarse_phase_plane;
 mod featherstone;
 mod huang52;
 mod huang_contact;
 mod huang_joint_forces;
 mod huang_printed_coefficients;
 mod huang_reproduction;
-mod issue_14_coarse_phase_plane;
 mod keerthi;
 mod keerthi_consistency;
 mod kovecses;

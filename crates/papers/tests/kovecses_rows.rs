@@ -1,7 +1,7 @@
 //! The reproduction rows `kovecses/*` and `keerthi/extended/KOV/*` and the figure data:
 //! identifiers and the REPRODUCTION.md bounds (corrected and redundant violations ≤ 1e-12).
 //! The runtime is printed, not asserted: a wall-clock bound fails by chance on a loaded
-//! machine (issue 11); the cost is watched by `benches/benches/kovecses.rs`.
+//! machine; the cost is watched by `benches/benches/kovecses.rs`.
 
 use contour_papers::featherstone::planar2g_implicit_vs_explicit;
 use contour_papers::kovecses::{keerthi_kov_rows, kovecses_histories, kovecses_rows};

@@ -477,8 +477,8 @@ pub fn huang_sim_rows() -> Result<Vec<Row>, BoxError> {
         "s",
         "",
     ));
-    // every row follows the desired path of 6.2.1; since issue 14 it is Huang's construction
-    // as stated (arc (6.2.3) given, s1 and s2 solved): values moved in their 4th digit then
+    // every row follows the desired path of 6.2.1, Huang's construction as stated (arc (6.2.3)
+    // given, s1 and s2 solved from the normality condition)
     for r in &mut rows {
         let sep = if r.note.is_empty() { "" } else { "; " };
         r.note = format!(

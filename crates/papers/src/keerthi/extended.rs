@@ -72,8 +72,7 @@ pub fn keerthi_extended_rows() -> Result<Vec<Row>, ProjectionError> {
             let base = format!("keerthi/extended/work_precision/{name}/tau{:.0e}", tau);
             let mut note = format!("initial condition 2, {} at tau = {tau:.0e}", integ.name());
             if tau <= 1e-9 {
-                // Measured when the KKT solve changed from L Lᵀ to L D Lᵀ (session 7).
-                note.push_str("; at this tolerance final_error and max_phi sit near the run's round-off floor and move by up to 2.5x when the KKT solve's rounding changes (session 7, L D L^T instead of L L^T: ECS at 1e-9 final_error 1.04e-9 -> 2.63e-9 with N_f 3462 -> 3379)");
+                note.push_str("; at this tolerance final_error and max_phi sit near the run's round-off floor: a KKT solve that rounds differently (L L^T instead of L D L^T) moves them by up to 2.5x");
             }
             rows.push(
                 Row::count(format!("{base}/N_f"), tr.stats.f_evals as f64)

@@ -158,24 +158,34 @@ pub fn keerthi_rows() -> Result<Vec<Row>, ProjectionError> {
                     deviation_note(ic_index, name, pct(s.steps as f64, pi), &facts)
                 )),
             );
+            // The paper counts solutions of (1.1)+(1.4) made by the integration; its N_f ~ 2 N_i
+            // leaves out the derivative evaluations of a BDF's iteration matrix. The judged row
+            // uses that convention; ECS's `N_f_with_jacobians` adds the finite-difference columns.
+            let paper_convention = s.f_evals - s.jacobian_f_evals;
             rows.push(
-                Row::count(format!("{base}/N_f"), s.f_evals as f64).paper(pf)
+                Row::count(format!("{base}/N_f"), paper_convention as f64).paper(pf)
                 .tolerance(Tolerance::Rel(tolerance_percent(ic_index, name) / 100.0))
                 .note(format!(
                     "solutions of (1.1)+(1.4) for the integration incl. the initial one, rejected attempts and restarts ({} restarts){}; {}",
                     s.restarts,
                     if name == "ECS" {
-                        format!(
-                            "{}, {:+.0} % against the paper, whose N_f ~ 2 N_i counts no Jacobian evaluations",
-                            ecs_count_note(&s),
-                            pct((s.f_evals - s.jacobian_f_evals) as f64, pf)
-                        )
+                        "; without the finite-difference columns of the iteration matrices, as the paper counts (its N_f ~ 2 N_i); with them: the N_f_with_jacobians row"
                     } else {
-                        String::new()
+                        ""
                     },
-                    deviation_note(ic_index, name, pct(s.f_evals as f64, pf), &facts)
+                    deviation_note(ic_index, name, pct(paper_convention as f64, pf), &facts)
                 )),
             );
+            if name == "ECS" {
+                rows.push(
+                    Row::count(format!("{base}/N_f_with_jacobians"), s.f_evals as f64).note(
+                        format!(
+                            "every solution of (1.1)+(1.4) made by the run{}",
+                            ecs_count_note(&s)
+                        ),
+                    ),
+                );
+            }
             rows.push(measured(
                 format!("{base}/max_phi"),
                 s.max_phi,
@@ -224,12 +234,11 @@ pub fn keerthi_rows() -> Result<Vec<Row>, ProjectionError> {
     Ok(rows)
 }
 
-/// The counting note of an ECS `N_f` row: the finite-difference iteration matrices are in
-/// `N_f` (as for every BDF run) since the 2026-11-23 redesign (issue 12); before, they were
-/// left out.
+/// The counting note of an ECS run: the finite-difference iteration matrices and how the
+/// BDF's Newton iteration is tested on this index-2 system.
 pub fn ecs_count_note(s: &contour::projection::SimulationStats) -> String {
     format!(
-        "; incl. the {} acceleration solves of {} finite-difference iteration matrices (2N + 1 each): counted in N_f as in every other BDF run since issue 12 (before: N_f = {} without them); the BDF's Newton test for this index-2 system (issue 13, session 6) is DASSL's rate test in the error-test norm with tolerance 0.03, each multiplier update weighted by its effect on q and v through its column of the iteration matrix (it replaces the earlier acceptance of stalled iterations with mu scaled by h, which left many Newton failures with an old matrix: Andrews' squeezer at tau = 1e-8 took 802 Jacobians for 1,195 steps, now 74 for 1,244)",
+        "; incl. the {} acceleration solves of {} finite-difference iteration matrices (2N + 1 each; N_f = {} without them); the BDF's Newton test for this index-2 system is DASSL's rate test in the error-test norm with tolerance 0.03, each multiplier update weighted by its effect on q and v through its column of the iteration matrix",
         s.jacobian_f_evals,
         s.jacobian_evals,
         s.f_evals - s.jacobian_f_evals

@@ -1,14 +1,13 @@
-//! Issue 14, item 5: with a coarse step cap (`max_step_fraction = 1`) the phase plane failed on
-//! Huang's case 2(b) with "no switching point found" (the backward curve from the first
-//! zero-inertia point entered the forward profile's range in one large step, already past
-//! their crossing; fixed by taking the side at the edge of the range), and once it ran it
-//! returned a time 1.7e-6 *below* the minimum. Cause of the latter: the time t = ∫ ds/ṡ
-//! (4.3.47) was summed by a fixed 32-chord rule on the cubic Hermite interpolant of x = ṡ²
-//! between the nodes, O((h/32)²) and O(h⁴) accurate — uncontrolled on long steps (the same
-//! rule held the default settings at ~1e-7 whatever rtol). Now the quadrature is exact to
-//! round-off (substitution + adaptive Gauss–Legendre), the interpolant is Dormand–Prince's
-//! 4th-order dense output, and the step control bounds the interpolant's error as well as the
-//! nodes': coarse caps only cost more steps, and the error follows rtol.
+//! With a coarse step cap (`max_step_fraction = 1`) the phase plane still finds the switching
+//! points of Huang's case 2(b) and its minimum time follows rtol. Two ways to get this wrong:
+//! a backward curve from the first zero-inertia point that enters the forward profile's range
+//! in one large step, already past their crossing (the side is taken at the edge of the
+//! range), and a time t = ∫ ds/ṡ (4.3.47) summed by a fixed chord rule on the interpolant of
+//! x = ṡ², O((h/32)²) accurate and uncontrolled on long steps, which returns a time ~1e-6
+//! *below* the minimum. The quadrature is exact to round-off (substitution + adaptive
+//! Gauss–Legendre), the interpolant is Dormand–Prince's 4th-order dense output, and the step
+//! control bounds the interpolant's error as well as the nodes': coarse caps only cost more
+//! steps.
 
 use contour::planning::phase_plane::PhasePlaneConfig;
 use contour_papers::huang::ch6_2_planning::{huang_paths, solve_on, witness_config};
@@ -27,7 +26,7 @@ fn coarse_step_cap_still_finds_the_switching_points() {
         )
         .unwrap();
         let rel = (sol.total_time - witness) / witness;
-        // measured: −2.4e-9 (f = 1), −2.2e-9 (f = 0.1); was −1.7e-6, −1.9e-6
+        // measured: −2.4e-9 (f = 1), −2.2e-9 (f = 0.1); a chord-rule quadrature gives ~−1.7e-6
         assert!(rel.abs() < 1e-8, "f = {f}: {rel:e}");
         assert_eq!(sol.switch_count(), 5, "f = {f}");
     }
