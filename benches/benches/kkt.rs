@@ -1,6 +1,6 @@
 //! Cost of one constrained-acceleration evaluation (one N_f of a constraint method) next to the
-//! cost of the model's own `M + h`, on the three small systems that dominate the tables and
-//! issue 13:
+//! cost of the model's own `M + h`, on the three small systems that dominate the tables and the
+//! whole-run costs:
 //!
 //! * `keerthi` — Keerthi's 3-link robot under the control law (4.5) (N = 3, L = 2);
 //! * `andrews` — Andrews' squeezer at the test set's initial angles, moving (ρ ≠ 0) (N = 7, L = 6);

@@ -123,8 +123,8 @@ fn arm7_line(c: &mut Criterion) {
     group.finish();
 }
 
-/// The arm7 line under the limits of its URDF (effort ±1000 N·m, velocity 0.07 rad/s,
-/// issue 14): the phase plane against TOPP-RA at N = 100 / 1000, with the wall-time and error
+/// The arm7 line under the limits of its URDF (effort ±1000 N·m, velocity 0.07 rad/s): the
+/// phase plane against TOPP-RA at N = 100 / 1000, with the wall-time and error
 /// ratios printed (the toppra peer: `benches/peers/toppra_arm7_line.py`).
 fn arm7_line_urdf_limits(c: &mut Criterion) {
     use contour::planning::JointVelocityLimits;

@@ -1,4 +1,4 @@
-//! Bit-level fingerprint of every whole run of `whole_runs` (issue 13, item 3): for each
+//! Bit-level fingerprint of every whole run of `whole_runs`: for each
 //! system × method × integrator, the step count, `N_f` and an FNV-1a hash of the bits of every
 //! step time, violation, output time, q, q̇ and λ. Two builds agree bit for bit when their
 //! outputs are equal: `cargo run --release -p contour-benches --example whole_runs_bits`.

@@ -1,4 +1,4 @@
-"""Andrews' squeezer with scipy (issue 13, item 5): the index-1 ODE form
+"""Andrews' squeezer with scipy: the index-1 ODE form
 M q'' = f - h + J^T lambda, J q'' + rho = 0 (a dense KKT solve per right-hand side, in
 numpy), integrated by scipy's LSODA, DOP853, Radau and vode-Adams at rtol = atol = tau,
 tau = 1e-4 ... 1e-10. Writes benches/peers/results/andrews_scipy.csv (method, tau, error of

@@ -1,5 +1,5 @@
 """Keerthi's robot with its control law (4.5) from IC2 (made consistent), T = 5 s, with
-scipy (issue 13, item 5): the index-1 ODE form M q'' = u - h + J^T lambda, J q'' + rho = 0 (a
+scipy: the index-1 ODE form M q'' = u - h + J^T lambda, J q'' + rho = 0 (a
 dense KKT solve per right-hand side, in numpy), integrated by scipy's LSODA, DOP853, Radau and
 vode-Adams at rtol = atol = tau, tau = 1e-4 ... 1e-10.
 

@@ -1,4 +1,4 @@
-"""The scipy side of the work-precision comparisons (issue 13, item 5), shared by
+"""The scipy side of the work-precision comparisons, shared by
 andrews_scipy.py and keerthi_scipy.py: run an index-1 right-hand side with LSODA, DOP853, Radau
 and vode-Adams at rtol = atol = tau (f-evaluations counted by the callable, wall time best of
 3), and compare with the CSV of the project's work-precision binaries at matched error. Not

@@ -1,4 +1,4 @@
-"""Draws a work-precision figure (issue 13) from the CSV of a project work-precision binary
+"""Draws a work-precision figure from the CSV of a project work-precision binary
 (`cargo run --release -p contour-benches --bin andrews_work_precision` or
 `keerthi_work_precision`) and, if it exists next to it, the scipy peers' CSV of the same
 problem (`andrews_scipy.py`, `keerthi_scipy.py`): final position error vs f-evaluations and vs

@@ -1,4 +1,4 @@
-//! Work–precision sweeps (issue 13, item 5): every method × integrator the driver accepts on
+//! Work–precision sweeps: every method × integrator the driver accepts on
 //! one problem, τ = 1e-3 … 1e-11 (`ErrorControl::mixed(τ)`, the same `rtol = atol = τ` the
 //! scipy peers get): final position error against a reference, N_f, steps and wall time (best
 //! of 5), one CSV row per run. Used by the `andrews_work_precision` and

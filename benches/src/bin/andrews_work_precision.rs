@@ -1,4 +1,4 @@
-//! Work–precision data of Andrews' squeezer (issue 13), every method × integrator the driver
+//! Work–precision data of Andrews' squeezer, every method × integrator the driver
 //! accepts, τ = 1e-3 … 1e-11 (`ErrorControl::mixed`): final position error against the IVP
 //! test set's reference (component-wise relative, max), N_f, and wall time (best of 5).
 //! Writes `andrews_work_precision.csv` into the folder given as the first argument

@@ -1,5 +1,5 @@
 //! Work–precision data of Keerthi's robot with its control law (4.5) from IC2 (made
-//! consistent with `contour_model::consistent_state`), T = 5 s (issue 13, item 5): every
+//! consistent with `contour_model::consistent_state`), T = 5 s: every
 //! method × integrator the driver accepts, τ = 1e-3 … 1e-11 (`ErrorControl::mixed`).
 //!
 //! The reference q(5) is computed here, not printed anywhere: the direct method with DOPRI5 at

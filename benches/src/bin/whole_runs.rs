@@ -1,4 +1,4 @@
-//! Whole runs against their evaluations (issue 13, item 3): for every method × integrator the
+//! Whole runs against their evaluations: for every method × integrator the
 //! driver accepts, on Keerthi's robot (IC2 made consistent, control law (4.5), T = 5 s,
 //! `ErrorControl::absolute(1e-4)`, Table 4.2's setting) and Andrews' squeezer (the test set's
 //! consistent start, T = 0.03 s, `ErrorControl::mixed(1e-6)`), the wall time of one run

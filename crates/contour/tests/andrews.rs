@@ -1,9 +1,9 @@
-//! Andrews' squeezer through the public API (issue 13): from the test set's consistent state
+//! Andrews' squeezer through the public API: from the test set's consistent state
 //! at rest, t ∈ [0, 0.03], `ErrorControl::mixed(τ)`.
 //!
 //! * every method × integrator the driver accepts completes at τ = 1e-4, 1e-6, 1e-8, 1e-10
-//!   (before issue 13: GGL/BDF failed at t = 0 for τ ≤ 1e-6, PERT/ABM at τ = 1e-4,
-//!   PERT/RKG at τ ≤ 1e-8);
+//!   (the hard cases: GGL/BDF at t = 0 for τ ≤ 1e-6, PERT/ABM at τ = 1e-4, PERT/RKG at
+//!   τ ≤ 1e-8);
 //! * at τ = 1e-10 the positions of PERT (ABM, DOPRI5), the projector method (ABM, DOPRI5) and
 //!   GGL/BDF agree with the reference solution to 1e-8 relative.
 //!
@@ -115,11 +115,11 @@ fn every_method_and_integrator_completes_andrews() {
     assert_eq!(runs, 4 * (6 * 4 - 3));
 }
 
-/// Regression (issue 13): the perturbation method with the ABM at τ = 1e-4 used to fail at
-/// t = 0.0252 after 20 step halvings with ‖X*‖ = 0.74τ. The velocity correction with
-/// `J(q̄)` (Keerthi (3.4), `VelocityJacobian::Predicted`) left `J q̇ + b` at up to 0.99τ
-/// after accepted steps, which no step halving can remove. The default now corrects with
-/// `J` at the corrected position, and `J q̇ + b` stays at round-off.
+/// The perturbation method with the ABM at τ = 1e-4 completes. A velocity correction with
+/// `J(q̄)` (Keerthi (3.4), `VelocityJacobian::Predicted`) leaves `J q̇ + b` at up to 0.99τ
+/// after accepted steps, which no step halving can remove (the run fails at t = 0.0252 after
+/// 20 step halvings with ‖X*‖ = 0.74τ). The default corrects with `J` at the corrected
+/// position, and `J q̇ + b` stays at round-off.
 #[test]
 fn perturbation_abm_loose_tolerance_regression() {
     let a = AndrewsSqueezer::default();
@@ -146,10 +146,10 @@ fn perturbation_abm_loose_tolerance_regression() {
     }
 }
 
-/// Regression (issue 13): GGL on the BDF used to fail at t = 0 for τ ≤ 1e-6: DASSL's first
-/// step (h₀ ≈ 3e-5·τ here) put the Newton updates of the index-2 multipliers `μ` at their
-/// round-off floor `O(u/h)`, which the unscaled convergence test cannot pass. Now the
-/// index-2 Newton test weights `μ` by its effect on `q` and `v` (see the test below).
+/// GGL on the BDF starts for τ ≤ 1e-6: DASSL's first step (h₀ ≈ 3e-5·τ here) puts the Newton
+/// updates of the index-2 multipliers `μ` at their round-off floor `O(u/h)`, which an unscaled
+/// convergence test cannot pass (it fails at t = 0). The index-2 Newton test weights `μ` by
+/// its effect on `q` and `v` (see the test below).
 #[test]
 fn ggl_starts_at_rest_with_large_accelerations() {
     let a = AndrewsSqueezer::default();
@@ -164,11 +164,11 @@ fn ggl_starts_at_rest_with_large_accelerations() {
     }
 }
 
-/// Regression (issue 13, session 6): GGL on the BDF at τ = 1e-8 took 802 Jacobians for 1,195
-/// steps (16,789 evaluations): after each Newton failure with an old matrix the iteration
-/// stopped at its second iteration with rate ≈ 1 on the multipliers `μ`, whose updates were
-/// weighted by their own (absolute-tolerance) scale. The index-2 Newton test now measures the
-/// iterate in the error-test norm, each `μ` weighted by its effect on `q` and `v`.
+/// GGL on the BDF at τ = 1e-8 needs few Jacobians. With the multipliers' updates weighted by
+/// their own (absolute-tolerance) scale, the iteration stops at its second iteration with
+/// rate ≈ 1 on `μ` after each Newton failure with an old matrix (802 Jacobians for 1,195
+/// steps). The index-2 Newton test measures the iterate in the error-test norm, each `μ`
+/// weighted by its effect on `q` and `v`.
 #[test]
 fn ggl_bdf_newton_does_not_stall_on_multipliers() {
     let a = AndrewsSqueezer::default();

@@ -1,5 +1,5 @@
 //! Whole simulations of the automatic-derivative witnesses agree with the hand-written models
-//! to the integration tolerance (issue 16): the slider-crank and the redundant four-bar, same
+//! to the integration tolerance: the slider-crank and the redundant four-bar, same
 //! method, integrator and τ, compared at the final time.
 
 use contour::model::autodiff::witnesses::{AdFourBar, AdSliderCrank};

@@ -1,4 +1,4 @@
-//! A closed planar four-bar built from `planar(3)` (issue 13): the point closure gives its 2
+//! A closed planar four-bar built from `planar(3)`: the point closure gives its 2
 //! independent rows, and every method × integrator the driver accepts runs it from rest
 //! under gravity, keeps the loop closed and agrees with the others.
 

@@ -1,4 +1,4 @@
-//! A planned motion written through the workspace's one result type (issue 14, item 4): the
+//! A planned motion written through the workspace's one result type: the
 //! 1 kHz samples of the 7-joint arm's minimum-time line become a `Trajectory` with q̈ and τ
 //! columns; the CSV carries them (and parses back to the same numbers), the JSON round-trips,
 //! a simulation's CSV keeps its old columns, and a ragged τ row is a typed error.
