@@ -2,7 +2,15 @@
 andrews_scipy.py and keerthi_scipy.py: run an index-1 right-hand side with LSODA, DOP853, Radau
 and vode-Adams at rtol = atol = tau (f-evaluations counted by the callable, wall time best of
 3), and compare with the CSV of the project's work-precision binaries at matched error. Not
-run in CI. Needs numpy and scipy (pip-installable)."""
+run in CI. Needs numpy and scipy, and numba for the compiled forms (all pip-installable).
+
+Each model is run in the forms a competent scipy user writes, reported separately (`form`):
+* `numpy`  - the textbook index-1 form: a dense KKT matrix assembled and solved by numpy per
+             right-hand side (clear, but numpy's per-call overhead dominates on small systems);
+* `scalar` - plain Python floats, the constraint forces by a hand-written Schur complement
+             (what a user who profiles writes for a 3-coordinate robot);
+* `numba`  - the right-hand side compiled with numba's @njit (compiled once, before timing).
+The fairest peer is the fastest of them at each error."""
 import csv
 import math
 import time
@@ -56,9 +64,23 @@ def integrate(f, x0, t_end, method, rtol, atol):
     return y, ok, c.n, time.perf_counter() - t0
 
 
-def sweep(f, x0, t_end, error, out, taus):
-    """Every peer at every tau (best of 3 in time), rows written to `out` and returned."""
+def sweep(forms, x0, t_end, error, out, taus):
+    """Every form of the right-hand side ({name: f}) with every peer at every tau (best of 3 in
+    time), rows written to `out` and returned."""
     rows = []
+    for form, f in forms.items():
+        rows.extend(sweep_one(form, f, x0, t_end, error, taus))
+    with open(out, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["form", "method", "tau", "status", "error", "f_evals", "seconds"])
+        w.writerows(rows)
+    print("wrote", out)
+    return rows
+
+
+def sweep_one(form, f, x0, t_end, error, taus):
+    rows = []
+    f(0.0, np.array(x0))  # compile (numba) and warm up before timing
     for m in PEERS:
         for tau in taus:
             best = None
@@ -68,20 +90,19 @@ def sweep(f, x0, t_end, error, out, taus):
                     best = (y, ok, n, dt)
             y, ok, n, dt = best
             err = error(y)
-            rows.append((m, tau, "ok" if ok else "failed", err, n, dt))
-            print(f"{m:>10} tau {tau:.0e}: err {err:.1e}, {n} f, {dt * 1e3:.1f} ms", flush=True)
-    with open(out, "w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["method", "tau", "status", "error", "f_evals", "seconds"])
-        w.writerows(rows)
-    print("wrote", out)
+            rows.append((form, m, tau, "ok" if ok else "failed", err, n, dt))
+            print(f"{form:>6} {m:>10} tau {tau:.0e}: err {err:.1e}, {n} f, {dt * 1e3:.2f} ms",
+                  flush=True)
     return rows
 
 
-def compare(rows, ours_csv, decades):
-    """For each error decade, the fewest f-evaluations and least wall time of each side."""
+def compare(rows, ours_csv, decades, forms=None):
+    """For each error decade, the fewest f-evaluations and least wall time of each side (the
+    peers restricted to `forms` when given)."""
     ours = [r for r in csv.DictReader(open(ours_csv)) if r["status"] == "ok"]
-    peers = [dict(method=m, error=e, f_evals=n, seconds=s) for m, _, st, e, n, s in rows if st == "ok"]
+    peers = [dict(method=f"{m}/{fo}", error=e, f_evals=n, seconds=s)
+             for fo, m, _, st, e, n, s in rows if st == "ok" and (forms is None or fo in forms)]
+    print(f"\npeer forms: {', '.join(forms) if forms else 'all'}")
 
     def best(rs, lo, key):
         c = [r for r in rs if float(r["error"]) <= lo]
@@ -95,8 +116,8 @@ def compare(rows, ours_csv, decades):
             print(f"error <= {lo:.0e}: f-evals ours {of['f_evals']} ({of['method']}/{of['integrator']}) vs "
                   f"{pf['f_evals']} ({pf['method']}) = {float(of['f_evals']) / float(pf['f_evals']):.2f}x; "
                   f"time ours {float(os_['seconds']) * 1e3:.3f} ms ({os_['method']}/{os_['integrator']}) "
-                  f"vs {float(ps['seconds']) * 1e3:.1f} ms ({ps['method']}) = "
-                  f"{float(ps['seconds']) / float(os_['seconds']):.0f}x faster")
+                  f"vs {float(ps['seconds']) * 1e3:.2f} ms ({ps['method']}) = "
+                  f"peer/ours {float(ps['seconds']) / float(os_['seconds']):.2f}")
         else:
             print(f"error <= {lo:.0e}: not reached by " + ("us" if not of else "the peers"))
 
@@ -116,8 +137,9 @@ def max_abs(a):
     return float(np.max(np.abs(a)))
 
 
-def isclose_or_die(a, b, tol, what):
+def isclose_or_die(a, b, tol, what, quiet=False):
     d = max_abs(np.asarray(a) - np.asarray(b))
-    print(f"{what}: {d:.1e}")
+    if not quiet:
+        print(f"{what}: {d:.1e}")
     if not d <= tol or math.isnan(d):
         raise SystemExit(f"{what} differs by {d:e} > {tol:e}")
