@@ -1044,4 +1044,26 @@ mod tests {
         assert_eq!(hs[2], 2.0 * hs[1]);
         assert!(max_k >= 8, "max order {max_k}");
     }
+
+    /// `GSTR[k]` is `|γ*ₖ|`, the error constant of the k-th Adams–Moulton formula, printed to
+    /// three significant digits by Shampine & Gordon: the γ* follow from
+    /// `Σⱼ₌₀ᵏ γ*ⱼ/(k + 1 − j) = 0`, `γ*₀ = 1` (Hairer–Nørsett–Wanner III.1), an independent
+    /// witness of every entry (the order and step selection rest on them).
+    #[test]
+    fn gstr_are_the_adams_moulton_error_constants() {
+        let mut gamma = [0.0f64; 14];
+        gamma[0] = 1.0;
+        for k in 1..14 {
+            gamma[k] = -(0..k).map(|j| gamma[j] / (k + 1 - j) as f64).sum::<f64>();
+        }
+        for k in 1..14 {
+            let unit = 10f64.powf(GSTR[k].log10().floor() - 2.0);
+            assert!(
+                (GSTR[k] - gamma[k].abs()).abs() <= 0.5 * unit * (1.0 + 1e-9),
+                "GSTR[{k}] = {} but |γ*_{k}| = {}",
+                GSTR[k],
+                gamma[k].abs()
+            );
+        }
+    }
 }

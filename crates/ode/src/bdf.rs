@@ -880,9 +880,9 @@ impl Bdf {
                         }
                         let erkm2 = self.sigma[k - 1] * self.norm_err(&self.delta);
                         let terkm2 = (k - 1) as f64 * erkm2;
-                        terkm1.max(terkm2) <= terk
+                        lowers_order(k, terkm2, terkm1, terk)
                     } else {
-                        terkm1 <= 0.5 * terk
+                        lowers_order(k, f64::NAN, terkm1, terk)
                     };
                     if lower {
                         knew = k - 1;
@@ -1105,6 +1105,19 @@ impl<F: DaeJacobian> Advance<WithJacobian<F>> for Bdf {
     }
 }
 
+/// DASSL's test for lowering the order after a converged corrector at order `k ≥ 2`
+/// (DDASTP, from the terms `T(j) = (j+1)·σ(j+1)·‖·‖` of the error estimates at orders
+/// `k − 2 … k`): at `k > 2` when neither lower-order term exceeds `T(k)`; at `k = 2` (no
+/// `T(k−2)`) only when `T(k−1) ≤ T(k)/2`, so that order 1 is taken only where it is clearly
+/// more accurate.
+fn lowers_order(k: usize, terkm2: f64, terkm1: f64, terk: f64) -> bool {
+    if k > 2 {
+        terkm1.max(terkm2) <= terk
+    } else {
+        terkm1 <= 0.5 * terk
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1231,5 +1244,17 @@ mod tests {
             BdfConfig::default().with_initial_derivative(vec![f64::INFINITY])
         )
         .is_err());
+    }
+
+    /// The order-lowering rule is DASSL's (DDASTP): at k = 2 order 1 only when its error term
+    /// is at most half of order 2's; above, when both lower terms are at most the current one.
+    #[test]
+    fn order_lowering_follows_dassl() {
+        assert!(lowers_order(2, f64::NAN, 0.5, 1.0));
+        assert!(!lowers_order(2, f64::NAN, 0.55, 1.0));
+        assert!(!lowers_order(2, f64::NAN, 0.9, 1.0));
+        assert!(lowers_order(3, 0.9, 1.0, 1.0));
+        assert!(!lowers_order(3, 1.1, 0.5, 1.0));
+        assert!(!lowers_order(5, 0.5, 1.1, 1.0));
     }
 }

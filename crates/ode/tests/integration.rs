@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 mod bad_input;
+mod behaviour_witnesses;
 mod convergence_order;
 mod events;
 mod gill_roundoff;
