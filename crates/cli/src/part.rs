@@ -395,13 +395,20 @@ pub fn merge(out: &Path) -> Result<MergeReport> {
     let run_col = first.columns.iter().position(|c| c == "run").unwrap_or(0);
     let wall = first.columns.iter().position(|c| c == "wall_time_s");
     let status = first.columns.iter().position(|c| c == "status");
-    let mut rows: Vec<Option<Box<str>>> = vec![None; runs];
+    // Where each run's row is: (part, byte offset, length) — the rows stay in their files.
+    let mut rows: Vec<Option<Slot>> = vec![None; runs];
+    let mut files: Vec<Positioned> = Vec::new();
     let (mut duplicated, mut conflicting, mut incomplete) = (Vec::new(), Vec::new(), Vec::new());
-    for (p, meta) in parts.iter().zip(&metas) {
+    for (k, (p, meta)) in parts.iter().zip(&metas).enumerate() {
         if !meta.complete {
             incomplete.push(p.clone());
         }
         let f = File::open(p).map_err(|e| CliError::io(p, e))?;
+        // A second handle (its own offset) for reading rows back by position.
+        files.push(Positioned {
+            reader: BufReader::new(File::open(p).map_err(|e| CliError::io(p, e))?),
+            pos: 0,
+        });
         let mut records = CsvRecords::new(BufReader::new(f));
         let mut header = true;
         while let Some(rec) = records.next_record().map_err(|e| CliError::io(p, e))? {
@@ -439,20 +446,26 @@ pub fn merge(out: &Path) -> Result<MergeReport> {
                         cells[run_col]
                     ))
                 })?;
-            match &rows[run] {
+            match rows[run] {
                 Some(prev) => {
                     duplicated.push(run);
-                    let prev = CsvRecords::new(prev.as_bytes())
-                        .next_record()
-                        .ok()
-                        .flatten();
-                    let same = matches!(prev, Some(Record::Complete { cells: c, .. })
-                        if c.iter().zip(&cells).enumerate().all(|(j, (a, b))| Some(j) == wall || a == b));
+                    let (_, c) = read_slot(&parts, &mut files, prev)?;
+                    let same = c
+                        .iter()
+                        .zip(&cells)
+                        .enumerate()
+                        .all(|(j, (a, b))| Some(j) == wall || a == b);
                     if !same {
                         conflicting.push(run);
                     }
                 }
-                None => rows[run] = Some(text.into_boxed_str()),
+                None => {
+                    rows[run] = Some(Slot {
+                        part: k,
+                        start: records.start,
+                        len: text.len(),
+                    })
+                }
             }
         }
     }
@@ -471,9 +484,61 @@ pub fn merge(out: &Path) -> Result<MergeReport> {
         conflicting,
     };
     if report.missing.is_empty() && report.conflicting.is_empty() {
-        report.failed = write_summary(out, &first, &rows, status)?;
+        report.failed = write_summary(out, &first, &report.parts, &mut files, &rows, status)?;
     }
     Ok(report)
+}
+
+/// Where a run's row is: part `part`, `len` bytes from byte `start`.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    part: usize,
+    start: u64,
+    len: usize,
+}
+
+/// A buffered reader of a part that knows its position (rows in file order are read without
+/// a seek).
+struct Positioned {
+    reader: BufReader<File>,
+    pos: u64,
+}
+
+/// The text and the cells of the row at `slot`.
+fn read_slot(
+    parts: &[PathBuf],
+    files: &mut [Positioned],
+    slot: Slot,
+) -> Result<(String, Vec<String>)> {
+    use std::io::Read;
+    let path = &parts[slot.part];
+    let f = &mut files[slot.part];
+    let mut buf = vec![0; slot.len];
+    if f.pos != slot.start {
+        f.reader
+            .seek(SeekFrom::Start(slot.start))
+            .map_err(|e| CliError::io(path, e))?;
+    }
+    f.reader
+        .read_exact(&mut buf)
+        .map_err(|e| CliError::io(path, e))?;
+    f.pos = slot.start + slot.len as u64;
+    let text = String::from_utf8(buf).map_err(|_| CliError::MalformedSummary {
+        path: path.clone(),
+        line: 0,
+        reason: format!("the row at byte {} is not UTF-8", slot.start),
+    })?;
+    match CsvRecords::new(text.as_bytes())
+        .next_record()
+        .map_err(|e| CliError::io(path, e))?
+    {
+        Some(Record::Complete { cells, .. }) => Ok((text, cells)),
+        _ => Err(CliError::MalformedSummary {
+            path: path.clone(),
+            line: 0,
+            reason: format!("the row at byte {} changed while merging", slot.start),
+        }),
+    }
 }
 
 /// Writes `summary.{csv,parquet,json}` from the rows in run order; returns the rows whose
@@ -481,7 +546,9 @@ pub fn merge(out: &Path) -> Result<MergeReport> {
 fn write_summary(
     out: &Path,
     meta: &PartMeta,
-    rows: &[Option<Box<str>>],
+    parts: &[PathBuf],
+    files: &mut [Positioned],
+    rows: &[Option<Slot>],
     status: Option<usize>,
 ) -> Result<usize> {
     let csv_path = out.join("summary.csv");
@@ -503,15 +570,12 @@ fn write_summary(
         let io = |e| CliError::io(&csv_path, e);
         csv.write_all(csv_line(&meta.columns).as_bytes())
             .map_err(io)?;
-        for text in rows.iter().flatten() {
+        for &slot in rows.iter().flatten() {
+            let (text, cells) = read_slot(parts, files, slot)?;
             csv.write_all(text.as_bytes()).map_err(io)?;
-            if let Some(Record::Complete { cells, .. }) =
-                CsvRecords::new(text.as_bytes()).next_record().map_err(io)?
-            {
-                merged.rows += 1;
-                merged.failed += usize::from(status.is_some_and(|j| cells[j] != "ok"));
-                parquet.push(cells)?;
-            }
+            merged.rows += 1;
+            merged.failed += usize::from(status.is_some_and(|j| cells[j] != "ok"));
+            parquet.push(cells)?;
         }
         csv.flush().map_err(io)?;
         parquet.finish()?;

@@ -599,9 +599,35 @@ pub fn parse(file: &str, src: &str) -> Result<Scenario, ScenarioError> {
     toml::from_str(src).map_err(|e| toml_error(file, src, &e))
 }
 
+/// Largest scenario or sweep file read (32 MiB): parsing TOML takes about twenty times the
+/// file's size in memory, and a list long enough to need more (a million output times) is
+/// better written as `output_step`.
+pub const MAX_FILE_BYTES: u64 = 32 << 20;
+
+/// The text of a scenario or sweep file, refused above [`MAX_FILE_BYTES`].
+pub fn read_source(path: &Path) -> crate::error::Result<String> {
+    let len = std::fs::metadata(path)
+        .map_err(|e| crate::CliError::io(path, e))?
+        .len();
+    if len > MAX_FILE_BYTES {
+        return Err(ScenarioError {
+            file: path.display().to_string(),
+            line: 0,
+            column: 0,
+            key: None,
+            message: format!(
+                "{len} bytes: scenario and sweep files are limited to {MAX_FILE_BYTES} bytes \
+                 (long lists of output times are `output_step`)"
+            ),
+        }
+        .into());
+    }
+    std::fs::read_to_string(path).map_err(|e| crate::CliError::io(path, e))
+}
+
 /// Reads and parses a scenario file.
 pub fn load(path: &Path) -> crate::error::Result<Loaded> {
-    let source = std::fs::read_to_string(path).map_err(|e| crate::CliError::io(path, e))?;
+    let source = read_source(path)?;
     let file = path.display().to_string();
     let scenario = parse(&file, &source)?;
     Ok(Loaded {

@@ -188,7 +188,7 @@ const DISTRIBUTIONS: [&str; 5] = ["uniform", "normal", "log-uniform", "integer",
 impl Sweep {
     /// Reads and checks a sweep file (and its base scenario).
     pub fn load(path: &Path) -> Result<Self> {
-        let src = std::fs::read_to_string(path).map_err(|e| CliError::io(path, e))?;
+        let src = scenario::read_source(path)?;
         let file = path.display().to_string();
         let f: SweepFile =
             toml::from_str(&src).map_err(|e| scenario::toml_error(&file, &src, &e))?;

@@ -400,6 +400,8 @@ pub struct CsvRecords<R> {
     offset: u64,
     /// 1-based line of the last record returned.
     pub line: usize,
+    /// Byte offset of the last record returned.
+    pub start: u64,
 }
 
 impl<R: std::io::BufRead> CsvRecords<R> {
@@ -409,12 +411,14 @@ impl<R: std::io::BufRead> CsvRecords<R> {
             reader,
             offset: 0,
             line: 0,
+            start: 0,
         }
     }
 
     /// The next record, `None` at the end of the input.
     pub fn next_record(&mut self) -> std::io::Result<Option<Record>> {
         let start = self.offset;
+        self.start = start;
         let mut text = String::new();
         loop {
             let n = self.reader.read_line(&mut text)?;

@@ -437,3 +437,80 @@ fn library_range_checks_name_the_key_and_line() {
         "{o:?}"
     );
 }
+
+#[test]
+fn plan_takes_acceleration_and_velocity_limits() {
+    // The arm's line moves every joint by 0.3 rad (q = q0 + s Δ, s ∈ [0, 1]); with the torque
+    // limit out of reach, |q̈ᵢ| ≤ a is s̈ ≤ a / 0.3 and |q̇ᵢ| ≤ v is ṡ ≤ v / 0.3. Rest to rest
+    // the optimum is bang-bang, T = 2 √(0.3 / a), or with a speed cap the trapezoid
+    // T = 1 / ṡmax + ṡmax / s̈max: closed forms the phase-plane plan must meet.
+    let dir = tempfile::tempdir().unwrap();
+    let base = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenarios/plan.toml"),
+    )
+    .unwrap()
+    .replace("torque_limit = 1000.0 ", "torque_limit = 1e9 ")
+    .replace("toppra_intervals = 1000", "");
+    let (a, v) = (2.0_f64, 0.5_f64);
+    let (sdd, sd) = (a / 0.3, v / 0.3);
+    for (extra, expected) in [
+        (
+            format!("acceleration_limit = {a}\n"),
+            2.0 * (0.3 / a).sqrt(),
+        ),
+        (
+            format!(
+                "acceleration_limits = [{a}, {a}, {a}, {a}, {a}, {a}, {a}]\nvelocity_limit = {v}\n"
+            ),
+            1.0 / sd + sd / sdd,
+        ),
+    ] {
+        let p = file(dir.path(), "plan.toml", &format!("{base}{extra}"));
+        let out = dir.path().join("out");
+        ok(&contour(&["plan", s(&p), "-o", s(&out)]));
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("plan.json")).unwrap()).unwrap();
+        let t = summary["total_time"].as_f64().unwrap();
+        assert!(
+            (t - expected).abs() < 1e-4 * expected,
+            "{extra}: {t} vs {expected}"
+        );
+    }
+    // Both kinds of one limit, or a non-positive limit, name the key.
+    let p = file(
+        dir.path(),
+        "bad.toml",
+        &format!("{base}acceleration_limit = 1.0\nacceleration_limits = [1.0]\n"),
+    );
+    let o = contour(&["plan", s(&p), "-o", s(&dir.path().join("b"))]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("key `plan.acceleration_limit`"),
+        "{o:?}"
+    );
+    let p = file(
+        dir.path(),
+        "bad.toml",
+        &format!("{base}velocity_limit = -1.0\n"),
+    );
+    let o = contour(&["plan", s(&p), "-o", s(&dir.path().join("b"))]);
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("key `plan.velocity_limit`: joint 0: -1e0 is not a positive limit"),
+        "{o:?}"
+    );
+}
+
+#[test]
+fn oversized_scenario_files_are_refused_before_parsing() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("huge.toml");
+    let f = std::fs::File::create(&p).unwrap();
+    f.set_len(33 << 20).unwrap(); // sparse: no memory, no disk
+    let o = contour(&["simulate", s(&p), "-o", s(&dir.path().join("o"))]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("limited to 33554432 bytes"),
+        "{o:?}"
+    );
+}
