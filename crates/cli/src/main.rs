@@ -12,6 +12,14 @@ use contour_cli::error::{EXIT_MERGE_INCOMPLETE, EXIT_RUNS_FAILED};
 use contour_cli::sweep::{SweepOptions, MAX_JOBS};
 use contour_cli::CliError;
 
+/// `println!` that ignores a closed standard output (`contour … | head -1` must not panic).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 /// Exit statuses, for `--help`.
 const EXIT_CODES: &str = "\
 Exit status:
@@ -114,7 +122,7 @@ fn stop_flag() -> Result<Arc<AtomicUsize>, CliError> {
 fn sweep(args: SweepArgs) -> Result<u8, CliError> {
     if let Some(MergeCommand::Merge { dir }) = args.merge {
         let r = contour_cli::part::merge(&dir)?;
-        println!(
+        say!(
             "merged {} part(s) of sweep {}: {} of {} run(s)",
             r.parts.len(),
             r.fingerprint,
@@ -127,23 +135,23 @@ fn sweep(args: SweepArgs) -> Result<u8, CliError> {
                 .iter()
                 .map(|p| p.display().to_string())
                 .collect();
-            println!(
+            say!(
                 "stopped before their last run (resume them with --resume): {}",
                 names.join(", ")
             );
         }
         if !r.duplicated.is_empty() {
-            println!("duplicated runs (first kept): {:?}", r.duplicated);
+            say!("duplicated runs (first kept): {:?}", r.duplicated);
         }
         if !r.conflicting.is_empty() {
-            println!("duplicated runs whose rows differ: {:?}", r.conflicting);
+            say!("duplicated runs whose rows differ: {:?}", r.conflicting);
         }
         if !r.missing.is_empty() {
-            println!("missing runs: {:?}", r.missing);
+            say!("missing runs: {:?}", r.missing);
         }
         if r.missing.is_empty() && r.conflicting.is_empty() {
-            println!("{} run(s) not ok", r.failed);
-            println!("wrote {}", dir.join("summary.csv").display());
+            say!("{} run(s) not ok", r.failed);
+            say!("wrote {}", dir.join("summary.csv").display());
             return Ok(0);
         }
         return Err(CliError::IncompleteMerge {
@@ -173,12 +181,16 @@ fn sweep(args: SweepArgs) -> Result<u8, CliError> {
         || "sweep".to_string(),
         |s| format!("shard {} of {}", s.index, s.count),
     );
-    println!(
+    say!(
         "{part} ({}): {} of {} run(s) have a row ({} kept by --resume), {} not ok",
-        r.fingerprint, r.rows, r.runs, r.resumed, r.failed
+        r.fingerprint,
+        r.rows,
+        r.runs,
+        r.resumed,
+        r.failed
     );
     for f in &r.files {
-        println!("wrote {}", f.display());
+        say!("wrote {}", f.display());
     }
     if let Some(sig) = r.interrupted {
         eprintln!(
@@ -195,14 +207,14 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Simulate { scenario, out } => contour_cli::simulate::simulate(&scenario, &out)
             .map(|(files, summary)| {
-                println!("{summary}");
+                say!("{summary}");
                 for f in files {
-                    println!("wrote {}", f.display());
+                    say!("wrote {}", f.display());
                 }
                 0
             }),
         Command::Plan { scenario, out } => contour_cli::plan::plan(&scenario, &out).map(|s| {
-            println!("{s}");
+            say!("{s}");
             0
         }),
         Command::Sweep(args) => sweep(args),
