@@ -5,7 +5,8 @@
 //!
 //! * `<stem>.csv` — a header, then one row per finished run, appended and flushed as runs
 //!   finish (nearly in run order; sort by `run`), so an interrupted part keeps every
-//!   finished row. The process holds an exclusive lock on it while it writes.
+//!   finished row. The process holds an exclusive lock on it while it writes (where the
+//!   file system has locks), so a shard launched twice is refused.
 //! * `<stem>.parquet` — the same rows, written a row group of [`crate::table::ROW_GROUP`]
 //!   rows at a time into a uniquely named temporary file that is renamed into place when the
 //!   part closes (also on Ctrl-C / SIGTERM); its key-value metadata holds the fingerprint.
@@ -140,7 +141,12 @@ impl PartWriter {
             Err(std::fs::TryLockError::WouldBlock) => {
                 return Err(CliError::PartBusy { path: csv_path })
             }
-            Err(std::fs::TryLockError::Error(e)) => return Err(CliError::io(&csv_path, e)),
+            // A file system without locks (some network volumes): the part is still this
+            // shard's alone as long as one process runs each shard.
+            Err(std::fs::TryLockError::Error(e)) => eprintln!(
+                "warning: {}: cannot lock ({e}); make sure no other process runs this shard",
+                csv_path.display()
+            ),
         }
         // The lock is ours: temporary Parquet files of this part are leftovers of a killed run.
         remove_stale_temporaries(dir, &format!(".{stem}.parquet."));
