@@ -514,3 +514,29 @@ fn oversized_scenario_files_are_refused_before_parsing() {
         "{o:?}"
     );
 }
+
+#[test]
+fn a_shard_launched_twice_is_refused_while_the_first_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = file(dir.path(), "sweep.toml", SWEEP);
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    // The first process's lock on its part, held here.
+    let held = std::fs::File::create(out.join("part-2-of-4.csv")).unwrap();
+    held.try_lock().unwrap();
+    let o = contour(&["sweep", s(&sweep), "-o", s(&out), "--shard", "2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("another process is writing this part"),
+        "{o:?}"
+    );
+    drop(held);
+    ok(&contour(&[
+        "sweep",
+        s(&sweep),
+        "-o",
+        s(&out),
+        "--shard",
+        "2",
+    ]));
+}
