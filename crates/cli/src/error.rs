@@ -52,13 +52,56 @@ pub enum CliError {
     /// Writing the Parquet summary failed.
     #[error("Parquet: {0}")]
     Parquet(#[from] parquet::errors::ParquetError),
-    /// A `--shard` argument or shard environment that is not `i/n` with `i < n`.
+    /// A `--shard`/`--shards` argument or shard environment that does not name one shard of
+    /// a known count.
     #[error("invalid shard `{given}`: {reason}")]
     InvalidShard {
         /// What was given.
         given: String,
         /// Why it is refused.
-        reason: &'static str,
+        reason: String,
+    },
+    /// `--jobs` outside `1..=MAX_JOBS`.
+    #[error("--jobs {given}: give 1 to {max} worker threads")]
+    InvalidJobs {
+        /// What was given.
+        given: usize,
+        /// The largest accepted.
+        max: usize,
+    },
+    /// `-o` names an existing file: the outputs go into a directory.
+    #[error("-o {path}: is a file; -o names the output directory (created if missing)")]
+    OutputNotADirectory {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// Another process is writing the same part (its CSV is locked).
+    #[error("{path}: another process is writing this part (the same shard launched twice?)")]
+    PartBusy {
+        /// The part's CSV.
+        path: PathBuf,
+    },
+    /// `--resume` on a part written by a different sweep.
+    #[error("{path}: cannot resume: the part belongs to sweep {found}, this sweep is {expected} (remove the part or write to another directory)")]
+    ResumeMismatch {
+        /// The part's sidecar.
+        path: PathBuf,
+        /// Fingerprint in the part.
+        found: String,
+        /// Fingerprint of the sweep being run.
+        expected: String,
+    },
+    /// `sweep merge` found parts of different sweeps.
+    #[error("refusing to merge parts of different sweeps:\n{groups}")]
+    MixedSweeps {
+        /// One line per fingerprint with its files.
+        groups: String,
+    },
+    /// `sweep merge` found no part.
+    #[error("{dir}: no part-*-of-*.csv to merge")]
+    NoParts {
+        /// The directory.
+        dir: PathBuf,
     },
     /// A summary part that cannot be read back by `sweep merge`.
     #[error("{path}:{line}: malformed summary: {reason}")]
@@ -84,12 +127,24 @@ pub enum CliError {
     /// `plan` on a scenario without a `[plan]` table.
     #[error("the scenario has no [plan] table")]
     NoPlan,
-    /// The rayon pool could not be built.
-    #[error("thread pool: {0}")]
-    ThreadPool(#[from] rayon::ThreadPoolBuildError),
 }
 
+/// Exit status of a sweep that completed with failed runs (every row written; the
+/// `status` and `error` columns say which and why).
+pub const EXIT_RUNS_FAILED: u8 = 3;
+/// Exit status of a merge that found missing runs or conflicting duplicates.
+pub const EXIT_MERGE_INCOMPLETE: u8 = 4;
+
 impl CliError {
+    /// The process exit status of this error: [`EXIT_MERGE_INCOMPLETE`] for an incomplete
+    /// merge, 1 for every other error (2 is the command-line parser's usage error).
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::IncompleteMerge { .. } => EXIT_MERGE_INCOMPLETE,
+            _ => 1,
+        }
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         CliError::Io {

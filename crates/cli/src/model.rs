@@ -67,9 +67,11 @@ impl Origin<'_> {
         let line = self
             .source
             .and_then(|s| {
-                candidates
-                    .iter()
-                    .find_map(|k| crate::scenario::locate_key(s, k))
+                locate_in_section(s, key).or_else(|| {
+                    candidates
+                        .iter()
+                        .find_map(|k| crate::scenario::locate_key(s, k))
+                })
             })
             .unwrap_or(0);
         ScenarioError {
@@ -80,6 +82,27 @@ impl Origin<'_> {
             message: message.into(),
         }
     }
+}
+
+/// The line (1-based) of `c = …` under the header `[a.b]` for the key `a.b.c` (or of
+/// `b.c = …` under `[a]`), before the next header.
+fn locate_in_section(src: &str, key: &str) -> Option<usize> {
+    let parts: Vec<&str> = key.split('.').collect();
+    let lines: Vec<&str> = src.lines().collect();
+    (1..parts.len()).rev().find_map(|cut| {
+        let header = format!("[{}]", parts[..cut].join("."));
+        let leaf = parts[cut..].join(".");
+        let h = lines.iter().position(|l| l.trim() == header)?;
+        lines[h + 1..]
+            .iter()
+            .take_while(|l| !l.trim_start().starts_with('['))
+            .position(|l| {
+                l.trim_start()
+                    .strip_prefix(leaf.as_str())
+                    .is_some_and(|r| r.trim_start().starts_with('='))
+            })
+            .map(|i| h + i + 2)
+    })
 }
 
 /// Builds the mechanism and the initial state of `model` with `initial`.
@@ -167,7 +190,9 @@ pub fn build(
         }
         ModelSpec::Urdf(p) => {
             no_angle("urdf")?;
-            let mut t = KinematicTree::from_urdf_file(origin.dir.join(&p.file))?;
+            let path = origin.dir.join(&p.file);
+            let mut t = KinematicTree::from_urdf_file(&path)
+                .map_err(|e| origin.error("model.urdf.file", format!("{}: {e}", path.display())))?;
             t.set_gravity(p.gravity);
             let n = t.dof();
             let q = initial.q.clone().unwrap_or_else(|| vec![0.0; n]);

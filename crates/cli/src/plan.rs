@@ -1,6 +1,7 @@
 //! `contour plan scenario.toml -o out/`: the minimum-time motion along the scenario's joint
 //! path under symmetric torque limits (or a URDF's effort and velocity limits,
-//! `urdf_limits = true`), by the phase-plane method, written as `plan.csv` (the workspace's
+//! `urdf_limits = true`), joint velocity limits (`velocity_limit(s)`, or the URDF's) and joint
+//! acceleration limits (`acceleration_limit(s)`), by the phase-plane method, written as `plan.csv` (the workspace's
 //! `Trajectory` CSV: t, q, q̇, q̈, τ sampled at `sample_rate`), `phase_plane.svg` (ṡ(s), the
 //! maximum-velocity curve, the switching points) and `plan.json` (the summary).
 //!
@@ -12,7 +13,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use contour::planning::JointVelocityLimits;
+use contour::planning::{JointAccelerationLimits, JointVelocityLimits, PathConstraint};
 use contour::prelude::{
     AccelerationLimits, BoxLimits, CartesianJointPath, Mechanism, PathDynamics, PhasePlane,
     PhasePlaneConfig, Segment, SegmentKind, Shape, Toppra, ToppraConfig,
@@ -190,6 +191,44 @@ fn limits(
     }
 }
 
+/// Per-joint limits from a symmetric `one` or a per-joint `each` (at most one of them),
+/// each value positive (`inf` for none); `None` when neither is given.
+fn joint_limits(
+    one: Option<f64>,
+    each: &Option<Vec<f64>>,
+    key: &str,
+    n: usize,
+    origin: Origin<'_>,
+) -> Result<Option<Vec<f64>>> {
+    let (v, k) = match (one, each) {
+        (None, None) => return Ok(None),
+        (Some(x), None) => (vec![x; n], format!("plan.{key}_limit")),
+        (None, Some(v)) => (v.clone(), format!("plan.{key}_limits")),
+        (Some(_), Some(_)) => {
+            return Err(origin
+                .error(
+                    &format!("plan.{key}_limit"),
+                    format!("give one of {key}_limit and {key}_limits"),
+                )
+                .into())
+        }
+    };
+    if v.len() != n {
+        return Err(origin
+            .error(
+                &k,
+                format!("has {} entries, the model has {n} joints", v.len()),
+            )
+            .into());
+    }
+    if let Some(i) = v.iter().position(|x| x.is_nan() || *x <= 0.0) {
+        return Err(origin
+            .error(&k, format!("joint {i}: {:e} is not a positive limit", v[i]))
+            .into());
+    }
+    Ok(Some(v))
+}
+
 /// Solves and writes the plan of `scenario_file` into `out`.
 pub fn plan(scenario_file: &Path, out: &Path) -> Result<PlanSummary> {
     let loaded = scenario::load(scenario_file)?;
@@ -202,7 +241,31 @@ pub fn plan(scenario_file: &Path, out: &Path) -> Result<PlanSummary> {
     let built = build(&loaded.scenario.model, &loaded.scenario.initial, origin)?;
     let mech: &dyn Mechanism = &*built.mech;
     let n = mech.dof();
-    let (torque, speed) = limits(spec, &loaded.scenario.model, n, origin)?;
+    let (torque, urdf_speed) = limits(spec, &loaded.scenario.model, n, origin)?;
+    let speed = joint_limits(
+        spec.velocity_limit,
+        &spec.velocity_limits,
+        "velocity",
+        n,
+        origin,
+    )?
+    .map(JointVelocityLimits::new)
+    .or(urdf_speed);
+    let accel = joint_limits(
+        spec.acceleration_limit,
+        &spec.acceleration_limits,
+        "acceleration",
+        n,
+        origin,
+    )?
+    .map(JointAccelerationLimits::new);
+    let extra: Vec<&dyn PathConstraint> = [
+        speed.as_ref().map(|v| v as &dyn PathConstraint),
+        accel.as_ref().map(|a| a as &dyn PathConstraint),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     let rate = spec.sample_rate;
     if !(rate.is_finite() && rate > 0.0) {
         return Err(origin.error("plan.sample_rate", "must be positive").into());
@@ -212,8 +275,8 @@ pub fn plan(scenario_file: &Path, out: &Path) -> Result<PlanSummary> {
     let path = CartesianJointPath::new(path);
     let dynamics = PathDynamics::new(mech, &path).map_err(contour::Error::from)?;
     let mut limits = AccelerationLimits::new(&dynamics, &torque);
-    if let Some(v) = &speed {
-        limits = limits.with_constraint(v).map_err(contour::Error::from)?;
+    for c in extra {
+        limits = limits.with_constraint(c).map_err(contour::Error::from)?;
     }
     let sol = PhasePlane::new(&limits, PhasePlaneConfig::default())
         .solve()

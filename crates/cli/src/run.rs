@@ -12,7 +12,8 @@ use contour::prelude::{
 
 use crate::error::{CliError, ScenarioError};
 use crate::model::{build, Origin};
-use crate::scenario::{Consistency, IntegratorName, MethodName, NormName, Scenario};
+use crate::scenario::{Consistency, IntegratorName, MethodName, ModelSpec, NormName, Scenario};
+use contour::model::ModelError;
 
 /// The outcome of one run: the trajectory, or the failure with the partial trajectory.
 pub enum Outcome {
@@ -112,7 +113,7 @@ pub fn integrator(s: &Scenario) -> Integrator {
             c
         }};
     }
-    match spec.name {
+    match spec.resolved(s.method.name) {
         IntegratorName::Abm => Integrator::Abm(set!(contour::prelude::AbmConfig::default())),
         IntegratorName::Dopri5 => {
             Integrator::DormandPrince(set!(contour::prelude::DormandPrinceConfig::default()))
@@ -137,6 +138,10 @@ pub fn error_control(s: &Scenario) -> ErrorControl {
     }
 }
 
+/// Most output times of one run (`time.outputs` or `time.output_step`): 1e7 samples of a
+/// state are already gigabytes of trajectory.
+pub const MAX_OUTPUTS: usize = 10_000_000;
+
 /// Output times from `[time]` (`outputs`, or every `output_step` from start to end).
 pub fn output_times(
     s: &Scenario,
@@ -145,19 +150,25 @@ pub fn output_times(
     origin: Origin<'_>,
 ) -> Result<Vec<f64>, ScenarioError> {
     if let Some(t) = &s.time.outputs {
+        if t.len() > MAX_OUTPUTS {
+            return Err(origin.error(
+                "time.outputs",
+                format!("has {} times (more than {MAX_OUTPUTS:e})", t.len()),
+            ));
+        }
         return Ok(t.clone());
     }
     let Some(dt) = s.time.output_step else {
         return Ok(Vec::new());
     };
     if !(dt.is_finite() && dt > 0.0) {
-        return Err(origin.error("time.output_step", format!("must be positive, not {dt}")));
+        return Err(origin.error("time.output_step", format!("must be positive, not {dt:e}")));
     }
     let n = ((t_end - t0) / dt).floor();
-    if n > 1e7 {
+    if n > MAX_OUTPUTS as f64 {
         return Err(origin.error(
             "time.output_step",
-            format!("gives {n} outputs (more than 1e7)"),
+            format!("gives {n:e} outputs (more than {MAX_OUTPUTS:e})"),
         ));
     }
     let n = n as usize;
@@ -173,10 +184,202 @@ pub fn output_times(
     Ok(t)
 }
 
+/// The kebab-case name of the scenario's model (`[model.<name>]`).
+pub fn model_name(model: &ModelSpec) -> &'static str {
+    match model {
+        ModelSpec::Pendulum(_) => "pendulum",
+        ModelSpec::SliderCrank(_) => "slider-crank",
+        ModelSpec::FourBar(_) => "four-bar",
+        ModelSpec::Keerthi(_) => "keerthi",
+        ModelSpec::Huang(_) => "huang",
+        ModelSpec::Arm7(_) => "arm7",
+        ModelSpec::Andrews(_) => "andrews",
+        ModelSpec::Urdf(_) => "urdf",
+    }
+}
+
+/// The scenario key that set a value the model refuses, and what is wrong with it.
+fn locate_model(e: &ModelError, s: &Scenario) -> Option<(String, String)> {
+    let initial = |what: &str| match what {
+        "q" | "q0" if s.initial.angle.is_some() => Some("initial.angle".to_string()),
+        "q" | "q0" => Some("initial.q".to_string()),
+        "qd" | "qd0" | "v" if s.initial.rate.is_some() => Some("initial.rate".to_string()),
+        "qd" | "qd0" | "v" => Some("initial.qd".to_string()),
+        _ => None,
+    };
+    match e {
+        ModelError::InvalidParameter { what, value } => {
+            let key = match what.split_once('.') {
+                Some((_, field)) => format!("model.{}.{field}", model_name(&s.model)),
+                None if *what == "tol" => "initial.tol".to_string(),
+                None => return None,
+            };
+            Some((
+                key,
+                format!(
+                    "{value:e} is out of range (lengths, masses and inertias are positive and \
+                     finite, other parameters finite)"
+                ),
+            ))
+        }
+        ModelError::NonFinite { what, index } => {
+            Some((initial(what)?, format!("is not finite at index {index}")))
+        }
+        ModelError::DimensionMismatch {
+            what,
+            expected,
+            found,
+        } => Some((
+            initial(what)?,
+            format!("has {found} entries, the model has {expected}"),
+        )),
+        ModelError::Urdf(u) => match &s.model {
+            ModelSpec::Urdf(p) => Some((
+                "model.urdf.file".to_string(),
+                format!("{}: {u}", p.file.display()),
+            )),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The scenario key that set a value the library refuses before the start, and a message
+/// in the scenario's terms (numbers in `{:e}` form); `None` when no key of the scenario
+/// set it.
+pub fn locate(e: &contour::Error, s: &Scenario) -> Option<(String, String)> {
+    let p = match e {
+        contour::Error::Projection(p) => p,
+        contour::Error::Model(m) => return locate_model(m, s),
+        _ => return None,
+    };
+    Some(match p {
+        ProjectionError::Model(m) => return locate_model(m, s),
+        ProjectionError::InvalidTimeSpan { t0, t } if !t0.is_finite() => {
+            ("time.start".into(), format!("must be finite, not {t0:e}"))
+        }
+        ProjectionError::InvalidTimeSpan { t0, t } => (
+            "time.end".into(),
+            format!("must be finite and after time.start = {t0:e}, not {t:e}"),
+        ),
+        ProjectionError::OutputTimeOutsideSpan {
+            index,
+            t,
+            t0,
+            t_end,
+        } => (
+            "time.outputs".into(),
+            format!("outputs[{index}] = {t:e} is outside [{t0:e}, {t_end:e}]"),
+        ),
+        ProjectionError::UnsortedOutputTimes { index, t, previous } => (
+            "time.outputs".into(),
+            format!("not sorted: outputs[{index}] = {t:e} < {previous:e}"),
+        ),
+        ProjectionError::InvalidTolerance {
+            which,
+            value,
+            reason,
+        } => (format!("tolerance.{which}"), format!("{value:e}: {reason}")),
+        ProjectionError::InvalidParameter { name, value } if name.contains("tol") => {
+            ("initial.tol".into(), format!("{value:e} is out of range"))
+        }
+        ProjectionError::InvalidParameter { name, value } => (
+            format!("method.settings.{name}"),
+            format!("{value:e} is out of range"),
+        ),
+        ProjectionError::UnsupportedIntegrator { method, integrator } => (
+            "integrator.name".into(),
+            if s.method.name == MethodName::ExactStabilization {
+                format!(
+                    "method exact-stabilization cannot use integrator {integrator}: exact \
+                     stabilization is a DAE method and needs the BDF (`name = \"bdf\"`, the default of this \
+                     method when [integrator] names none)"
+                )
+            } else {
+                format!("method {method} cannot use integrator {integrator}")
+            },
+        ),
+        ProjectionError::UnsupportedNorm { method } => (
+            "tolerance.norm".into(),
+            format!("method {method} needs the l2 norm (`norm = \"l2\"`)"),
+        ),
+        ProjectionError::InconsistentInitialState { .. } => (
+            "initial.consistent".into(),
+            format!("{p} (or `consistent = \"make\"`)"),
+        ),
+        _ => return None,
+    })
+}
+
+/// A library error before the start, reported against the scenario key that caused it when
+/// there is one ([`locate`]).
+pub fn located(e: impl Into<contour::Error>, s: &Scenario, origin: Origin<'_>) -> CliError {
+    let e = e.into();
+    match locate(&e, s) {
+        Some((key, message)) => origin.error(&key, message).into(),
+        None => e.into(),
+    }
+}
+
+/// Every check of `s` short of running it — the model and its parameters, the initial
+/// state, the time span and output times, the tolerances, the method's settings and the
+/// integrator it needs — with errors located like [`run`]'s. Returns the model's number of
+/// coordinates. A sweep runs it on every grid value when it loads.
+pub fn check(s: &Scenario, origin: Origin<'_>) -> Result<usize, CliError> {
+    let built = build(&s.model, &s.initial, origin)?;
+    if let Err(e) = built.mech.validate() {
+        return Err(located(e, s, origin));
+    }
+    for (what, v) in [("q", &built.q0), ("qd", &built.qd0)] {
+        if let Some(index) = v.iter().position(|x| !x.is_finite()) {
+            return Err(located(ModelError::NonFinite { what, index }, s, origin));
+        }
+    }
+    let t0 = s.time.start;
+    let t_end = s
+        .time
+        .end
+        .ok_or_else(|| origin.error("time.end", "missing: the end time is required"))?;
+    if !(t0.is_finite() && t_end.is_finite() && t_end > t0) {
+        return Err(located(
+            ProjectionError::InvalidTimeSpan { t0, t: t_end },
+            s,
+            origin,
+        ));
+    }
+    output_times(s, t0, t_end, origin)?;
+    if !built.has_unilateral_rows() {
+        if let Err(e) = error_control(s).validate() {
+            return Err(located(e, s, origin));
+        }
+        method(s, origin)?;
+        let integrator = s.integrator.resolved(s.method.name);
+        if s.method.name == MethodName::ExactStabilization && integrator != IntegratorName::Bdf {
+            return Err(located(
+                ProjectionError::UnsupportedIntegrator {
+                    method: "exact-stabilization",
+                    integrator: match integrator {
+                        IntegratorName::Abm => "abm",
+                        IntegratorName::Dopri5 => "dopri5",
+                        IntegratorName::Rkg => "rkg",
+                        IntegratorName::Bdf => "bdf",
+                    },
+                },
+                s,
+                origin,
+            ));
+        }
+    }
+    Ok(built.mech.dof())
+}
+
 /// Runs the simulation of `s`. Errors before the start (the scenario, the model, the input
 /// checks) are `Err`; a failure during the run is [`Outcome::Failed`].
 pub fn run(s: &Scenario, origin: Origin<'_>) -> Result<Outcome, CliError> {
     let built = build(&s.model, &s.initial, origin)?;
+    if let Err(e) = built.mech.validate() {
+        return Err(located(e, s, origin));
+    }
     let t0 = s.time.start;
     let t_end = s
         .time
@@ -200,12 +403,7 @@ pub fn run(s: &Scenario, origin: Origin<'_>) -> Result<Outcome, CliError> {
     }
     let ec = error_control(s);
     if let Err(e) = ec.validate() {
-        return Err(match e {
-            ProjectionError::InvalidTolerance { which, .. } => origin
-                .error(&format!("tolerance.{which}"), e.to_string())
-                .into(),
-            e => contour::Error::from(e).into(),
-        });
+        return Err(located(e, s, origin));
     }
     let mut sim = Simulation::new(&*built.mech, &built.q0, &built.qd0, t0, t_end)
         .method(method(s, origin)?)
@@ -228,6 +426,6 @@ pub fn run(s: &Scenario, origin: Origin<'_>) -> Result<Outcome, CliError> {
                 partial,
             )
         }
-        Err(e) => Err(contour::Error::from(e).into()),
+        Err(e) => Err(located(e, s, origin)),
     }
 }

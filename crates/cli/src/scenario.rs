@@ -37,7 +37,7 @@ pub struct Scenario {
     /// Constraint method and its settings (default: perturbation).
     #[serde(default)]
     pub method: MethodSpec,
-    /// Integrator (default: ABM).
+    /// Integrator (default: ABM; BDF for `exact-stabilization`, the DAE method that needs it).
     #[serde(default)]
     pub integrator: IntegratorSpec,
     /// Error control (default: the library's `absolute(1e-4)`, l2 norm).
@@ -372,12 +372,23 @@ pub enum IntegratorName {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct IntegratorSpec {
-    /// The integrator.
-    pub name: IntegratorName,
+    /// The integrator (default: [`IntegratorSpec::resolved`]).
+    pub name: Option<IntegratorName>,
     /// Largest step \[s\].
     pub h_max: Option<f64>,
     /// First step \[s\].
     pub h_init: Option<f64>,
+}
+
+impl IntegratorSpec {
+    /// The integrator that runs: the one named, else BDF for `exact-stabilization` (a DAE
+    /// method: GGL needs an implicit DAE integrator) and ABM for every other method.
+    pub fn resolved(&self, method: MethodName) -> IntegratorName {
+        self.name.unwrap_or(match method {
+            MethodName::ExactStabilization => IntegratorName::Bdf,
+            _ => IntegratorName::Abm,
+        })
+    }
 }
 
 /// Norm names.
@@ -487,6 +498,20 @@ pub struct PlanSpec {
     /// Per-joint symmetric torque limits \[N·m\].
     #[serde(default)]
     pub torque_limits: Option<Vec<f64>>,
+    /// Symmetric joint velocity limit for every joint, |q̇ᵢ| ≤ v \[rad/s or m/s\] (or
+    /// `velocity_limits`; with `urdf_limits`, replaces the URDF's velocities).
+    #[serde(default)]
+    pub velocity_limit: Option<f64>,
+    /// Per-joint joint velocity limits \[rad/s or m/s\].
+    #[serde(default)]
+    pub velocity_limits: Option<Vec<f64>>,
+    /// Symmetric joint acceleration limit for every joint, |q̈ᵢ| ≤ a \[rad/s² or m/s²\] (or
+    /// `acceleration_limits`).
+    #[serde(default)]
+    pub acceleration_limit: Option<f64>,
+    /// Per-joint joint acceleration limits \[rad/s² or m/s²\].
+    #[serde(default)]
+    pub acceleration_limits: Option<Vec<f64>>,
     /// Take the limits from a URDF model's `<limit effort= velocity=>` tags: |τᵢ| ≤ effortᵢ
     /// and |q̇ᵢ| ≤ velocityᵢ (instead of `torque_limit(s)`; default false).
     #[serde(default)]
@@ -574,9 +599,35 @@ pub fn parse(file: &str, src: &str) -> Result<Scenario, ScenarioError> {
     toml::from_str(src).map_err(|e| toml_error(file, src, &e))
 }
 
+/// Largest scenario or sweep file read (32 MiB): parsing TOML takes about twenty times the
+/// file's size in memory, and a list long enough to need more (a million output times) is
+/// better written as `output_step`.
+pub const MAX_FILE_BYTES: u64 = 32 << 20;
+
+/// The text of a scenario or sweep file, refused above [`MAX_FILE_BYTES`].
+pub fn read_source(path: &Path) -> crate::error::Result<String> {
+    let len = std::fs::metadata(path)
+        .map_err(|e| crate::CliError::io(path, e))?
+        .len();
+    if len > MAX_FILE_BYTES {
+        return Err(ScenarioError {
+            file: path.display().to_string(),
+            line: 0,
+            column: 0,
+            key: None,
+            message: format!(
+                "{len} bytes: scenario and sweep files are limited to {MAX_FILE_BYTES} bytes \
+                 (long lists of output times are `output_step`)"
+            ),
+        }
+        .into());
+    }
+    std::fs::read_to_string(path).map_err(|e| crate::CliError::io(path, e))
+}
+
 /// Reads and parses a scenario file.
 pub fn load(path: &Path) -> crate::error::Result<Loaded> {
-    let source = std::fs::read_to_string(path).map_err(|e| crate::CliError::io(path, e))?;
+    let source = read_source(path)?;
     let file = path.display().to_string();
     let scenario = parse(&file, &source)?;
     Ok(Loaded {

@@ -15,8 +15,14 @@ pub fn create(path: &Path) -> Result<File> {
     File::create(path).map_err(|e| CliError::io(path, e))
 }
 
-/// Creates the directory `dir` (and its parents).
+/// Creates the output directory `dir` (and its parents); an existing file there is
+/// [`CliError::OutputNotADirectory`].
 pub fn create_dir(dir: &Path) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(CliError::OutputNotADirectory {
+            path: dir.to_path_buf(),
+        });
+    }
     std::fs::create_dir_all(dir).map_err(|e| CliError::io(dir, e))
 }
 

@@ -257,8 +257,8 @@ fn a_killed_shard_rerun_alone_completes_the_merge() {
     for i in [0, 1, 3] {
         ok(&sweep(&dir, &["--shard", &format!("{i}/4")]));
     }
-    // Shard 2 killed mid-write: its part only exists as a temporary file.
-    file(&dir, "part-2-of-4.csv.tmp", "run,seed\n2,");
+    // Shard 2 killed before its first row: only a temporary file of its Parquet part.
+    file(&dir, ".part-2-of-4.parquet.x1y2z3.tmp", "PAR1");
     let out = contour(&["sweep", "merge", s(&dir)]);
     assert!(!out.status.success());
     let report = String::from_utf8_lossy(&out.stdout);
@@ -279,8 +279,13 @@ fn a_killed_shard_rerun_alone_completes_the_merge() {
             s(&dir),
             "--shard",
             "auto",
+            "--shards",
+            "4",
         ])
+        // A re-run of one task alone: Slurm's array has one task, the count is --shards.
         .env("SLURM_ARRAY_TASK_ID", "2")
+        .env("SLURM_ARRAY_TASK_MIN", "2")
+        .env("SLURM_ARRAY_TASK_COUNT", "1")
         .env("SLURM_ARRAY_TASK_COUNT", "4")
         .output()
         .unwrap();
@@ -297,23 +302,23 @@ fn a_killed_shard_rerun_alone_completes_the_merge() {
 fn a_failing_run_is_a_row_and_the_sweep_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let base = file(dir.path(), "base.toml", GOOD);
+    // A step budget of 1 fails during the run (not at load): a `failed` row, exit status 3.
     let sweep = file(
         dir.path(),
         "sweep.toml",
         &format!(
-            "base = {:?}\n[grid]\n\"tolerance.atol\" = [1e-6, -1.0, 1e-8]\n",
+            "base = {:?}\n[grid]\n\"time.max_steps\" = [100000, 1, 100000]\n",
             base.file_name().unwrap().to_str().unwrap()
         ),
     );
     let out_dir = dir.path().join("out");
-    ok(&contour(&[
-        "sweep",
-        s(&sweep),
-        "-o",
-        s(&out_dir),
-        "--jobs",
-        "2",
-    ]));
+    let out = contour(&["sweep", s(&sweep), "-o", s(&out_dir), "--jobs", "2"]);
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("3 of 3 run(s) have a row (0 kept by --resume), 1 not ok"),
+        "{out:?}"
+    );
     let text = std::fs::read_to_string(out_dir.join("summary.csv")).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 4, "{text}");
@@ -322,7 +327,7 @@ fn a_failing_run_is_a_row_and_the_sweep_goes_on() {
         "{text}"
     );
     assert!(
-        !lines[2].contains(",ok,") && lines[2].contains("atol"),
+        lines[2].contains(",failed,") && lines[2].contains("maximum number of steps"),
         "{text}"
     );
 }
@@ -336,12 +341,21 @@ fn malformed_sweeps_name_the_key() {
         ("base = \"base.toml\"\nsamples = 4\n[random]\n\"initial.angle\" = { triangle = [0, 1] }\n", "key `random.initial.angle`"),
         ("base = \"base.toml\"\n[random]\n\"initial.angle\" = { uniform = [0, 1] }\n", "key `samples`"),
         ("base = \"base.toml\"\nseeds = 3\n", "key `seeds`"),
+        // A key that is not in the scenario's schema fails at load, with its line.
+        ("base = \"base.toml\"\n[grid]\n\"model.pendulum.lenght\" = [1.0, 2.0]\n", "sweep.toml:3:1: key `grid.model.pendulum.lenght`: `model.pendulum.lenght` = 1.0: unknown field `lenght`"),
+        ("base = \"base.toml\"\nsamples = 4\n[random]\n\"initial.angle\" = { log-uniform = [-1, 1] }\n", "sweep.toml:4:1: key `random.initial.angle`: log-uniform = [a, b] needs 0 < a < b, not [-1e0, 1e0]"),
+        // A grid value the library refuses fails at load, named by the sweep's key.
+        ("base = \"base.toml\"\n[grid]\n\"tolerance.atol\" = [1e-6, -1.0]\n", "sweep.toml:3:1: key `grid.tolerance.atol`: `tolerance.atol` = -1.0: -1e0"),
+        ("base = \"base.toml\"\n[grid]\n\"model.pendulum.length\" = [1.0, 0.0]\n", "key `grid.model.pendulum.length`: `model.pendulum.length` = 0.0: 0e0 is out of range"),
+        ("base = \"base.toml\"\nshards = 0\n", "key `shards`"),
     ] {
         let p = file(dir.path(), "sweep.toml", text);
         let out = contour(&["sweep", s(&p), "-o", s(&dir.path().join("out"))]);
-        assert!(!out.status.success());
+        assert_eq!(out.status.code(), Some(1));
         let e = String::from_utf8_lossy(&out.stderr);
         assert!(e.contains(needle), "{text}: {e}");
+        // Nothing ran: no part was opened.
+        assert!(!dir.path().join("out/summary.csv").exists(), "{text}");
     }
 }
 
@@ -407,7 +421,10 @@ fn merge_reports_duplicated_runs_and_keeps_one_row_each() {
     let out = contour(&["sweep", "merge", s(&dir)]);
     ok(&out);
     let report = String::from_utf8_lossy(&out.stdout);
-    assert!(report.contains("merged 3 part(s): 64 run(s)"), "{report}");
+    assert!(
+        report.contains("merged 3 part(s)") && report.contains("64 of 64 run(s)"),
+        "{report}"
+    );
     assert!(
         report.contains("duplicated runs (first kept): [3, 7, 11"),
         "{report}"
