@@ -195,4 +195,42 @@ mod tests {
         let e: Error = contour_ode::OdeError::StepSizeTooSmall { t: 1.0, h: 1e-16 }.into();
         assert!(matches!(e, Error::Ode(_)));
     }
+
+    #[test]
+    fn animations_mark_the_motion_events_only() {
+        use contour_projection::{Event, EventKind, Trajectory};
+        let pendulum = contour_model::models::Pendulum::default();
+        let mut tr = Trajectory::new("direct", "dopri5");
+        tr.times = vec![0.0, 0.5, 0.5, 1.0];
+        tr.q = vec![
+            vec![0.0, -1.0],
+            vec![1.0, 0.0],
+            vec![1.0, 0.0],
+            vec![0.0, -1.0],
+        ];
+        let mut impact = Event::new(0.5, EventKind::Impact);
+        impact.row = Some(0);
+        impact.impulse = Some(0.25);
+        tr.events = vec![
+            impact,
+            Event::new(0.5, EventKind::Exit),
+            Event::new(0.7, EventKind::StepRedone),
+        ];
+        let mut page = Vec::new();
+        let summary = animation(&pendulum, &tr).write_html(&mut page).unwrap();
+        let page = String::from_utf8(page).unwrap();
+        assert!(page.contains(r#""kind":"Impact","label":"Impact on row 0, impulse 0.2500""#));
+        assert!(page.contains(r#""kind":"Exit""#));
+        assert!(!page.contains("StepRedone"));
+        // Both states at the impact stay (before and after).
+        assert_eq!(summary.frames, 4);
+        let e: Error = animation(&pendulum, &Trajectory::new("direct", "dopri5"))
+            .write_html(Vec::new())
+            .unwrap_err()
+            .into();
+        assert!(matches!(
+            e,
+            Error::Viz(contour_viz::VizError::EmptyTrajectory)
+        ));
+    }
 }
