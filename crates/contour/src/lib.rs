@@ -11,7 +11,9 @@
 //! * [`projection`] — the constraint-handling methods behind one `Simulation` driver;
 //! * [`planning`] — paths, histories, phase-plane minimum time, TOPP-RA;
 //! * [`contact`] — unilateral contact: entry/exit events, impact (LCP, restitution), Coulomb
-//!   friction, Huang's scheme and a modern event-located scheme.
+//!   friction, Huang's scheme and a modern event-located scheme;
+//! * [`viz`] — a self-contained HTML animation of any trajectory ([`animation`],
+//!   [`plan_animation`]).
 //!
 //! Start with the examples in `crates/contour/examples/` (`cargo run -p contour --example
 //! own_mechanism`): your own mechanism in a few lines, a closed loop from a kinematic tree,
@@ -28,6 +30,7 @@ pub use contour_model as model;
 pub use contour_ode as ode;
 pub use contour_planning as planning;
 pub use contour_projection as projection;
+pub use contour_viz as viz;
 
 /// Commonly used items: `use contour::prelude::*;` — what the examples need to write a model,
 /// simulate it with any constraint method, simulate contact, and plan a minimum-time motion.
@@ -62,7 +65,9 @@ pub mod prelude {
         SegmentKind, Shape,
     };
 
-    pub use crate::{trajectory_from_plan, Error};
+    pub use contour_viz::{Animation, Drawable, TreeDrawable, VizError};
+
+    pub use crate::{animation, plan_animation, trajectory_from_plan, Error};
 }
 
 /// A planned motion sampled in time (`contour_planning::sample_at_rate` / `sample`) as the
@@ -94,6 +99,59 @@ pub fn trajectory_from_plan(
     }
 }
 
+/// The animation of a simulated (or contact) trajectory of `drawable`: its times and `q`, with
+/// the contact events of `trajectory.events` (impacts, entries, exits, persistent contact,
+/// stick, slip, reversals) marked on the time slider. Write it with
+/// [`viz::Animation::write_html_file`]; a planned motion has [`plan_animation`].
+pub fn animation<'a>(
+    drawable: &'a dyn contour_viz::Drawable,
+    trajectory: &'a contour_projection::Trajectory,
+) -> contour_viz::Animation<'a> {
+    use contour_projection::EventKind;
+    let mut anim =
+        contour_viz::Animation::new(drawable, &trajectory.times, &trajectory.q).title(format!(
+            "simulation ({}, {})",
+            trajectory.method, trajectory.integrator
+        ));
+    for e in &trajectory.events {
+        // Solver events (re-parametrizations, redone steps) are no motion events.
+        if matches!(e.kind, EventKind::Reparametrization | EventKind::StepRedone) {
+            continue;
+        }
+        let mut label = e.kind.name().to_string();
+        if let Some(row) = e.row {
+            label.push_str(&format!(" on row {row}"));
+        }
+        if let Some(xi) = e.impulse {
+            label.push_str(&format!(", impulse {xi:.4}"));
+        }
+        anim = anim.event(e.t, e.kind.name(), label);
+    }
+    anim
+}
+
+/// The animation of a planned motion of `drawable` (`contour_planning::sample_at_rate` /
+/// `sample`): the samples' times and `q`, the phase-plane curve `(s, ṡ)` beside it with a
+/// cursor at the current `s`, and the switching points of `plan` marked on the time slider.
+/// Draw the planned path with [`viz::Animation::trace`] (e.g. of the end effector's point).
+pub fn plan_animation<'a>(
+    drawable: &'a dyn contour_viz::Drawable,
+    sampled: &'a contour_planning::SampledTrajectory,
+    plan: &contour_planning::phase_plane::MinimumTimeSolution,
+) -> contour_viz::Animation<'a> {
+    let mut anim = contour_viz::Animation::new(drawable, &sampled.t, &sampled.q)
+        .title(format!("minimum-time plan ({:.4} s)", plan.total_time))
+        .phase_plane(&sampled.s, &sampled.sd);
+    for p in &plan.switching_points {
+        anim = anim.event(
+            p.t,
+            "Switch",
+            format!("{:?} switching point at s = {:.4}", p.kind, p.s),
+        );
+    }
+    anim
+}
+
 /// Any error of the workspace, wrapping each crate's own error type.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -116,6 +174,9 @@ pub enum Error {
     /// Path planning and minimum-time parameterization.
     #[error(transparent)]
     Planning(#[from] contour_planning::PlanningError),
+    /// Animations (inputs, the model's kinematics, writing the page).
+    #[error(transparent)]
+    Viz(#[from] contour_viz::VizError),
 }
 
 #[cfg(test)]
@@ -133,5 +194,43 @@ mod tests {
         assert!(e.to_string().contains("pivot 1"));
         let e: Error = contour_ode::OdeError::StepSizeTooSmall { t: 1.0, h: 1e-16 }.into();
         assert!(matches!(e, Error::Ode(_)));
+    }
+
+    #[test]
+    fn animations_mark_the_motion_events_only() {
+        use contour_projection::{Event, EventKind, Trajectory};
+        let pendulum = contour_model::models::Pendulum::default();
+        let mut tr = Trajectory::new("direct", "dopri5");
+        tr.times = vec![0.0, 0.5, 0.5, 1.0];
+        tr.q = vec![
+            vec![0.0, -1.0],
+            vec![1.0, 0.0],
+            vec![1.0, 0.0],
+            vec![0.0, -1.0],
+        ];
+        let mut impact = Event::new(0.5, EventKind::Impact);
+        impact.row = Some(0);
+        impact.impulse = Some(0.25);
+        tr.events = vec![
+            impact,
+            Event::new(0.5, EventKind::Exit),
+            Event::new(0.7, EventKind::StepRedone),
+        ];
+        let mut page = Vec::new();
+        let summary = animation(&pendulum, &tr).write_html(&mut page).unwrap();
+        let page = String::from_utf8(page).unwrap();
+        assert!(page.contains(r#""kind":"Impact","label":"Impact on row 0, impulse 0.2500""#));
+        assert!(page.contains(r#""kind":"Exit""#));
+        assert!(!page.contains("StepRedone"));
+        // Both states at the impact stay (before and after).
+        assert_eq!(summary.frames, 4);
+        let e: Error = animation(&pendulum, &Trajectory::new("direct", "dopri5"))
+            .write_html(Vec::new())
+            .unwrap_err()
+            .into();
+        assert!(matches!(
+            e,
+            Error::Viz(contour_viz::VizError::EmptyTrajectory)
+        ));
     }
 }
