@@ -28,7 +28,7 @@
 //! [`KinematicTree::rnea_body`] is RBDA Table 5.1 as printed, in body coordinates: for one
 //! state at a new `q` it needs only `X_up` (no `⁰X_i`, no world inertias).
 
-use super::kinematic_tree::TreeWorkspace;
+use super::data::TreeData;
 use super::KinematicTree;
 use crate::spatial::{cross, scale3, Force, Motion};
 
@@ -40,7 +40,7 @@ impl KinematicTree {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn path_terms(
         &self,
-        ws: &mut TreeWorkspace,
+        ws: &mut TreeData,
         q: &[f64],
         qp: &[f64],
         qpp: &[f64],
@@ -104,7 +104,7 @@ impl KinematicTree {
     /// body coordinates (as after ABA).
     pub(crate) fn rnea_body(
         &self,
-        ws: &mut TreeWorkspace,
+        ws: &mut TreeData,
         q: &[f64],
         qd: &[f64],
         qdd: &[f64],
