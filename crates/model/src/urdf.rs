@@ -221,7 +221,7 @@ pub enum UrdfImportError {
     },
     /// A `<mimic>` that cannot be imposed: it names a joint that does not exist or is fixed,
     /// sits on a fixed joint, has a non-finite multiplier or offset, or the mimic joints form
-    /// a cycle.
+    /// a cycle (strict mode; otherwise a [`UrdfWarningKind::IgnoredMimic`]).
     #[error("joint '{joint}' (line {line}): invalid mimic: {reason}")]
     InvalidMimic {
         /// The mimicking joint.
@@ -281,6 +281,12 @@ pub enum UrdfWarningKind {
     },
     /// A zero mass with a non-zero inertia tensor: rotational inertia only.
     MasslessWithInertia,
+    /// A `<mimic>` that cannot be imposed (see [`UrdfImportError::InvalidMimic`]), left out:
+    /// the joint keeps its own coordinate.
+    IgnoredMimic {
+        /// Why.
+        reason: &'static str,
+    },
     /// An indefinite inertia tensor beyond the repair tolerance, kept as written (the
     /// robot's `M` at the zero configuration is positive definite, or the link never moves).
     IndefiniteInertia {
@@ -316,6 +322,9 @@ impl std::fmt::Display for UrdfWarning {
                 f,
                 "link '{e}' (line {l}): zero mass with a non-zero inertia tensor (rotational inertia only)"
             ),
+            UrdfWarningKind::IgnoredMimic { reason } => {
+                write!(f, "joint '{e}' (line {l}): mimic ignored: {reason}")
+            }
             UrdfWarningKind::IndefiniteInertia { min_moment } => write!(
                 f,
                 "link '{e}' (line {l}): indefinite inertia tensor (principal moment {min_moment:e}) kept"
@@ -620,7 +629,13 @@ pub fn import_urdf_str(s: &str, options: &UrdfOptions) -> Result<UrdfImport, Urd
     if let Some(&c) = indefinite.first() {
         check_positive_definite(&tree, &robot.links[c])?;
     }
-    let mimic = mimics(&robot.joints, &joint_index, &coord_of_joint)?;
+    let mimic = mimics(
+        &robot.joints,
+        &joint_index,
+        &coord_of_joint,
+        options,
+        &mut warnings,
+    )?;
     Ok(UrdfImport {
         tree,
         limits,
@@ -634,55 +649,78 @@ fn mimics(
     joints: &[RawJoint],
     joint_index: &HashMap<&str, usize>,
     coord_of_joint: &[Option<usize>],
+    options: &UrdfOptions,
+    warnings: &mut Vec<UrdfWarning>,
 ) -> Result<Vec<UrdfMimic>, UrdfImportError> {
     let mut out = Vec::new();
     for (k, j) in joints.iter().enumerate() {
-        let Some(m) = &j.mimic else { continue };
-        let bad = |reason: &'static str| UrdfImportError::InvalidMimic {
-            joint: j.name.clone(),
-            reason,
-            line: j.line,
-        };
-        let Some(coord) = coord_of_joint[k] else {
-            return Err(bad("a fixed joint cannot mimic"));
-        };
-        if !(m.multiplier.is_finite() && m.offset.is_finite()) {
-            return Err(bad("non-finite multiplier or offset"));
+        match mimic_of(k, joints, joint_index, coord_of_joint) {
+            Ok(Some(m)) => out.push(m),
+            Ok(None) => {}
+            Err(reason) if !options.strict => warnings.push(UrdfWarning {
+                element: j.name.clone(),
+                line: j.line,
+                kind: UrdfWarningKind::IgnoredMimic { reason },
+            }),
+            Err(reason) => {
+                return Err(UrdfImportError::InvalidMimic {
+                    joint: j.name.clone(),
+                    reason,
+                    line: j.line,
+                })
+            }
         }
-        let (mut multiplier, mut offset) = (m.multiplier, m.offset);
-        let mut master = m.joint.as_str();
-        let mut steps = 0;
-        let master_k = loop {
-            let Some(&a) = joint_index.get(master) else {
-                return Err(bad("the mimicked joint does not exist"));
-            };
-            if coord_of_joint[a].is_none() {
-                return Err(bad("the mimicked joint is fixed"));
-            }
-            steps += 1;
-            if a == k || steps > joints.len() {
-                return Err(bad("the mimic joints form a cycle"));
-            }
-            match &joints[a].mimic {
-                None => break a,
-                Some(next) => {
-                    offset += multiplier * next.offset;
-                    multiplier *= next.multiplier;
-                    master = next.joint.as_str();
-                }
-            }
-        };
-        out.push(UrdfMimic {
-            joint: j.name.clone(),
-            coord,
-            master: joints[master_k].name.clone(),
-            master_coord: coord_of_joint[master_k].unwrap_or(0),
-            multiplier,
-            offset,
-        });
     }
     out.sort_by_key(|m| m.coord);
     Ok(out)
+}
+
+/// The coupling of joint `k` (`None`: it has no `<mimic>`), or why it cannot be imposed.
+fn mimic_of(
+    k: usize,
+    joints: &[RawJoint],
+    joint_index: &HashMap<&str, usize>,
+    coord_of_joint: &[Option<usize>],
+) -> Result<Option<UrdfMimic>, &'static str> {
+    let j = &joints[k];
+    let Some(m) = &j.mimic else { return Ok(None) };
+    let Some(coord) = coord_of_joint[k] else {
+        return Err("a fixed joint cannot mimic");
+    };
+    if !(m.multiplier.is_finite() && m.offset.is_finite()) {
+        return Err("non-finite multiplier or offset");
+    }
+    let (mut multiplier, mut offset) = (m.multiplier, m.offset);
+    let mut master = m.joint.as_str();
+    let mut steps = 0;
+    let master_k = loop {
+        let Some(&a) = joint_index.get(master) else {
+            return Err("the mimicked joint does not exist");
+        };
+        if coord_of_joint[a].is_none() {
+            return Err("the mimicked joint is fixed");
+        }
+        steps += 1;
+        if a == k || steps > joints.len() {
+            return Err("the mimic joints form a cycle");
+        }
+        match &joints[a].mimic {
+            None => break a,
+            Some(next) => {
+                offset += multiplier * next.offset;
+                multiplier *= next.multiplier;
+                master = next.joint.as_str();
+            }
+        }
+    };
+    Ok(Some(UrdfMimic {
+        joint: j.name.clone(),
+        coord,
+        master: joints[master_k].name.clone(),
+        master_coord: coord_of_joint[master_k].unwrap_or(0),
+        multiplier,
+        offset,
+    }))
 }
 
 /// Refuses a negative or non-finite mass (and, strict, a zero mass with a non-zero tensor).

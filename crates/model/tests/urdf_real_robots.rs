@@ -379,3 +379,23 @@ fn mimic_explicit_and_bilateral_forms_agree() {
         }
     }
 }
+
+/// A `<mimic>` that cannot be imposed (here on a fixed joint, as on Talos's grippers) is left
+/// out with a warning; strict mode refuses it.
+#[test]
+fn a_mimic_that_cannot_be_imposed_is_a_warning_and_a_strict_error() {
+    let fixed =
+        "<link name=\"l2\"/>\n<joint name=\"j2\" type=\"fixed\">\n <parent link=\"l1\"/>\n \
+                 <child link=\"l2\"/>\n <mimic joint=\"j1\"/>\n</joint>\n";
+    let s = robot(&format!("{J1}{fixed}"));
+    let import = import_urdf_str(&s, &UrdfOptions::default()).unwrap();
+    assert!(import.mimic.is_empty());
+    assert!(matches!(
+        import.warnings[..],
+        [ref w] if w.element == "j2" && w.line == 14 && matches!(w.kind, UrdfWarningKind::IgnoredMimic { .. })
+    ));
+    assert!(matches!(
+        import_urdf_str(&s, &strict()).unwrap_err(),
+        UrdfImportError::InvalidMimic { ref joint, line: 14, .. } if joint == "j2"
+    ));
+}
