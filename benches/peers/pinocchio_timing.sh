@@ -9,7 +9,7 @@
 # -DBOOST_FUSION_INVOKE_MAX_ARITY=12 lets rnea(model, data, q, v, a) compile with these
 # Boost headers. No -march=native: the wheel's library is built without it, and mixing the
 # two changes Eigen's alignment (a crash at the first call).
-# Usage: VENV=/tmp/venv sh benches/peers/pinocchio_timing.sh   (pip install pin example-robot-data)
+# Usage: VENV=/tmp/venv sh benches/peers/pinocchio_timing.sh   (pip install pin example-robot-data cmeel-eigen cmeel-urdfdom-headers)
 set -e
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 VENV=${VENV:-/tmp/venv}
@@ -17,7 +17,7 @@ P=$(ls -d "$VENV"/lib/python3*/site-packages/cmeel.prefix)
 R="$P/share/example-robot-data/robots"
 OUT="$ROOT/benches/peers/results"
 mkdir -p "$OUT"
-g++ -O3 -DNDEBUG -std=c++17 -DBOOST_MPL_CFG_NO_PREPROCESSED_HEADERS -DBOOST_MPL_LIMIT_LIST_SIZE=30 \
+[ /tmp/pinocchio_timing -nt "$ROOT/benches/peers/pinocchio_timing.cpp" ] || g++ -O3 -DNDEBUG -std=c++17 -DBOOST_MPL_CFG_NO_PREPROCESSED_HEADERS -DBOOST_MPL_LIMIT_LIST_SIZE=30 \
   -DBOOST_MPL_LIMIT_VECTOR_SIZE=30 -DBOOST_FUSION_INVOKE_MAX_ARITY=12 -DPINOCCHIO_WITH_URDFDOM \
   -I"$P/include" -I"$P/include/eigen3" -I"$P/include/urdfdom_headers" -I"$P/include/urdfdom" \
   "$ROOT/benches/peers/pinocchio_timing.cpp" -o /tmp/pinocchio_timing \

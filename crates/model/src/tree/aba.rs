@@ -71,6 +71,9 @@ impl KinematicTree {
         tau: &[f64],
         qdd: &mut [f64],
     ) -> Result<(), ModelError> {
+        if let (Some(l), Some(d)) = (&self.lumped, ws.lumped.as_deref_mut()) {
+            return l.aba(d, q, qd, tau, qdd);
+        }
         let nb = self.n_bodies();
         // pass 1: velocities, velocity-product accelerations c_i (kept in ws.a), I^A, p^A
         self.up_transforms(ws, q);

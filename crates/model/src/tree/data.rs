@@ -23,6 +23,8 @@ pub(crate) fn next_id() -> u64 {
 pub struct TreeData {
     /// The tree whose caches these are ([`KinematicTree`]'s structure id).
     pub(crate) owner: u64,
+    /// The workspace of the tree's lumped form (bodies on fixed joints merged), if it has one.
+    pub(crate) lumped: Option<Box<TreeData>>,
     /// `X_up(i) = X_J(q_i) X_tree(i)` (parent → body `i`).
     pub(crate) xup: Vec<Transform>,
     /// `⁰X_i`: base (world) → body `i`.
@@ -64,6 +66,7 @@ impl TreeData {
     pub(crate) fn new(nb: usize, dof: usize, owner: u64) -> Self {
         Self {
             owner,
+            lumped: None,
             xup: vec![Transform::IDENTITY; nb],
             x0: vec![Transform::IDENTITY; nb],
             v: vec![Motion::ZERO; nb],

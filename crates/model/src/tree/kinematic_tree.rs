@@ -76,6 +76,14 @@ pub struct KinematicTree {
     pub(super) id: u64,
     /// Workspaces of the [`Mechanism`] methods (see [`DataPool`]).
     pool: DataPool,
+    /// The tree the dynamics run on when some bodies hang on fixed joints: every such body
+    /// merged into the nearest moving ancestor (its inertia moved into that body's frame,
+    /// `I_a += X_{a→d}ᵀ I_d X_{a→d}`, RBDA (2.66)), or dropped when fixed joints lead to the
+    /// base (it never moves), and the fixed chains composed into the tree transforms, as
+    /// Pinocchio's URDF import does. The same coordinates in the same order, so `M`, `h`,
+    /// RNEA and ABA are those of this tree to round-off; the kinematic queries and the
+    /// closures keep every body. `None` when no body has a fixed joint.
+    pub(super) lumped: Option<Box<KinematicTree>>,
 }
 
 impl KinematicTree {
@@ -98,6 +106,7 @@ impl KinematicTree {
             gravity: [0.0, 0.0, -9.81],
             id: super::data::next_id(),
             pool: DataPool::default(),
+            lumped: None,
         }
     }
 
@@ -183,8 +192,52 @@ impl KinematicTree {
         }
         self.dof += joint.dof();
         self.id = super::data::next_id();
+        self.lumped = self.build_lumped();
         self.pool = DataPool::new(self.data());
         Ok(n)
+    }
+
+    /// The tree of [`KinematicTree::lumped`]'s doc, `None` when every joint moves.
+    fn build_lumped(&self) -> Option<Box<KinematicTree>> {
+        if self.joint.iter().all(|j| j.dof() == 1) {
+            return None;
+        }
+        let nb = self.n_bodies();
+        // per body: the lumped body it is rigidly part of (`None`: the base) and the transform
+        // from that body's frame to its own (`None`: identity)
+        let mut anchor: Vec<Option<usize>> = vec![None; nb];
+        let mut from_anchor: Vec<Option<Transform>> = vec![None; nb];
+        let mut count = 0;
+        let mut extra: Vec<Option<SpatialInertia>> = Vec::new();
+        for i in 0..nb {
+            let (a, x) = self.parent[i].map_or((None, None), |p| (anchor[p], from_anchor[p]));
+            let xt = x.map_or(self.x_tree[i], |x| self.x_tree[i].compose(&x));
+            if self.joint[i].dof() == 1 {
+                anchor[i] = Some(count);
+                count += 1;
+                extra.push(None);
+            } else {
+                anchor[i] = a;
+                from_anchor[i] = Some(xt);
+                if let Some(a) = a {
+                    if self.inertia[i] != SpatialInertia::default() {
+                        let moved = self.inertia[i].transform_transpose(&xt);
+                        extra[a] = Some(extra[a].map_or(moved, |e| e + moved));
+                    }
+                }
+            }
+        }
+        let mut t = KinematicTree::new(self.name.clone());
+        t.gravity = self.gravity;
+        for i in (0..nb).filter(|&i| self.joint[i].dof() == 1) {
+            let (a, x) = self.parent[i].map_or((None, None), |p| (anchor[p], from_anchor[p]));
+            let xt = x.map_or(self.x_tree[i], |x| self.x_tree[i].compose(&x));
+            let k = anchor[i]?;
+            let inertia = extra[k].map_or(self.inertia[i], |e| self.inertia[i] + e);
+            t.add_body(self.body_names[i].clone(), a, self.joint[i], xt, inertia)
+                .ok()?;
+        }
+        Some(Box::new(t))
     }
 
     /// spatial_v2 `planar(n)`: an `n`-link planar chain of revolute joints
@@ -234,11 +287,14 @@ impl KinematicTree {
     /// Sets gravity `g` \[m/s²\] in base coordinates (`a_g = [0; g]`).
     pub fn set_gravity(&mut self, g: Vec3) {
         self.gravity = g;
+        if let Some(l) = &mut self.lumped {
+            l.gravity = g;
+        }
     }
     /// Builder form of [`KinematicTree::set_gravity`].
     #[must_use]
     pub fn with_gravity(mut self, g: Vec3) -> Self {
-        self.gravity = g;
+        self.set_gravity(g);
         self
     }
     /// Number of bodies `n_B` (the base excluded).
@@ -308,7 +364,9 @@ impl KinematicTree {
     /// per-body scratch that [`KinematicTree::mass_matrix_with`] and the other `…_with`
     /// methods fill. One per thread; the tree itself is shared by reference.
     pub fn data(&self) -> TreeData {
-        TreeData::new(self.n_bodies(), self.dof, self.id)
+        let mut d = TreeData::new(self.n_bodies(), self.dof, self.id);
+        d.lumped = self.lumped.as_ref().map(|l| Box::new(l.data()));
+        d
     }
 
     /// Runs `f` on a workspace of the tree's own pool (the [`Mechanism`] methods, which
@@ -333,6 +391,17 @@ impl KinematicTree {
                     expected,
                     found,
                 });
+            }
+        }
+        match (&self.lumped, &mut data.lumped) {
+            (Some(l), Some(d)) => l.adopt(d)?,
+            (None, None) => {}
+            (l, _) => {
+                return Err(ModelError::DimensionMismatch {
+                    what: "tree data (bodies on moving joints)",
+                    expected: l.as_ref().map_or(self.n_bodies(), |l| l.n_bodies()),
+                    found: data.lumped.as_ref().map_or(data.xup.len(), |d| d.xup.len()),
+                })
             }
         }
         data.invalidate();
@@ -439,6 +508,9 @@ impl KinematicTree {
     /// world-frame RNEA. No joint transform in either pass. `ws.v`, `ws.a`, `ws.f` are left
     /// in world coordinates (the closures' kinematics recompute theirs without gravity).
     fn rnea(&self, ws: &mut TreeData, q: &[f64], qd: &[f64], qdd: Option<&[f64]>, tau: &mut [f64]) {
+        if let (Some(l), Some(d)) = (&self.lumped, ws.lumped.as_deref_mut()) {
+            return l.rnea(d, q, qd, qdd, tau);
+        }
         let a_root = Motion::new([0.0; 3], scale3(-1.0, &self.gravity));
         self.world_inertias(ws, q);
         for i in 0..self.n_bodies() {
@@ -477,6 +549,9 @@ impl KinematicTree {
     /// `H_ij = ⁰S_j · (I^c_i ⁰S_i)` for `j` an ancestor of `i` (no force transform per pair,
     /// as in Pinocchio's CRBA).
     fn crba(&self, ws: &mut TreeData, q: &[f64], mut m: MatMut<'_, f64>) {
+        if let (Some(l), Some(d)) = (&self.lumped, ws.lumped.as_deref_mut()) {
+            return l.crba(d, q, m);
+        }
         self.world_inertias(ws, q);
         if !self.movable_chain {
             m.fill(0.0);

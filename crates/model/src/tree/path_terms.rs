@@ -48,6 +48,9 @@ impl KinematicTree {
         b: &mut [f64],
         c: &mut [f64],
     ) {
+        if let (Some(l), Some(d)) = (&self.lumped, ws.lumped.as_deref_mut()) {
+            return l.path_terms(d, q, qp, qpp, a, b, c);
+        }
         // a_0 = −a_g, RBDA Table 5.1
         let a_root = Motion::new([0.0; 3], scale3(-1.0, &self.gravity));
         self.world_inertias(ws, q);
@@ -110,6 +113,9 @@ impl KinematicTree {
         qdd: &[f64],
         tau: &mut [f64],
     ) {
+        if let (Some(l), Some(d)) = (&self.lumped, ws.lumped.as_deref_mut()) {
+            return l.rnea_body(d, q, qd, qdd, tau);
+        }
         let a_root = Motion::new([0.0; 3], scale3(-1.0, &self.gravity));
         self.up_transforms(ws, q);
         let nb = self.n_bodies();
