@@ -41,7 +41,9 @@
 //!   zero configuration is not positive definite ([`UrdfImportError::InvalidInertia`]);
 //! * repaired, with a [`UrdfWarning`]: a principal moment in `[−inertia_tolerance · I_max, 0)`
 //!   (`I_max`: the largest principal moment of any link of the robot, so round-off of
-//!   the robot's scale) is set to zero, the nearest positive semi-definite tensor;
+//!   the robot's scale) is set to zero, the nearest positive semi-definite tensor; a
+//!   negative moment within `1e-9` of the tensor's own `Σ|I_k|` is round-off and left as
+//!   written (as the strict check allows);
 //! * accepted as written, with a warning: principal moments that break the triangle
 //!   inequality (positive semi-definite: `M` stays positive definite); a zero mass with a
 //!   non-zero tensor (a body with rotational inertia only); an indefinite tensor beyond the
@@ -804,7 +806,10 @@ fn link_inertia(
         if !inertia::strictly_valid(&i_in) {
             return Err(invalid(p.moments[0], p.triangle_excess()));
         }
-    } else if p.moments[0] < 0.0 {
+    } else if p.moments[0] < -1e-9 * p.moments.iter().map(|m| m.abs()).sum::<f64>() {
+        // (a negative moment within 1e-9 of the tensor's own scale is the round-off of its
+        // printed digits and of the eigen-decomposition: the tensor is kept as written, as
+        // the strict check allows)
         if p.moments[0] >= -options.inertia_tolerance * i_max {
             i_in = p.clipped();
             warnings.push(warn(UrdfWarningKind::RepairedInertia {
