@@ -1,21 +1,19 @@
-// Pinocchio (C++) per-call times of CRBA, RNEA (nonLinearEffects: h = C q̇ + g), ABA and the
-// constrained forward dynamics with J given (forwardDynamics(q, v, τ, J, γ)), on the shipped
-// URDFs, timed as benches/benches/kkt.rs and trees.rs time ours: the fastest of 41 batches of
-// at least 1 ms each. `crba_newq_us` is CRBA at a new q on every call, made the way ours is
-// (`contour_benches::next_state`: the last bit of q[0] flipped), so that neither side can reuse
-// anything from the previous call; `crba_us` is at one fixed q. `crba_world_us` is the same
-// fixed-q call with `Convention::WORLD` (the default, LOCAL, is Pinocchio's faster one: ours is
-// compared with that). Not run in CI; `benches/peers/pinocchio_timing.sh` builds and runs it
-// against the `pin` wheel (Pinocchio 4.1) and writes benches/peers/results/pinocchio_timing.csv.
+// Pinocchio (C++) per-call times of CRBA, RNEA `rnea(q, v, a)` and ABA `aba(q, v, τ)` on URDF
+// robots, cycling through the 64 states of benches/src/bin/tree_timing.rs (the same formula),
+// timed as that bin times Contour: the fastest of 41 batches of at least 1 ms each.
+// `crba_us` is Pinocchio's CRBA as its users call it (LOCAL convention, upper triangle only);
+// `crba_full_us` adds the copy of the upper triangle into the lower one, so that it fills
+// both triangles as Contour's CRBA does (the like-for-like column). Pinocchio is used as its
+// competent C++ users write it: one `Data`, no input checks. Not run in CI;
+// `benches/peers/pinocchio_timing.sh` builds it against the `pin` wheel and runs it beside
+// `tree_timing` in one sitting.
 #include <chrono>
-#include <cstdint>
+#include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "pinocchio/algorithm/aba.hpp"
-#include "pinocchio/algorithm/contact-dynamics.hpp"
 #include "pinocchio/algorithm/crba.hpp"
 #include "pinocchio/algorithm/joint-configuration.hpp"
 #include "pinocchio/algorithm/rnea.hpp"
@@ -41,45 +39,73 @@ double time_us(F f) {
   return best;
 }
 
+struct State {
+  Eigen::VectorXd q, v, a, tau;
+};
+
+// State k of tree_timing.rs, one value per velocity coordinate; continuous joints
+// (nq = 2) take (cos, sin) of the angle.
+State state(const pinocchio::Model& model, int k) {
+  State s;
+  Eigen::VectorXd ang(model.nv);
+  s.v.resize(model.nv);
+  s.a.resize(model.nv);
+  s.tau.resize(model.nv);
+  for (int i = 0; i < model.nv; ++i) {
+    ang[i] = std::sin(0.37 * k + 0.91 * i + 0.2);
+    s.v[i] = 0.5 * std::cos(0.23 * k + 0.61 * i);
+    s.a[i] = std::sin(0.53 * k - 0.29 * i);
+    s.tau[i] = std::cos(0.17 * k + 0.43 * i);
+  }
+  s.q = pinocchio::neutral(model);
+  for (size_t j = 1; j < model.joints.size(); ++j) {
+    const auto& jm = model.joints[j];
+    if (jm.nq() == 1) s.q[jm.idx_q()] = ang[jm.idx_v()];
+    if (jm.nq() == 2 && jm.nv() == 1) {
+      s.q[jm.idx_q()] = std::cos(ang[jm.idx_v()]);
+      s.q[jm.idx_q() + 1] = std::sin(ang[jm.idx_v()]);
+    }
+  }
+  return s;
+}
+
 int main(int argc, char** argv) {
-  std::string root = argc > 1 ? argv[1] : ".";
-  std::printf("robot,nv,crba_us,crba_newq_us,crba_world_us,rnea_us,aba_us,fd_with_J3_us\n");
-  for (const char* name : {"arm7", "panda"}) {
+  std::printf("robot,nv,crba_us,crba_full_us,rnea_us,aba_us\n");
+  for (int r = 1; r < argc; ++r) {
+    std::string arg = argv[r];
+    auto eq = arg.find('=');
+    std::string name = arg.substr(0, eq), path = arg.substr(eq + 1);
     pinocchio::Model model;
-    pinocchio::urdf::buildModel(root + "/crates/model/data/" + name + ".urdf", model);
-    model.gravity.linear(std::string(name) == "arm7" ? Eigen::Vector3d(0, 0, 0) : Eigen::Vector3d(0, 0, -9.81));
+    pinocchio::urdf::buildModel(path, model);
     pinocchio::Data data(model);
-    Eigen::VectorXd q = Eigen::VectorXd::Constant(model.nq, 0.3);
-    Eigen::VectorXd v = Eigen::VectorXd::Constant(model.nv, 0.1);
-    Eigen::VectorXd a = Eigen::VectorXd::Constant(model.nv, -0.2);
-    Eigen::VectorXd tau = Eigen::VectorXd::Constant(model.nv, 0.5);
+    std::vector<State> states;
+    for (int k = 0; k < 64; ++k) states.push_back(state(model, k));
+    int k = 0;
+    auto next = [&]() -> const State& {
+      k = (k + 1) % 64;
+      return states[k];
+    };
     double sink = 0;
-    double crba = time_us([&] { pinocchio::crba(model, data, q); sink += data.M(0, 0); });
-    Eigen::VectorXd q1 = q;
-    double crba_newq = time_us([&] {
-      std::uint64_t b;
-      std::memcpy(&b, &q1[0], 8);
-      b ^= 1;
-      std::memcpy(&q1[0], &b, 8);
-      pinocchio::crba(model, data, q1);
+    double crba = time_us([&] {
+      pinocchio::crba(model, data, next().q);
       sink += data.M(0, 0);
     });
-    double crba_world = time_us([&] {
-      pinocchio::crba(model, data, q, pinocchio::Convention::WORLD);
+    double crba_full = time_us([&] {
+      pinocchio::crba(model, data, next().q);
+      data.M.triangularView<Eigen::StrictlyLower>() = data.M.transpose().triangularView<Eigen::StrictlyLower>();
       sink += data.M(0, 0);
     });
-    double rnea = time_us([&] { pinocchio::nonLinearEffects(model, data, q, v); sink += data.nle[0]; });
-    double aba = time_us([&] { pinocchio::aba(model, data, q, v, tau); sink += data.ddq[0]; });
-    // a 3-row constraint (like the arm's tip held in place), J and γ given
-    Eigen::MatrixXd J = Eigen::MatrixXd::Random(3, model.nv);
-    Eigen::VectorXd gamma = Eigen::VectorXd::Random(3);
-    double fd = time_us([&] {
-      pinocchio::crba(model, data, q);
-      pinocchio::nonLinearEffects(model, data, q, v);
-      pinocchio::forwardDynamics(model, data, tau, J, gamma, 0.0);
+    double rnea = time_us([&] {
+      const State& s = next();
+      pinocchio::rnea(model, data, s.q, s.v, s.a);
+      sink += data.tau[0];
+    });
+    double aba = time_us([&] {
+      const State& s = next();
+      pinocchio::aba(model, data, s.q, s.v, s.tau);
       sink += data.ddq[0];
     });
-    std::printf("%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", name, (int)model.nv, crba, crba_newq, crba_world, rnea, aba, fd);
+    std::printf("%s,%d,%.4f,%.4f,%.4f,%.4f\n", name.c_str(), (int)model.nv, crba, crba_full, rnea, aba);
     if (sink == 12345.678) std::printf("%f\n", sink);
   }
   return 0;

@@ -12,6 +12,8 @@ mod no_allocation;
 mod pendulum_motion;
 mod pinocchio_crosscheck;
 mod tree_energy;
+mod tree_sync;
 mod urdf_fuzz;
 mod urdf_import;
 mod urdf_limits_and_masses;
+mod urdf_real_robots;

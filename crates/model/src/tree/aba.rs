@@ -14,7 +14,7 @@
 //! A fixed joint (`S = 0`) passes its body's articulated inertia and bias force on to the
 //! parent unchanged (`I^a = I^A`, `p^a = p^A`, `a_i = a'_i`).
 
-use super::kinematic_tree::TreeWorkspace;
+use super::data::TreeData;
 use super::KinematicTree;
 use crate::spatial::{ArticulatedInertia, Motion};
 use crate::validate::{check_finite, check_len};
@@ -29,9 +29,24 @@ impl KinematicTree {
     /// Errors: [`ModelError::DimensionMismatch`] and [`ModelError::NonFinite`] for `q`, `q̇`,
     /// `τ`, `q̈`; [`ModelError::MassMatrixNotPositiveDefinite`] when an articulated pivot
     /// `D_i = S_iᵀ I^A_i S_i` is not positive (a massless subtree: `M` is singular), with the
-    /// coordinate index and the pivot.
+    /// coordinate index and the pivot; [`ModelError::NonFinite`] with `what = "qdd"` when
+    /// finite arguments overflow (`τ = f64::MAX`).
     pub fn forward_dynamics(
         &self,
+        q: &[f64],
+        qd: &[f64],
+        tau: &[f64],
+        qdd: &mut [f64],
+    ) -> Result<(), ModelError> {
+        self.with_data(|ws| self.forward_dynamics_with(ws, q, qd, tau, qdd))
+    }
+
+    /// [`KinematicTree::forward_dynamics`] on a caller-owned workspace (Pinocchio's
+    /// `aba(model, data, q, v, τ)`). Errors as there, and
+    /// [`ModelError::DimensionMismatch`] for `data` of another tree's sizes.
+    pub fn forward_dynamics_with(
+        &self,
+        data: &mut TreeData,
         q: &[f64],
         qd: &[f64],
         tau: &[f64],
@@ -42,19 +57,23 @@ impl KinematicTree {
         check_len("tau", tau, self.dof)?;
         check_finite("tau", tau)?;
         check_len("qdd", qdd, self.dof)?;
-        let mut ws = self.workspace();
-        self.aba(&mut ws, q, qd, tau, qdd)
+        self.adopt(data)?;
+        self.aba(data, q, qd, tau, qdd)?;
+        check_finite("qdd", qdd)
     }
 
     /// The three passes of RBDA Table 7.1 into `qdd` (inputs already checked).
     pub(crate) fn aba(
         &self,
-        ws: &mut TreeWorkspace,
+        ws: &mut TreeData,
         q: &[f64],
         qd: &[f64],
         tau: &[f64],
         qdd: &mut [f64],
     ) -> Result<(), ModelError> {
+        if let (Some(l), Some(d)) = (&self.lumped, ws.lumped.as_deref_mut()) {
+            return l.aba(d, q, qd, tau, qdd);
+        }
         let nb = self.n_bodies();
         // pass 1: velocities, velocity-product accelerations c_i (kept in ws.a), I^A, p^A
         self.up_transforms(ws, q);

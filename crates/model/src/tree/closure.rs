@@ -1,6 +1,7 @@
 //! Loop closures as constraint rows on a [`KinematicTree`].
 
-use super::kinematic_tree::{KinematicTree, TreeWorkspace};
+use super::data::TreeData;
+use super::kinematic_tree::KinematicTree;
 use crate::spatial::{
     add3, cross, dot, mat3_identity, mat3_mul, mat3_transpose, mat3_tvec, sub3, Mat3, Vec3,
 };
@@ -15,6 +16,7 @@ use faer::MatMut;
 /// | `PointAtWorld` | 3 | `p_A(q) − target` (a spherical joint to the ground) |
 /// | `PointToPoint` | 3 | `p_A(q) − p_B(q)` (a spherical joint between bodies) |
 /// | `Weld` | 6 | `p_A − p_B` and the orientation rows below |
+/// | `Coupling` | 1 | `q_m − k q_a − c` (a URDF `<mimic>`; `J` constant, `ρ = 0`) |
 ///
 /// On a planar tree ([`KinematicTree::is_planar_xy`]) the out-of-plane rows are
 /// structurally zero (`J` row ≡ 0, `φ` constant) and [`ConstrainedTree`] leaves them out: a
@@ -65,6 +67,30 @@ pub enum Closure {
         /// Assembly rotation `R₀ = R_Aᵀ R_B` (row-major).
         rotation: Mat3,
     },
+    /// A coordinate that follows another, `q_m = k q_a + c` (a URDF `<mimic>`, see
+    /// [`crate::urdf::UrdfMimic`]): one row `φ = q_m − k q_a − c`, in planar and spatial
+    /// trees alike.
+    Coupling {
+        /// The following coordinate `m`.
+        coord: usize,
+        /// The coordinate `a` it follows.
+        master: usize,
+        /// `k`.
+        multiplier: f64,
+        /// `c` \[rad or m\].
+        offset: f64,
+    },
+}
+
+impl From<&crate::urdf::UrdfMimic> for Closure {
+    fn from(m: &crate::urdf::UrdfMimic) -> Self {
+        Closure::Coupling {
+            coord: m.coord,
+            master: m.master_coord,
+            multiplier: m.multiplier,
+            offset: m.offset,
+        }
+    }
 }
 
 impl Closure {
@@ -76,6 +102,7 @@ impl Closure {
     /// Number of rows on a planar (`true`) or spatial tree: 2/3 or 3/6.
     pub fn rows_in(&self, planar: bool) -> usize {
         match (self, planar) {
+            (Closure::Coupling { .. }, _) => 1,
             (Closure::Weld { .. }, false) => 6,
             (Closure::Weld { .. }, true) => 3,
             (_, false) => 3,
@@ -148,8 +175,9 @@ impl Closure {
     /// Every closure as "point A of body A minus point B of body B or of the world":
     /// `(body_a, point_a, body_b, point_b)`; for `PointAtWorld` B is the world and
     /// `point_b` the target.
-    fn endpoints(&self) -> (usize, Vec3, Option<usize>, Vec3) {
-        match *self {
+    /// `None` for a coupling.
+    fn endpoints(&self) -> Option<(usize, Vec3, Option<usize>, Vec3)> {
+        Some(match *self {
             Closure::PointAtWorld {
                 body,
                 point,
@@ -168,12 +196,13 @@ impl Closure {
                 point_b,
                 ..
             } => (body_a, point_a, body_b, point_b),
-        }
+            Closure::Coupling { .. } => return None,
+        })
     }
 
     fn bodies(&self) -> [Option<usize>; 2] {
-        let (a, _, b, _) = self.endpoints();
-        [Some(a), b]
+        self.endpoints()
+            .map_or([None, None], |(a, _, b, _)| [Some(a), b])
     }
 }
 
@@ -218,6 +247,23 @@ impl ConstrainedTree {
                     rotation,
                     ..
                 } => [*point_a, *point_b, rotation[0], rotation[1], rotation[2]].concat(),
+                Closure::Coupling {
+                    coord,
+                    master,
+                    multiplier,
+                    offset,
+                } => {
+                    for k in [*coord, *master] {
+                        if k >= tree.dof() {
+                            return Err(ModelError::DimensionMismatch {
+                                what: "coupled coordinate",
+                                expected: tree.dof(),
+                                found: k,
+                            });
+                        }
+                    }
+                    vec![*multiplier, *offset]
+                }
             };
             check_finite("closure data", &data)?;
         }
@@ -245,11 +291,13 @@ impl ConstrainedTree {
     /// names the offset otherwise.
     fn check_out_of_plane_rows(&self) -> Result<(), ModelError> {
         let t = &self.tree;
-        let mut ws = t.workspace();
+        let mut ws = t.data();
         let q = vec![0.0; t.dof()];
         t.kinematics(&mut ws, &q, None);
         for c in &self.closures {
-            let (a, pa, b, pb) = c.endpoints();
+            let Some((a, pa, b, pb)) = c.endpoints() else {
+                continue;
+            };
             let za = t.ws_point_position(&ws, a, &pa)[2];
             let zb = b.map_or(pb, |b| t.ws_point_position(&ws, b, &pb))[2];
             let dz = za - zb;
@@ -289,7 +337,7 @@ impl ConstrainedTree {
 
     fn weld_axes(
         &self,
-        ws: &TreeWorkspace,
+        ws: &TreeData,
         body_a: usize,
         body_b: Option<usize>,
         rotation: &Mat3,
@@ -334,45 +382,21 @@ impl Mechanism for ConstrainedTree {
 
     fn constraints(&self, _t: f64, q: &[f64], phi: &mut [f64]) {
         let t = &self.tree;
-        let mut ws = t.workspace();
-        t.kinematics(&mut ws, q, None);
-        let (axes, pairs) = (self.axes(), self.pairs());
-        let mut r = 0;
-        for c in &self.closures {
-            let (a, pa, b, pb) = c.endpoints();
-            let pa = t.ws_point_position(&ws, a, &pa);
-            let pb = b.map_or(pb, |b| t.ws_point_position(&ws, b, &pb));
-            let p = sub3(&pa, &pb);
-            for (m, &ax) in axes.iter().enumerate() {
-                phi[r + m] = p[ax];
-            }
-            if let Closure::Weld {
-                body_a,
-                body_b,
-                rotation,
-                ..
-            } = *c
-            {
-                let (a, b) = self.weld_axes(&ws, body_a, body_b, &rotation);
-                for (m, &k) in pairs.iter().enumerate() {
-                    let (i, j) = PAIRS[k];
-                    phi[r + axes.len() + m] = dot(&a[i], &b[j]);
-                }
-            }
-            r += c.rows_in(self.planar);
-        }
+        t.with_data(|ws| self.ws_constraints(ws, q, phi));
     }
 
     fn constraint_jacobian(&self, _t: f64, q: &[f64], j: MatMut<'_, f64>) {
-        let mut ws = self.tree.workspace();
-        self.tree.kinematics(&mut ws, q, None);
-        self.ws_jacobian(&ws, j);
+        self.tree.with_data(|ws| {
+            self.tree.kinematics(ws, q, None);
+            self.ws_jacobian(ws, j);
+        });
     }
 
     fn constraint_accel_bias(&self, _t: f64, q: &[f64], qd: &[f64], rho: &mut [f64]) {
-        let mut ws = self.tree.workspace();
-        self.tree.kinematics(&mut ws, q, Some(qd));
-        self.ws_accel_bias(&ws, rho);
+        self.tree.with_data(|ws| {
+            self.tree.kinematics(ws, q, Some(qd));
+            self.ws_accel_bias(ws, rho);
+        });
     }
 
     /// One forward-kinematics pass (with velocities) for both: `J` reads only the transforms,
@@ -385,22 +409,80 @@ impl Mechanism for ConstrainedTree {
         j: MatMut<'_, f64>,
         rho: &mut [f64],
     ) {
-        let mut ws = self.tree.workspace();
-        self.tree.kinematics(&mut ws, q, Some(qd));
-        self.ws_jacobian(&ws, j);
-        self.ws_accel_bias(&ws, rho);
+        self.tree.with_data(|ws| {
+            self.tree.kinematics(ws, q, Some(qd));
+            self.ws_jacobian(ws, j);
+            self.ws_accel_bias(ws, rho);
+        });
     }
 }
 
 impl ConstrainedTree {
+    /// `φ` after the forward kinematics into `ws`.
+    fn ws_constraints(&self, ws: &mut TreeData, q: &[f64], phi: &mut [f64]) {
+        let t = &self.tree;
+        t.kinematics(ws, q, None);
+        let ws = &*ws;
+        let (axes, pairs) = (self.axes(), self.pairs());
+        let mut r = 0;
+        for c in &self.closures {
+            let Some((a, pa, b, pb)) = c.endpoints() else {
+                if let Closure::Coupling {
+                    coord,
+                    master,
+                    multiplier,
+                    offset,
+                } = *c
+                {
+                    phi[r] = q[coord] - multiplier * q[master] - offset;
+                }
+                r += 1;
+                continue;
+            };
+            let pa = t.ws_point_position(ws, a, &pa);
+            let pb = b.map_or(pb, |b| t.ws_point_position(ws, b, &pb));
+            let p = sub3(&pa, &pb);
+            for (m, &ax) in axes.iter().enumerate() {
+                phi[r + m] = p[ax];
+            }
+            if let Closure::Weld {
+                body_a,
+                body_b,
+                rotation,
+                ..
+            } = *c
+            {
+                let (a, b) = self.weld_axes(ws, body_a, body_b, &rotation);
+                for (m, &k) in pairs.iter().enumerate() {
+                    let (i, j) = PAIRS[k];
+                    phi[r + axes.len() + m] = dot(&a[i], &b[j]);
+                }
+            }
+            r += c.rows_in(self.planar);
+        }
+    }
+
     /// `J` from a workspace filled by [`KinematicTree::kinematics`].
-    fn ws_jacobian(&self, ws: &TreeWorkspace, mut j: MatMut<'_, f64>) {
+    fn ws_jacobian(&self, ws: &TreeData, mut j: MatMut<'_, f64>) {
         let t = &self.tree;
         j.fill(0.0);
         let (axes, pairs) = (self.axes(), self.pairs());
         let mut r = 0;
         for c in &self.closures {
-            let (a, pa, b, pb) = c.endpoints();
+            let Some((a, pa, b, pb)) = c.endpoints() else {
+                if let Closure::Coupling {
+                    coord,
+                    master,
+                    multiplier,
+                    ..
+                } = *c
+                {
+                    j[(r, coord)] += 1.0;
+                    j[(r, master)] -= multiplier;
+                }
+                r += 1;
+                continue;
+            };
             t.ws_add_point_jacobian_axes(ws, a, &pa, 1.0, &mut j, r, axes);
             if let Some(b) = b {
                 t.ws_add_point_jacobian_axes(ws, b, &pb, -1.0, &mut j, r, axes);
@@ -428,12 +510,17 @@ impl ConstrainedTree {
     }
 
     /// `ρ` from a workspace filled by [`KinematicTree::kinematics`] with velocities.
-    fn ws_accel_bias(&self, ws: &TreeWorkspace, rho: &mut [f64]) {
+    fn ws_accel_bias(&self, ws: &TreeData, rho: &mut [f64]) {
         let t = &self.tree;
         let (axes, pairs) = (self.axes(), self.pairs());
         let mut r = 0;
         for c in &self.closures {
-            let (a, pa, b, pb) = c.endpoints();
+            let Some((a, pa, b, pb)) = c.endpoints() else {
+                // a coupling is linear in q: J̇ = 0
+                rho[r] = 0.0;
+                r += 1;
+                continue;
+            };
             let aa = t.ws_point_accel_bias(ws, a, &pa);
             let ab = b.map_or([0.0; 3], |b| t.ws_point_accel_bias(ws, b, &pb));
             let acc = sub3(&aa, &ab);

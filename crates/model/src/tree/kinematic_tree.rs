@@ -1,73 +1,13 @@
 //! [`KinematicTree`]: CRBA, RNEA, forward kinematics and body-point Jacobians.
 
+use super::data::{DataPool, TreeData};
 use super::joint::{Joint, JointModel};
 use crate::spatial::{
-    add3, cross, dot, mat3_tvec, scale3, ArticulatedInertia, CentroidalInertia, Force, Motion,
-    SpatialInertia, Transform, Vec3,
+    add3, cross, dot, mat3_tvec, scale3, CentroidalInertia, Motion, SpatialInertia, Transform, Vec3,
 };
 use crate::validate::{check_finite, check_len};
 use crate::{Mechanism, ModelError};
 use faer::MatMut;
-use std::cell::RefCell;
-
-/// Per-body scratch of the recursive algorithms (see the module doc).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct TreeWorkspace {
-    /// `X_up(i) = X_J(q_i) X_tree(i)` (parent → body `i`).
-    pub(crate) xup: Vec<Transform>,
-    /// `⁰X_i`: base (world) → body `i`.
-    pub(crate) x0: Vec<Transform>,
-    /// Body velocities `v_i`: world coordinates after `kinematics` and RNEA, body
-    /// coordinates after ABA.
-    pub(crate) v: Vec<Motion>,
-    /// Body accelerations `a_i` (same frames as `v`).
-    pub(crate) a: Vec<Motion>,
-    /// Body forces `f_i` (RNEA).
-    pub(crate) f: Vec<Force>,
-    /// CRBA: the sum of the composite inertias `I^c_j` of the children `j` of body `i` other
-    /// than `i + 1` (valid for the bodies with such children, see [`CompositeLink`]).
-    pub(crate) ic: Vec<SpatialInertia>,
-    /// Body inertias in world coordinates, `⁰X_iᵀ I_i ⁰X_i` (CRBA and RNEA), valid when `iw_ok`.
-    pub(crate) iw: Vec<SpatialInertia>,
-    /// Motion subspaces in world coordinates, `⁰X_i⁻¹ S_i`.
-    pub(crate) s_world: Vec<Motion>,
-    /// Articulated-body inertias `I^A_i` (ABA).
-    pub(crate) ia: Vec<ArticulatedInertia>,
-    /// Articulated bias forces `p^A_i` (ABA).
-    pub(crate) pa: Vec<Force>,
-    /// `U_i = I^A_i S_i` (ABA).
-    pub(crate) uu: Vec<Force>,
-    /// `D_i = S_iᵀ U_i` and `u_i = τ_i − S_iᵀ p^A_i` (ABA).
-    pub(crate) du: Vec<[f64; 2]>,
-    /// The `q` (length N) at which `xup` was computed, valid when `xup_ok`.
-    pub(crate) q_key: Vec<f64>,
-    /// `xup` holds `X_up(q_key)`.
-    pub(crate) xup_ok: bool,
-    /// `x0` and `s_world` belong to the current `xup`.
-    pub(crate) x0_ok: bool,
-    /// `iw` belongs to the current `x0`.
-    pub(crate) iw_ok: bool,
-}
-
-impl TreeWorkspace {
-    fn push(&mut self) {
-        self.xup.push(Transform::IDENTITY);
-        self.x0.push(Transform::IDENTITY);
-        self.v.push(Motion::ZERO);
-        self.a.push(Motion::ZERO);
-        self.f.push(Force::ZERO);
-        self.ic.push(SpatialInertia::default());
-        self.iw.push(SpatialInertia::default());
-        self.s_world.push(Motion::ZERO);
-        self.ia.push(ArticulatedInertia::default());
-        self.pa.push(Force::ZERO);
-        self.uu.push(Force::ZERO);
-        self.du.push([0.0; 2]);
-        self.xup_ok = false;
-        self.x0_ok = false;
-        self.iw_ok = false;
-    }
-}
 
 /// A body's inertia in the form [`KinematicTree::world_inertias`] transforms.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -131,7 +71,19 @@ pub struct KinematicTree {
     movable_chain: bool,
     pub(super) dof: usize,
     pub(super) gravity: Vec3,
-    ws: RefCell<TreeWorkspace>,
+    /// Identifies the structure (bodies, joints, transforms, inertias) for the caches of a
+    /// [`TreeData`]: a new value at every [`KinematicTree::add_body`], kept by clones.
+    pub(super) id: u64,
+    /// Workspaces of the [`Mechanism`] methods (see [`DataPool`]).
+    pool: DataPool,
+    /// The tree the dynamics run on when some bodies hang on fixed joints: every such body
+    /// merged into the nearest moving ancestor (its inertia moved into that body's frame,
+    /// `I_a += X_{a→d}ᵀ I_d X_{a→d}`, RBDA (2.66)), or dropped when fixed joints lead to the
+    /// base (it never moves), and the fixed chains composed into the tree transforms, as
+    /// Pinocchio's URDF import does. The same coordinates in the same order, so `M`, `h`,
+    /// RNEA and ABA are those of this tree to round-off; the kinematic queries and the
+    /// closures keep every body. `None` when no body has a fixed joint.
+    pub(super) lumped: Option<Box<KinematicTree>>,
 }
 
 impl KinematicTree {
@@ -152,7 +104,9 @@ impl KinematicTree {
             movable_chain: true,
             dof: 0,
             gravity: [0.0, 0.0, -9.81],
-            ws: RefCell::new(TreeWorkspace::default()),
+            id: super::data::next_id(),
+            pool: DataPool::default(),
+            lumped: None,
         }
     }
 
@@ -237,12 +191,53 @@ impl KinematicTree {
             self.movable_chain &= n == self.dof && parent == n.checked_sub(1);
         }
         self.dof += joint.dof();
-        let ws = self.ws.get_mut();
-        ws.push();
-        if joint.dof() == 1 {
-            ws.q_key.push(f64::NAN);
-        }
+        self.id = super::data::next_id();
+        self.lumped = self.build_lumped();
+        self.pool = DataPool::new(self.data());
         Ok(n)
+    }
+
+    /// The tree of [`KinematicTree::lumped`]'s doc, `None` when every joint moves.
+    fn build_lumped(&self) -> Option<Box<KinematicTree>> {
+        if self.joint.iter().all(|j| j.dof() == 1) {
+            return None;
+        }
+        let nb = self.n_bodies();
+        // per body: the lumped body it is rigidly part of (`None`: the base) and the transform
+        // from that body's frame to its own (`None`: identity)
+        let mut anchor: Vec<Option<usize>> = vec![None; nb];
+        let mut from_anchor: Vec<Option<Transform>> = vec![None; nb];
+        let mut count = 0;
+        let mut extra: Vec<Option<SpatialInertia>> = Vec::new();
+        for i in 0..nb {
+            let (a, x) = self.parent[i].map_or((None, None), |p| (anchor[p], from_anchor[p]));
+            let xt = x.map_or(self.x_tree[i], |x| self.x_tree[i].compose(&x));
+            if self.joint[i].dof() == 1 {
+                anchor[i] = Some(count);
+                count += 1;
+                extra.push(None);
+            } else {
+                anchor[i] = a;
+                from_anchor[i] = Some(xt);
+                if let Some(a) = a {
+                    if self.inertia[i] != SpatialInertia::default() {
+                        let moved = self.inertia[i].transform_transpose(&xt);
+                        extra[a] = Some(extra[a].map_or(moved, |e| e + moved));
+                    }
+                }
+            }
+        }
+        let mut t = KinematicTree::new(self.name.clone());
+        t.gravity = self.gravity;
+        for i in (0..nb).filter(|&i| self.joint[i].dof() == 1) {
+            let (a, x) = self.parent[i].map_or((None, None), |p| (anchor[p], from_anchor[p]));
+            let xt = x.map_or(self.x_tree[i], |x| self.x_tree[i].compose(&x));
+            let k = anchor[i]?;
+            let inertia = extra[k].map_or(self.inertia[i], |e| self.inertia[i] + e);
+            t.add_body(self.body_names[i].clone(), a, self.joint[i], xt, inertia)
+                .ok()?;
+        }
+        Some(Box::new(t))
     }
 
     /// spatial_v2 `planar(n)`: an `n`-link planar chain of revolute joints
@@ -292,11 +287,14 @@ impl KinematicTree {
     /// Sets gravity `g` \[m/s²\] in base coordinates (`a_g = [0; g]`).
     pub fn set_gravity(&mut self, g: Vec3) {
         self.gravity = g;
+        if let Some(l) = &mut self.lumped {
+            l.gravity = g;
+        }
     }
     /// Builder form of [`KinematicTree::set_gravity`].
     #[must_use]
     pub fn with_gravity(mut self, g: Vec3) -> Self {
-        self.gravity = g;
+        self.set_gravity(g);
         self
     }
     /// Number of bodies `n_B` (the base excluded).
@@ -362,9 +360,53 @@ impl KinematicTree {
         self.q_index[i].map_or(0.0, |k| q[k])
     }
 
-    /// Borrows the workspace (see the module doc).
-    pub(crate) fn workspace(&self) -> std::cell::RefMut<'_, TreeWorkspace> {
-        self.ws.borrow_mut()
+    /// A workspace for this tree's algorithms (Pinocchio's `model.createData()`): the
+    /// per-body scratch that [`KinematicTree::mass_matrix_with`] and the other `…_with`
+    /// methods fill. One per thread; the tree itself is shared by reference.
+    pub fn data(&self) -> TreeData {
+        let mut d = TreeData::new(self.n_bodies(), self.dof, self.id);
+        d.lumped = self.lumped.as_ref().map(|l| Box::new(l.data()));
+        d
+    }
+
+    /// Runs `f` on a workspace of the tree's own pool (the [`Mechanism`] methods, which
+    /// take no workspace).
+    pub(crate) fn with_data<R>(&self, f: impl FnOnce(&mut TreeData) -> R) -> R {
+        self.pool.with(|| self.data(), f)
+    }
+
+    /// Makes `data` this tree's: a workspace of another tree with the same sizes has its
+    /// caches invalidated, one of other sizes is [`ModelError::DimensionMismatch`].
+    pub(crate) fn adopt(&self, data: &mut TreeData) -> Result<(), ModelError> {
+        if data.owner == self.id {
+            return Ok(());
+        }
+        for (what, expected, found) in [
+            ("tree data (bodies)", self.n_bodies(), data.xup.len()),
+            ("tree data (coordinates)", self.dof, data.q_key.len()),
+        ] {
+            if expected != found {
+                return Err(ModelError::DimensionMismatch {
+                    what,
+                    expected,
+                    found,
+                });
+            }
+        }
+        match (&self.lumped, &mut data.lumped) {
+            (Some(l), Some(d)) => l.adopt(d)?,
+            (None, None) => {}
+            (l, _) => {
+                return Err(ModelError::DimensionMismatch {
+                    what: "tree data (bodies on moving joints)",
+                    expected: l.as_ref().map_or(self.n_bodies(), |l| l.n_bodies()),
+                    found: data.lumped.as_ref().map_or(data.xup.len(), |d| d.xup.len()),
+                })
+            }
+        }
+        data.invalidate();
+        data.owner = self.id;
+        Ok(())
     }
 
     /// Forward kinematics into `ws`: `X_up`, `⁰X_i`, `⁰X_i⁻¹ S_i`, and, when
@@ -372,7 +414,7 @@ impl KinematicTree {
     /// accelerations `a_i = a_λ + v_i × ⁰S_i q̇_i` (q̈ = 0, no gravity) in world coordinates
     /// (RBDA Table 5.1's first lines in one common frame, as in [`KinematicTree::rnea`]: no
     /// joint transform), which give `J̇ q̇` for body points.
-    pub(crate) fn kinematics(&self, ws: &mut TreeWorkspace, q: &[f64], qd: Option<&[f64]>) {
+    pub(crate) fn kinematics(&self, ws: &mut TreeData, q: &[f64], qd: Option<&[f64]>) {
         self.up_transforms(ws, q);
         if !ws.x0_ok {
             // `prev` is `⁰X_{i−1}` in registers: in a chain (`λ(i) = i − 1`) the parent's
@@ -410,7 +452,7 @@ impl KinematicTree {
     /// and the closures' kinematics at one state then share one pass over the joints (one
     /// `sin_cos` per revolute joint per state instead of one per algorithm). The values are
     /// the same either way; `add_body` invalidates the cache.
-    pub(crate) fn up_transforms(&self, ws: &mut TreeWorkspace, q: &[f64]) {
+    pub(crate) fn up_transforms(&self, ws: &mut TreeData, q: &[f64]) {
         let same = ws.xup_ok
             && ws.q_key.len() <= q.len()
             && ws
@@ -436,7 +478,7 @@ impl KinematicTree {
     /// CRBA and RNEA at one state transform each body's inertia once, from its form about the
     /// centre of mass ([`CentroidalInertia::transform_transpose`]: `⁰c = ⁰r + Eᵀ c`,
     /// `⁰I_c = Eᵀ I_c E`, then the parallel-axis term).
-    pub(super) fn world_inertias(&self, ws: &mut TreeWorkspace, q: &[f64]) {
+    pub(super) fn world_inertias(&self, ws: &mut TreeData, q: &[f64]) {
         self.kinematics(ws, q, None);
         if !ws.iw_ok {
             for i in 0..self.n_bodies() {
@@ -465,14 +507,10 @@ impl KinematicTree {
     /// (`⁰Ṡ_i = v_i × ⁰S_i` for a subspace fixed in body `i`), as in Pinocchio's
     /// world-frame RNEA. No joint transform in either pass. `ws.v`, `ws.a`, `ws.f` are left
     /// in world coordinates (the closures' kinematics recompute theirs without gravity).
-    fn rnea(
-        &self,
-        ws: &mut TreeWorkspace,
-        q: &[f64],
-        qd: &[f64],
-        qdd: Option<&[f64]>,
-        tau: &mut [f64],
-    ) {
+    fn rnea(&self, ws: &mut TreeData, q: &[f64], qd: &[f64], qdd: Option<&[f64]>, tau: &mut [f64]) {
+        if let (Some(l), Some(d)) = (&self.lumped, ws.lumped.as_deref_mut()) {
+            return l.rnea(d, q, qd, qdd, tau);
+        }
         let a_root = Motion::new([0.0; 3], scale3(-1.0, &self.gravity));
         self.world_inertias(ws, q);
         for i in 0..self.n_bodies() {
@@ -510,7 +548,10 @@ impl KinematicTree {
     /// subspaces `⁰S_i = ⁰X_i⁻¹ S_i`, every entry is a dot product,
     /// `H_ij = ⁰S_j · (I^c_i ⁰S_i)` for `j` an ancestor of `i` (no force transform per pair,
     /// as in Pinocchio's CRBA).
-    fn crba(&self, ws: &mut TreeWorkspace, q: &[f64], mut m: MatMut<'_, f64>) {
+    fn crba(&self, ws: &mut TreeData, q: &[f64], mut m: MatMut<'_, f64>) {
+        if let (Some(l), Some(d)) = (&self.lumped, ws.lumped.as_deref_mut()) {
+            return l.crba(d, q, m);
+        }
         self.world_inertias(ws, q);
         if !self.movable_chain {
             m.fill(0.0);
@@ -562,9 +603,27 @@ impl KinematicTree {
         }
     }
 
-    /// Inverse dynamics `τ = RNEA(q, q̇, q̈) = M q̈ + h` (gravity included).
+    /// Inverse dynamics `τ = RNEA(q, q̇, q̈) = M q̈ + h` (gravity included): see
+    /// [`KinematicTree::inverse_dynamics_with`].
     pub fn inverse_dynamics(
         &self,
+        q: &[f64],
+        qd: &[f64],
+        qdd: &[f64],
+        tau: &mut [f64],
+    ) -> Result<(), ModelError> {
+        self.with_data(|ws| self.inverse_dynamics_with(ws, q, qd, qdd, tau))
+    }
+
+    /// Inverse dynamics `τ = RNEA(q, q̇, q̈) = M q̈ + h` (gravity included, RBDA Table 5.1)
+    /// on a caller-owned workspace (Pinocchio's `rnea(model, data, q, v, a)`).
+    ///
+    /// Errors: [`ModelError::DimensionMismatch`] and [`ModelError::NonFinite`] for the
+    /// arguments and for `data` of another tree's sizes; [`ModelError::NonFinite`] with
+    /// `what = "tau"` when finite arguments overflow (`q̇ = 1e200`).
+    pub fn inverse_dynamics_with(
+        &self,
+        data: &mut TreeData,
         q: &[f64],
         qd: &[f64],
         qdd: &[f64],
@@ -575,26 +634,61 @@ impl KinematicTree {
         check_len("qdd", qdd, self.dof)?;
         check_finite("qdd", qdd)?;
         check_len("tau", tau, self.dof)?;
-        let mut ws = self.workspace();
-        self.rnea(&mut ws, q, qd, Some(qdd), tau);
+        self.adopt(data)?;
+        self.rnea(data, q, qd, Some(qdd), tau);
+        check_finite("tau", tau)
+    }
+
+    /// The mass matrix `M(q)` by the CRBA (RBDA Table 6.2) into `m`, every entry written
+    /// (both triangles), on a caller-owned workspace (Pinocchio's `crba`).
+    ///
+    /// Errors: [`ModelError::DimensionMismatch`] and [`ModelError::NonFinite`] for `q`, `m`'s
+    /// shape and `data` of another tree's sizes.
+    pub fn mass_matrix_with(
+        &self,
+        data: &mut TreeData,
+        q: &[f64],
+        m: MatMut<'_, f64>,
+    ) -> Result<(), ModelError> {
+        self.check_q(q)?;
+        check_mat("mass matrix", &m, self.dof, self.dof)?;
+        self.adopt(data)?;
+        self.crba(data, q, m);
         Ok(())
+    }
+
+    /// The bias forces `h(q, q̇) = RNEA(q, q̇, 0)` (gravity included) on a caller-owned
+    /// workspace. Errors as [`KinematicTree::inverse_dynamics_with`] (`what = "h"`).
+    pub fn bias_forces_with(
+        &self,
+        data: &mut TreeData,
+        q: &[f64],
+        qd: &[f64],
+        h: &mut [f64],
+    ) -> Result<(), ModelError> {
+        self.check_q(q)?;
+        self.check_qd(qd)?;
+        check_len("h", h, self.dof)?;
+        self.adopt(data)?;
+        self.rnea(data, q, qd, None, h);
+        check_finite("h", h)
     }
 
     // ---- queries on a workspace filled by `kinematics` -------------------
 
     /// World position `r + Eᵀ p` of body point `p`.
-    pub(crate) fn ws_point_position(&self, ws: &TreeWorkspace, body: usize, p: &Vec3) -> Vec3 {
+    pub(crate) fn ws_point_position(&self, ws: &TreeData, body: usize, p: &Vec3) -> Vec3 {
         ws.x0[body].inv_apply_point(p)
     }
 
     /// World rotation `R = Eᵀ` of body `body` (columns: body axes in world coordinates).
-    pub(crate) fn ws_rotation(&self, ws: &TreeWorkspace, body: usize) -> crate::spatial::Mat3 {
+    pub(crate) fn ws_rotation(&self, ws: &TreeData, body: usize) -> crate::spatial::Mat3 {
         crate::spatial::mat3_transpose(&ws.x0[body].rot)
     }
 
     /// World velocity of body point `p`: `v_O + ω × P` with the world spatial velocity
     /// `[ω; v_O]` of `kinematics` and `P` the point's world position.
-    pub(crate) fn ws_point_velocity(&self, ws: &TreeWorkspace, body: usize, p: &Vec3) -> Vec3 {
+    pub(crate) fn ws_point_velocity(&self, ws: &TreeData, body: usize, p: &Vec3) -> Vec3 {
         let v = &ws.v[body];
         let pw = self.ws_point_position(ws, body, p);
         add3(&v.lin, &cross(&v.ang, &pw))
@@ -602,7 +696,7 @@ impl KinematicTree {
 
     /// `J̇ q̇` of body point `p` (world): `a_O + ω̇ × P + ω × (v_O + ω × P)` with the world
     /// velocity-product accelerations of `kinematics` and `P` the point's world position.
-    pub(crate) fn ws_point_accel_bias(&self, ws: &TreeWorkspace, body: usize, p: &Vec3) -> Vec3 {
+    pub(crate) fn ws_point_accel_bias(&self, ws: &TreeData, body: usize, p: &Vec3) -> Vec3 {
         let (v, a) = (&ws.v[body], &ws.a[body]);
         let pw = self.ws_point_position(ws, body, p);
         let vp = add3(&v.lin, &cross(&v.ang, &pw));
@@ -610,12 +704,12 @@ impl KinematicTree {
     }
 
     /// World angular velocity of `body`.
-    pub(crate) fn ws_angular_velocity(&self, ws: &TreeWorkspace, body: usize) -> Vec3 {
+    pub(crate) fn ws_angular_velocity(&self, ws: &TreeData, body: usize) -> Vec3 {
         ws.v[body].ang
     }
 
     /// World angular `J̇ q̇` of `body` (the velocity-product part of `ω̇`).
-    pub(crate) fn ws_angular_accel_bias(&self, ws: &TreeWorkspace, body: usize) -> Vec3 {
+    pub(crate) fn ws_angular_accel_bias(&self, ws: &TreeData, body: usize) -> Vec3 {
         ws.a[body].ang
     }
 
@@ -624,7 +718,7 @@ impl KinematicTree {
     /// `s_lin + s_ang × P` with `⁰S = [s_ang; s_lin]` and `P` the world point.
     pub(crate) fn ws_add_point_jacobian(
         &self,
-        ws: &TreeWorkspace,
+        ws: &TreeData,
         body: usize,
         p: &Vec3,
         sign: f64,
@@ -639,7 +733,7 @@ impl KinematicTree {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn ws_add_point_jacobian_axes(
         &self,
-        ws: &TreeWorkspace,
+        ws: &TreeData,
         body: usize,
         p: &Vec3,
         sign: f64,
@@ -682,7 +776,7 @@ impl KinematicTree {
     /// `J_ω` of `body` (world coordinates).
     pub(crate) fn ws_add_angular_jacobian(
         &self,
-        ws: &TreeWorkspace,
+        ws: &TreeData,
         body: usize,
         w: &Vec3,
         sign: f64,
@@ -707,16 +801,17 @@ impl KinematicTree {
         q: &[f64],
         qd: Option<&[f64]>,
         body: usize,
-        read: impl FnOnce(&TreeWorkspace) -> R,
+        read: impl FnOnce(&TreeData) -> R,
     ) -> Result<R, ModelError> {
         self.check_q(q)?;
         if let Some(qd) = qd {
             self.check_qd(qd)?;
         }
         self.check_body(body)?;
-        let mut ws = self.workspace();
-        self.kinematics(&mut ws, q, qd);
-        Ok(read(&ws))
+        Ok(self.with_data(|ws| {
+            self.kinematics(ws, q, qd);
+            read(ws)
+        }))
     }
 
     /// `⁰X_body`: the transform from the base (world) frame to `body`'s frame.
@@ -790,15 +885,16 @@ impl KinematicTree {
         q: &[f64],
         body: usize,
         mut j: MatMut<'_, f64>,
-        add: impl FnOnce(&TreeWorkspace, &mut MatMut<'_, f64>),
+        add: impl FnOnce(&TreeData, &mut MatMut<'_, f64>),
     ) -> Result<(), ModelError> {
         self.check_q(q)?;
         self.check_body(body)?;
         check_mat(what, &j, 3, self.dof)?;
-        let mut ws = self.workspace();
-        self.kinematics(&mut ws, q, None);
-        j.fill(0.0);
-        add(&ws, &mut j);
+        self.with_data(|ws| {
+            self.kinematics(ws, q, None);
+            j.fill(0.0);
+            add(ws, &mut j);
+        });
         Ok(())
     }
 
@@ -818,28 +914,30 @@ impl KinematicTree {
     }
 
     fn kinetic(&self, q: &[f64], qd: &[f64]) -> f64 {
-        let mut ws = self.workspace();
-        self.world_inertias(&mut ws, q);
-        self.kinematics(&mut ws, q, Some(qd));
-        (0..self.n_bodies())
-            .map(|i| ws.iw[i].kinetic_energy(&ws.v[i]))
-            .sum()
+        self.with_data(|ws| {
+            self.world_inertias(ws, q);
+            self.kinematics(ws, q, Some(qd));
+            (0..self.n_bodies())
+                .map(|i| ws.iw[i].kinetic_energy(&ws.v[i]))
+                .sum()
+        })
     }
 
     fn potential(&self, q: &[f64]) -> f64 {
-        let mut ws = self.workspace();
-        self.kinematics(&mut ws, q, None);
-        // V = −Σ g · (m_i r_i + E_iᵀ h_i) = −Σ m_i g · c_i
-        (0..self.n_bodies())
-            .map(|i| {
-                let x = &ws.x0[i];
-                let mc = add3(
-                    &scale3(self.inertia[i].mass, &x.trans),
-                    &mat3_tvec(&x.rot, &self.inertia[i].h),
-                );
-                -dot(&self.gravity, &mc)
-            })
-            .sum()
+        self.with_data(|ws| {
+            self.kinematics(ws, q, None);
+            // V = −Σ g · (m_i r_i + E_iᵀ h_i) = −Σ m_i g · c_i
+            (0..self.n_bodies())
+                .map(|i| {
+                    let x = &ws.x0[i];
+                    let mc = add3(
+                        &scale3(self.inertia[i].mass, &x.trans),
+                        &mat3_tvec(&x.rot, &self.inertia[i].h),
+                    );
+                    -dot(&self.gravity, &mc)
+                })
+                .sum()
+        })
     }
 }
 
@@ -874,12 +972,10 @@ impl Mechanism for KinematicTree {
         self.dof
     }
     fn mass_matrix(&self, q: &[f64], m: MatMut<'_, f64>) {
-        let mut ws = self.workspace();
-        self.crba(&mut ws, q, m);
+        self.with_data(|ws| self.crba(ws, q, m));
     }
     fn bias_forces(&self, q: &[f64], qd: &[f64], h: &mut [f64]) {
-        let mut ws = self.workspace();
-        self.rnea(&mut ws, q, qd, None, h);
+        self.with_data(|ws| self.rnea(ws, q, qd, None, h));
     }
     fn kinetic_energy(&self, q: &[f64], qd: &[f64]) -> Option<f64> {
         Some(self.kinetic(q, qd))
@@ -903,8 +999,7 @@ impl Mechanism for KinematicTree {
         qdd: &[f64],
         tau: &mut [f64],
     ) -> Option<()> {
-        let mut ws = self.workspace();
-        self.rnea_body(&mut ws, q, qd, qdd, tau);
+        self.with_data(|ws| self.rnea_body(ws, q, qd, qdd, tau));
         Some(())
     }
     fn fast_path_coefficients(
@@ -916,8 +1011,7 @@ impl Mechanism for KinematicTree {
         b: &mut [f64],
         c: &mut [f64],
     ) -> Option<()> {
-        let mut ws = self.workspace();
-        self.path_terms(&mut ws, q, dq_ds, d2q_ds2, a, b, c);
+        self.with_data(|ws| self.path_terms(ws, q, dq_ds, d2q_ds2, a, b, c));
         Some(())
     }
 }

@@ -44,22 +44,29 @@
 //! # Ok::<(), contour_model::ModelError>(())
 //! ```
 //!
-//! **Workspace design.** [`crate::Mechanism`] methods take `&self`, and the
-//! recursive algorithms need per-body scratch (`X_up`, `v`, `a`, `f`, `I^c`).
-//! A tree owns that scratch in a `RefCell`, sized when bodies are added; every
-//! call borrows it for its duration, so no call allocates. Consequences: a tree
-//! is `Send` but not `Sync` (clone it per thread — clones get their own
-//! workspace), and the methods are not re-entrant (none calls another while
-//! holding the borrow). No `unsafe` is involved.
+//! **Model and data.** A tree is immutable after construction and `Sync`: the per-body
+//! scratch of the recursive algorithms (`X_up`, `v`, `a`, `f`, `I^c`, `I^A`) lives in a
+//! [`TreeData`] that the caller owns ([`KinematicTree::data`], Pinocchio's `Data`) and passes
+//! to [`KinematicTree::mass_matrix_with`], [`KinematicTree::bias_forces_with`],
+//! [`KinematicTree::inverse_dynamics_with`] and [`KinematicTree::forward_dynamics_with`];
+//! one tree serves many threads, each with its own `TreeData`. The [`crate::Mechanism`]
+//! methods, which take no workspace, borrow one from a small thread-safe pool inside the
+//! tree (one uncontended lock per call; spares are made only when calls overlap, so a run
+//! allocates nothing after its first steps). No call allocates otherwise, and no `unsafe`
+//! is involved.
 
 mod aba;
 mod closure;
+mod data;
 mod joint;
 mod kinematic_tree;
+mod mimic;
 mod path_terms;
 #[cfg(test)]
 mod tests;
 
 pub use closure::{Closure, ConstrainedTree};
+pub use data::TreeData;
 pub use joint::Joint;
 pub use kinematic_tree::KinematicTree;
+pub use mimic::MimicReduction;

@@ -28,7 +28,7 @@
 //! [`KinematicTree::rnea_body`] is RBDA Table 5.1 as printed, in body coordinates: for one
 //! state at a new `q` it needs only `X_up` (no `⁰X_i`, no world inertias).
 
-use super::kinematic_tree::TreeWorkspace;
+use super::data::TreeData;
 use super::KinematicTree;
 use crate::spatial::{cross, scale3, Force, Motion};
 
@@ -40,7 +40,7 @@ impl KinematicTree {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn path_terms(
         &self,
-        ws: &mut TreeWorkspace,
+        ws: &mut TreeData,
         q: &[f64],
         qp: &[f64],
         qpp: &[f64],
@@ -48,6 +48,9 @@ impl KinematicTree {
         b: &mut [f64],
         c: &mut [f64],
     ) {
+        if let (Some(l), Some(d)) = (&self.lumped, ws.lumped.as_deref_mut()) {
+            return l.path_terms(d, q, qp, qpp, a, b, c);
+        }
         // a_0 = −a_g, RBDA Table 5.1
         let a_root = Motion::new([0.0; 3], scale3(-1.0, &self.gravity));
         self.world_inertias(ws, q);
@@ -104,12 +107,15 @@ impl KinematicTree {
     /// body coordinates (as after ABA).
     pub(crate) fn rnea_body(
         &self,
-        ws: &mut TreeWorkspace,
+        ws: &mut TreeData,
         q: &[f64],
         qd: &[f64],
         qdd: &[f64],
         tau: &mut [f64],
     ) {
+        if let (Some(l), Some(d)) = (&self.lumped, ws.lumped.as_deref_mut()) {
+            return l.rnea_body(d, q, qd, qdd, tau);
+        }
         let a_root = Motion::new([0.0; 3], scale3(-1.0, &self.gravity));
         self.up_transforms(ws, q);
         let nb = self.n_bodies();

@@ -1,0 +1,166 @@
+//! [`TreeData`], the caller-owned workspace of a kinematic tree, and [`DataPool`], the
+//! workspaces the tree's [`crate::Mechanism`] methods (which take none) borrow.
+
+use crate::spatial::{ArticulatedInertia, Force, Motion, SpatialInertia, Transform};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError, TryLockError};
+
+/// A fresh structure id for [`KinematicTree`] (ids start at 1; 0 marks a default `TreeData`).
+pub(crate) fn next_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The per-body scratch of a [`KinematicTree`]'s recursive algorithms: Pinocchio's `Data`,
+/// RigidBodyDynamics.jl's `MechanismState`. Made by [`KinematicTree::data`], owned by the
+/// caller and passed `&mut` to the `…_with` methods, so the tree stays immutable and `Sync`
+/// and one tree serves many threads, each with its own `TreeData`. No call allocates.
+///
+/// It caches the transforms of the last `q` (bit for bit): CRBA, RNEA and ABA at one state
+/// share one pass over the joints. A `TreeData` used with another tree of the same sizes has
+/// its caches reset; one of other sizes is refused.
+#[derive(Debug, Clone, Default)]
+pub struct TreeData {
+    /// The tree whose caches these are ([`KinematicTree`]'s structure id).
+    pub(crate) owner: u64,
+    /// The workspace of the tree's lumped form (bodies on fixed joints merged), if it has one.
+    pub(crate) lumped: Option<Box<TreeData>>,
+    /// `X_up(i) = X_J(q_i) X_tree(i)` (parent → body `i`).
+    pub(crate) xup: Vec<Transform>,
+    /// `⁰X_i`: base (world) → body `i`.
+    pub(crate) x0: Vec<Transform>,
+    /// Body velocities `v_i`: world coordinates after `kinematics` and RNEA, body
+    /// coordinates after ABA.
+    pub(crate) v: Vec<Motion>,
+    /// Body accelerations `a_i` (same frames as `v`).
+    pub(crate) a: Vec<Motion>,
+    /// Body forces `f_i` (RNEA).
+    pub(crate) f: Vec<Force>,
+    /// CRBA: the sum of the composite inertias `I^c_j` of the children `j` of body `i` other
+    /// than `i + 1` (valid for the bodies with such children, see [`CompositeLink`]).
+    pub(crate) ic: Vec<SpatialInertia>,
+    /// Body inertias in world coordinates, `⁰X_iᵀ I_i ⁰X_i` (CRBA and RNEA), valid when `iw_ok`.
+    pub(crate) iw: Vec<SpatialInertia>,
+    /// Motion subspaces in world coordinates, `⁰X_i⁻¹ S_i`.
+    pub(crate) s_world: Vec<Motion>,
+    /// Articulated-body inertias `I^A_i` (ABA).
+    pub(crate) ia: Vec<ArticulatedInertia>,
+    /// Articulated bias forces `p^A_i` (ABA).
+    pub(crate) pa: Vec<Force>,
+    /// `U_i = I^A_i S_i` (ABA).
+    pub(crate) uu: Vec<Force>,
+    /// `D_i = S_iᵀ U_i` and `u_i = τ_i − S_iᵀ p^A_i` (ABA).
+    pub(crate) du: Vec<[f64; 2]>,
+    /// The `q` (length N) at which `xup` was computed, valid when `xup_ok`.
+    pub(crate) q_key: Vec<f64>,
+    /// `xup` holds `X_up(q_key)`.
+    pub(crate) xup_ok: bool,
+    /// `x0` and `s_world` belong to the current `xup`.
+    pub(crate) x0_ok: bool,
+    /// `iw` belongs to the current `x0`.
+    pub(crate) iw_ok: bool,
+}
+
+impl TreeData {
+    /// Sized for `nb` bodies and `dof` coordinates, caches empty.
+    pub(crate) fn new(nb: usize, dof: usize, owner: u64) -> Self {
+        Self {
+            owner,
+            lumped: None,
+            xup: vec![Transform::IDENTITY; nb],
+            x0: vec![Transform::IDENTITY; nb],
+            v: vec![Motion::ZERO; nb],
+            a: vec![Motion::ZERO; nb],
+            f: vec![Force::ZERO; nb],
+            ic: vec![SpatialInertia::default(); nb],
+            iw: vec![SpatialInertia::default(); nb],
+            s_world: vec![Motion::ZERO; nb],
+            ia: vec![ArticulatedInertia::default(); nb],
+            pa: vec![Force::ZERO; nb],
+            uu: vec![Force::ZERO; nb],
+            du: vec![[0.0; 2]; nb],
+            q_key: vec![f64::NAN; dof],
+            xup_ok: false,
+            x0_ok: false,
+            iw_ok: false,
+        }
+    }
+
+    /// Forgets the cached state.
+    pub(crate) fn invalidate(&mut self) {
+        self.xup_ok = false;
+        self.x0_ok = false;
+        self.iw_ok = false;
+    }
+}
+
+/// The workspaces of a tree's [`crate::Mechanism`] methods: a thread-safe pool instead of
+/// interior mutability, so the tree is `Sync`. A call takes the primary workspace when it is
+/// free (one uncontended lock), otherwise a spare one; a spare is made only when more calls
+/// run at once than ever before, so after the first calls of a run nothing allocates. The
+/// result never depends on which workspace a call gets (the caches hold values that are
+/// recomputed bit for bit).
+#[derive(Default)]
+pub(crate) struct DataPool {
+    primary: Mutex<TreeData>,
+    spare: Mutex<Vec<TreeData>>,
+}
+
+impl DataPool {
+    /// A pool whose primary workspace is `data`.
+    pub(crate) fn new(data: TreeData) -> Self {
+        Self {
+            primary: Mutex::new(data),
+            spare: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Runs `f` on a free workspace (`make` builds one when none is free).
+    pub(crate) fn with<R>(
+        &self,
+        make: impl FnOnce() -> TreeData,
+        f: impl FnOnce(&mut TreeData) -> R,
+    ) -> R {
+        match self.primary.try_lock() {
+            Ok(mut d) => f(&mut d),
+            Err(TryLockError::Poisoned(p)) => {
+                // a panic inside an earlier call may have left the caches half written
+                let mut d = p.into_inner();
+                d.invalidate();
+                f(&mut d)
+            }
+            Err(TryLockError::WouldBlock) => {
+                let spare = self
+                    .spare
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .pop();
+                let mut d = spare.unwrap_or_else(make);
+                let r = f(&mut d);
+                self.spare
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(d);
+                r
+            }
+        }
+    }
+}
+
+impl Clone for DataPool {
+    /// A pool with a copy of the primary workspace and no spares.
+    fn clone(&self) -> Self {
+        let d = self
+            .primary
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        Self::new(d)
+    }
+}
+
+impl std::fmt::Debug for DataPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("DataPool")
+    }
+}
