@@ -21,12 +21,17 @@ use crate::error::OdeError;
 /// round-off and end the run with a step-size underflow far from the requested time.
 pub const RTOL_FLOOR: f64 = 1e-14;
 
-/// Factor of the smallest accepted tolerance scale: every initial weight
-/// `wᵢ = atolᵢ + rtol·|y0ᵢ|` must be at least `ATOL_FLOOR_FACTOR · S`, where `S = maxᵢ |y0ᵢ|`
-/// is the state's size. A smaller weight (a component starting at zero under a pure absolute
-/// tolerance of 1e-300, say) asks for an error below the round-off of the state's other
-/// components, and the first step size collapses to zero.
+/// Factor of the smallest accepted absolute tolerance under pure absolute control
+/// (`rtol = 0`): `atolᵢ ≥ ATOL_FLOOR_FACTOR · S`, where `S = maxᵢ |y0ᵢ|` is the state's size
+/// (a step's round-off alone is a few units of `u = 2.2e-16` of `S`).
 pub const ATOL_FLOOR_FACTOR: f64 = 1e-15;
+
+/// Factor of the smallest accepted positive absolute tolerance with a relative part
+/// (`rtol ≥ RTOL_FLOOR`): `atolᵢ ≥ MIXED_ATOL_FLOOR_FACTOR · S` (about `u²·S`). The relative part
+/// covers each component's own round-off, so `atolᵢ` may be far below `u·S` for components
+/// that stay small (Robertson's y₂ with `atol = 1e-16`); a value like 1e-300 only makes the
+/// weights of components starting at zero overflow the first step-size estimate.
+pub const MIXED_ATOL_FLOOR_FACTOR: f64 = 1e-30;
 
 /// `found == expected`, else [`OdeError::WrongLength`] naming `what`.
 fn check_len(what: &'static str, found: usize, expected: usize) -> Result<(), OdeError> {
@@ -163,7 +168,9 @@ impl Tolerances {
 
     /// [`Tolerances::validate`] for the dimension of `y0`, then the floors that f64 arithmetic
     /// can meet at the scale `S = maxᵢ |y0ᵢ|` of the state: a non-zero `rtol ≥`
-    /// [`RTOL_FLOOR`] and `atolᵢ + rtol·|y0ᵢ| ≥` [`ATOL_FLOOR_FACTOR`]`·S` for every component.
+    /// [`RTOL_FLOOR`]; with `rtol = 0`, `atolᵢ ≥` [`ATOL_FLOOR_FACTOR`]`·S`; with `rtol > 0`, a
+    /// positive `atolᵢ ≥` [`MIXED_ATOL_FLOOR_FACTOR`]`·S` (`atolᵢ = 0` is pure relative
+    /// control of that component).
     ///
     /// Errors: those of [`Tolerances::validate`]; [`OdeError::ToleranceBelowFloor`] naming the
     /// tolerance, its value and the floor.
@@ -178,14 +185,21 @@ impl Tolerances {
             });
         }
         let size = y0.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        let floor = ATOL_FLOOR_FACTOR * size;
-        for (i, yi) in y0.iter().enumerate() {
+        // pure absolute control must resolve the state itself; with a relative part, a
+        // positive atol only guards components near zero and may be far smaller
+        let factor = if self.rtol == 0.0 {
+            ATOL_FLOOR_FACTOR
+        } else {
+            MIXED_ATOL_FLOOR_FACTOR
+        };
+        let floor = factor * size;
+        for i in 0..y0.len() {
             let a = self.atol_in(i);
-            if a + self.rtol * yi.abs() < floor {
+            if a < floor && (self.rtol == 0.0 || a > 0.0) {
                 return Err(OdeError::ToleranceBelowFloor {
                     which: "atol",
                     value: a,
-                    floor: floor - self.rtol * yi.abs(),
+                    floor,
                     index: i,
                 });
             }

@@ -27,7 +27,7 @@ use crate::dynamics::{ContactDynamics, FrictionMode};
 use crate::error::ContactError;
 use contour_model::{ConstraintKind, Mechanism};
 use contour_ode::events::{crossing, locate_root};
-use contour_ode::norm::{ATOL_FLOOR_FACTOR, RTOL_FLOOR};
+use contour_ode::norm::{MIXED_ATOL_FLOOR_FACTOR, RTOL_FLOOR};
 use contour_ode::{
     Advance, DaeResidual, Direction, DormandPrince54, DormandPrinceConfig, GillMode, HuangBdf2,
     HuangBdf2Config, HuangStart, OdeRhs, RhsError, RungeKuttaGill, RungeKuttaGillConfig, Stepper,
@@ -422,8 +422,7 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
                     }
                 }
                 // the floors f64 can meet at the state's scale S = max |(q0, q̇0)|
-                // (contour_ode::Tolerances::validate_at): rtol ≥ 1e-14 and, for every
-                // component, atol + rtol·|y0ᵢ| ≥ 1e-15·S
+                // (contour_ode::Tolerances::validate_at): rtol ≥ 1e-14, atol ≥ 1e-30·S
                 if m.rtol < RTOL_FLOOR {
                     return Err(ContactError::ToleranceBelowFloor {
                         name: "rtol",
@@ -432,8 +431,7 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
                     });
                 }
                 let size = q0.iter().chain(qd0).fold(0.0f64, |a, v| a.max(v.abs()));
-                let smallest = q0.iter().chain(qd0).fold(size, |a, v| a.min(v.abs()));
-                let floor = ATOL_FLOOR_FACTOR * size - m.rtol * smallest;
+                let floor = MIXED_ATOL_FLOOR_FACTOR * size;
                 if m.atol < floor {
                     return Err(ContactError::ToleranceBelowFloor {
                         name: "atol",
