@@ -258,7 +258,7 @@ pub fn check_step_bound<S: Stepper + ?Sized>(
         return Ok(());
     };
     let resolution = 4.0 * f64::EPSILON * t0.abs().max(t_end.abs());
-    if !(h > resolution) {
+    if h.is_nan() || h <= resolution {
         return Err(OdeError::StepBoundTooSmall {
             name,
             value: h,

@@ -513,7 +513,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
                 match &seg.kind {
                     SegmentKind::Constrained { row, .. } => {
                         // NaN-safe: a NaN φ fails the test
-                        if !(w.phi[*row].abs() <= tol) {
+                        if w.phi[*row].is_nan() || w.phi[*row].abs() > tol {
                             return Err(PlanningError::PathLeavesConstraint {
                                 row: *row,
                                 s,
@@ -524,7 +524,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
                     SegmentKind::Unconstrained => {
                         for row in 0..l {
                             if self.mech.constraint_kind(row) == ConstraintKind::Unilateral
-                                && !(w.phi[row] >= -tol)
+                                && (w.phi[row].is_nan() || w.phi[row] < -tol)
                             {
                                 return Err(PlanningError::PathViolatesConstraint {
                                     row,
