@@ -5,6 +5,9 @@
 
 use super::*;
 
+/// A stepper's dense output `(t, out)` as a closure.
+type DenseFn<'a> = dyn Fn(f64, &mut [f64]) -> Result<(), contour_ode::OdeError> + 'a;
+
 impl<M: Mechanism + ?Sized> Simulator<'_, M> {
     /// Next stop (breakpoint or final time) after the current time; sets the model's time cap.
     pub(super) fn next_stop(&mut self) -> (f64, bool) {
@@ -88,7 +91,7 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
     pub(super) fn output_dense(
         &mut self,
         t_b: f64,
-        dense: &dyn Fn(f64, &mut [f64]) -> Result<(), contour_ode::OdeError>,
+        dense: &DenseFn<'_>,
         dim: usize,
     ) -> Result<(), ContactError> {
         if let Some(dt) = self.cfg.output_dt {
