@@ -280,8 +280,7 @@ fn play<'a, 'c, S: Advance<Playback<'a, 'c>>>(
     while stepper.t() < t_end {
         stepper.step(f)?;
     }
-    stepper.dense(t_end, out);
-    Ok(())
+    stepper.dense(t_end, out)
 }
 
 /// µs of the integrator's own algebra in one run (see the module documentation): the stepper

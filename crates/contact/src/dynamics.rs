@@ -57,6 +57,49 @@ pub struct ContactDynamics {
     pub baumgarte: Option<(f64, f64)>,
     /// Last friction force (length N) computed by [`ContactDynamics::accelerations`].
     pub friction_force: Vec<f64>,
+    /// `true` once [`ContactDynamics::evaluate`] has succeeded.
+    evaluated: bool,
+}
+
+/// `v.len() == expected`, else [`ContactError::DimensionMismatch`] naming `what`.
+fn check_len(what: &'static str, v: &[f64], expected: usize) -> Result<(), ContactError> {
+    if v.len() == expected {
+        Ok(())
+    } else {
+        Err(ContactError::DimensionMismatch {
+            what,
+            expected,
+            found: v.len(),
+        })
+    }
+}
+
+/// Every entry of `v` finite, else [`ContactError::NonFinite`] naming `what` and the index.
+fn check_finite(what: &'static str, v: &[f64]) -> Result<(), ContactError> {
+    match v.iter().position(|x| !x.is_finite()) {
+        None => Ok(()),
+        Some(index) => Err(ContactError::NonFinite { what, index }),
+    }
+}
+
+/// `v.len() == expected` and every entry finite.
+fn check_input(what: &'static str, v: &[f64], expected: usize) -> Result<(), ContactError> {
+    check_len(what, v, expected)?;
+    check_finite(what, v)
+}
+
+/// Row indices below `l`, each at most once (a repeated row makes `J_A M⁻¹ J_Aᵀ` singular).
+fn check_rows(what: &'static str, rows: &[usize], l: usize) -> Result<(), ContactError> {
+    for (r, &i) in rows.iter().enumerate() {
+        if i >= l || rows[..r].contains(&i) {
+            return Err(ContactError::RowIndex {
+                what,
+                index: i,
+                len: l,
+            });
+        }
+    }
+    Ok(())
 }
 
 impl ContactDynamics {
@@ -78,13 +121,64 @@ impl ContactDynamics {
             lcp: Lcp::new(l),
             baumgarte: None,
             friction_force: vec![0.0; n],
+            evaluated: false,
+        }
+    }
+
+    /// `mech` has the dimensions this workspace was made for.
+    fn check_mechanism<M: Mechanism + ?Sized>(&self, mech: &M) -> Result<(), ContactError> {
+        for (what, expected, found) in [
+            ("mech.dof()", self.n, mech.dof()),
+            ("mech.n_constraints()", self.l, mech.n_constraints()),
+        ] {
+            if expected != found {
+                return Err(ContactError::DimensionMismatch {
+                    what,
+                    expected,
+                    found,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// [`ContactError::NotEvaluated`] before the first successful [`ContactDynamics::evaluate`].
+    fn check_evaluated(&self, what: &'static str) -> Result<(), ContactError> {
+        if self.evaluated {
+            Ok(())
+        } else {
+            Err(ContactError::NotEvaluated { what })
         }
     }
 
     /// Evaluates `M, J, h, u, ρ, b, φ` at `(t, q, q̇)` ([`ModelTerms::evaluate`]: a non-finite
     /// output is [`ContactError::Model`] naming the term and index), factors `M` and
     /// computes `M⁻¹(u − h)`.
+    ///
+    /// Errors: `q`, `qd` not of length N or not finite, `t` not finite, the model's errors,
+    /// `M` not positive definite, a non-finite `M⁻¹(u − h)`.
     pub fn evaluate<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+    ) -> Result<(), ContactError> {
+        let n = self.n;
+        self.check_mechanism(mech)?;
+        check_input("t", &[t], 1)?;
+        check_input("q", q, n)?;
+        check_input("qd", qd, n)?;
+        self.evaluated = false;
+        self.evaluate_in(mech, t, q, qd)?;
+        check_finite("M^-1 (u - h)", &self.minv_f)?;
+        self.evaluated = true;
+        Ok(())
+    }
+
+    /// [`ContactDynamics::evaluate`] without the argument checks (lengths and finiteness are
+    /// the caller's: the simulator checks them once at its boundary).
+    pub(crate) fn evaluate_in<M: Mechanism + ?Sized>(
         &mut self,
         mech: &M,
         t: f64,
@@ -97,6 +191,7 @@ impl ContactDynamics {
             .map_err(|e| ContactError::factorization("mass matrix", e))?;
         self.minv_f.copy_from_slice(self.terms.net_force());
         self.chol_m.solve_in_place(&mut self.minv_f);
+        self.evaluated = true;
         Ok(())
     }
 
@@ -144,7 +239,20 @@ impl ContactDynamics {
     }
 
     /// Normal velocity `J_i q̇ + b_i` of row `i` at the last evaluation.
-    pub fn normal_velocity(&self, i: usize, qd: &[f64]) -> f64 {
+    ///
+    /// Errors: `i ≥ L` ([`ContactError::RowIndex`]), `qd` not of length N or not finite, no
+    /// evaluation yet, a non-finite result.
+    pub fn normal_velocity(&self, i: usize, qd: &[f64]) -> Result<f64, ContactError> {
+        check_rows("i", &[i], self.l)?;
+        check_input("qd", qd, self.n)?;
+        self.check_evaluated("normal_velocity")?;
+        let w = self.normal_velocity_in(i, qd);
+        check_finite("normal velocity", &[w])?;
+        Ok(w)
+    }
+
+    /// [`ContactDynamics::normal_velocity`] without checks (`i < L`, `qd.len() == N`).
+    pub(crate) fn normal_velocity_in(&self, i: usize, qd: &[f64]) -> f64 {
         self.terms.constraint_rate(i, qd)
     }
 
@@ -155,7 +263,40 @@ impl ContactDynamics {
 
     /// Accelerations and multipliers with the rows `active` held (λ of other rows set to 0).
     /// Call [`ContactDynamics::evaluate`] first.
+    ///
+    /// Errors: an index of `active` not below L or repeated ([`ContactError::RowIndex`]),
+    /// `qd`, `qdd` not of length N, `lambda` not of length L, `qd` not finite, a sliding μ not
+    /// finite or negative, no evaluation yet, a singular active set, a non-finite q̈, λ or
+    /// friction force ([`ContactError::NonFinite`] naming it).
     pub fn accelerations(
+        &mut self,
+        active: &[usize],
+        friction: FrictionMode,
+        qd: &[f64],
+        qdd: &mut [f64],
+        lambda: &mut [f64],
+    ) -> Result<(), ContactError> {
+        check_rows("active", active, self.l)?;
+        check_input("qd", qd, self.n)?;
+        check_len("qdd", qdd, self.n)?;
+        check_len("lambda", lambda, self.l)?;
+        if let FrictionMode::Slip { mu } = friction {
+            if !(mu >= 0.0 && mu.is_finite()) {
+                return Err(ContactError::InvalidParameter {
+                    name: "mu",
+                    value: mu,
+                });
+            }
+        }
+        self.check_evaluated("accelerations")?;
+        self.accelerations_in(active, friction, qd, qdd, lambda)?;
+        check_finite("qdd", qdd)?;
+        check_finite("lambda", lambda)?;
+        check_finite("friction force", &self.friction_force)
+    }
+
+    /// [`ContactDynamics::accelerations`] without the argument checks.
+    pub(crate) fn accelerations_in(
         &mut self,
         active: &[usize],
         friction: FrictionMode,
@@ -250,11 +391,33 @@ impl ContactDynamics {
     /// Acceleration-level LCP on the candidate rows (closed, not separating): λ ≥ 0,
     /// `J q̈ + ρ ≥ 0`, complementary. Writes λ (full length L, zero outside `cands`) and
     /// returns nothing else; rows with λ > 0 are the new active set. Friction ignored here.
+    ///
+    /// Errors: an index of `cands` not below L or repeated, `lambda` not of length L, no
+    /// evaluation yet, the LCP's errors, a non-finite λ.
     pub fn contact_lcp(&mut self, cands: &[usize], lambda: &mut [f64]) -> Result<(), ContactError> {
+        check_rows("cands", cands, self.l)?;
+        check_len("lambda", lambda, self.l)?;
+        self.check_evaluated("contact_lcp")?;
+        self.contact_lcp_in(cands, lambda)?;
+        check_finite("lambda", lambda)
+    }
+
+    /// [`ContactDynamics::contact_lcp`] without the argument checks.
+    pub(crate) fn contact_lcp_in(
+        &mut self,
+        cands: &[usize],
+        lambda: &mut [f64],
+    ) -> Result<(), ContactError> {
         let k = cands.len();
         lambda.fill(0.0);
         if k == 0 {
             return Ok(());
+        }
+        if k > crate::lcp::LCP_MAX_SIZE {
+            return Err(ContactError::LcpTooLarge {
+                size: k,
+                limit: crate::lcp::LCP_MAX_SIZE,
+            });
         }
         self.active_schur(cands, None);
         for (r, &i) in cands.iter().enumerate() {
@@ -272,7 +435,33 @@ impl ContactDynamics {
     /// Impact on the rows `rows` (Huang (5.3.12)–(5.3.14), generalized by the LCP with
     /// restitution `e[r]` per row): `qd` is replaced by `q̇⁺`, `xi` (length `rows.len()`)
     /// receives the impulses. Call [`ContactDynamics::evaluate`] first.
+    ///
+    /// Errors: an index of `rows` not below L or repeated, `e` and `xi` not of length
+    /// `rows.len()`, an `e[r]` outside \[0, 1\] ([`ContactError::InvalidParameter`] `"e"`), `qd`
+    /// not of length N or not finite, no evaluation yet, the LCP's errors, a non-finite q̇⁺ or ξ.
     pub fn impact(
+        &mut self,
+        rows: &[usize],
+        e: &[f64],
+        qd: &mut [f64],
+        xi: &mut [f64],
+    ) -> Result<(), ContactError> {
+        let k = rows.len();
+        check_rows("rows", rows, self.l)?;
+        check_len("e", e, k)?;
+        if let Some(&value) = e.iter().find(|v| !(0.0..=1.0).contains(*v)) {
+            return Err(ContactError::InvalidParameter { name: "e", value });
+        }
+        check_input("qd", qd, self.n)?;
+        check_len("xi", xi, k)?;
+        self.check_evaluated("impact")?;
+        self.impact_in(rows, e, qd, xi)?;
+        check_finite("xi", xi)?;
+        check_finite("qd after the impact", qd)
+    }
+
+    /// [`ContactDynamics::impact`] without the argument checks.
+    pub(crate) fn impact_in(
         &mut self,
         rows: &[usize],
         e: &[f64],
@@ -284,7 +473,7 @@ impl ContactDynamics {
         self.active_schur(rows, None);
         // (iii) A ξ = −(1 + e) J q̇⁻ (complementarity for several rows)
         for (r, &i) in rows.iter().enumerate() {
-            self.rhs[r] = (1.0 + e[r]) * self.normal_velocity(i, qd);
+            self.rhs[r] = (1.0 + e[r]) * self.normal_velocity_in(i, qd);
         }
         let (s, rhs, w) = (&self.s[..k * k], &self.rhs[..k], &mut self.w[..k]);
         self.lcp.solve(s, rhs, xi, w)?;
@@ -298,7 +487,31 @@ impl ContactDynamics {
     /// Projection of `q` onto `φ_A = 0` and of `q̇` onto `J_A q̇ + b_A = 0` in the metric of `M`
     /// (Gauss–Newton, at most `iters` position iterations):
     /// `Δq = −M⁻¹J_Aᵀ(J_A M⁻¹ J_Aᵀ)⁻¹ φ_A`, `Δq̇ = −M⁻¹J_Aᵀ(J_A M⁻¹ J_Aᵀ)⁻¹(J_A q̇ + b_A)`.
+    ///
+    /// Errors: an index of `active` not below L or repeated, `q`, `qd` not of length N or
+    /// not finite, `t` not finite, the errors of [`ContactDynamics::evaluate`], a singular
+    /// active set, a non-finite projected state.
     pub fn project<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        active: &[usize],
+        q: &mut [f64],
+        qd: &mut [f64],
+        iters: usize,
+    ) -> Result<(), ContactError> {
+        check_rows("active", active, self.l)?;
+        check_input("t", &[t], 1)?;
+        check_input("q", q, self.n)?;
+        check_input("qd", qd, self.n)?;
+        self.check_mechanism(mech)?;
+        self.project_in(mech, t, active, q, qd, iters)?;
+        check_finite("projected q", q)?;
+        check_finite("projected qd", qd)
+    }
+
+    /// [`ContactDynamics::project`] without the argument checks.
+    pub(crate) fn project_in<M: Mechanism + ?Sized>(
         &mut self,
         mech: &M,
         t: f64,
@@ -312,7 +525,7 @@ impl ContactDynamics {
             return Ok(());
         }
         for it in 0..=iters {
-            self.evaluate(mech, t, q, qd)?;
+            self.evaluate_in(mech, t, q, qd)?;
             let pos = it < iters;
             let res: f64 = active
                 .iter()
@@ -320,7 +533,7 @@ impl ContactDynamics {
                     if pos {
                         self.terms.phi()[i].abs()
                     } else {
-                        self.normal_velocity(i, qd).abs()
+                        self.normal_velocity_in(i, qd).abs()
                     }
                 })
                 .fold(0.0, f64::max);
@@ -329,7 +542,7 @@ impl ContactDynamics {
                 self.rhs[r] = if pos {
                     self.terms.phi()[i]
                 } else {
-                    self.normal_velocity(i, qd)
+                    self.normal_velocity_in(i, qd)
                 };
             }
             if res == 0.0 && pos {
@@ -354,7 +567,18 @@ impl ContactDynamics {
 
 impl ContactDynamics {
     /// Kinetic energy `½ q̇ᵀ M q̇` with `M` of the last evaluation.
-    pub fn kinetic_energy(&self, qd: &[f64]) -> f64 {
+    ///
+    /// Errors: `qd` not of length N or not finite, no evaluation yet, a non-finite energy.
+    pub fn kinetic_energy(&self, qd: &[f64]) -> Result<f64, ContactError> {
+        check_input("qd", qd, self.n)?;
+        self.check_evaluated("kinetic_energy")?;
+        let e = self.kinetic_energy_in(qd);
+        check_finite("kinetic energy", &[e])?;
+        Ok(e)
+    }
+
+    /// [`ContactDynamics::kinetic_energy`] without checks (`qd.len() == N`).
+    pub(crate) fn kinetic_energy_in(&self, qd: &[f64]) -> f64 {
         let (n, m) = (self.n, self.terms.mass_matrix());
         let mut s = 0.0;
         for i in 0..n {
@@ -374,7 +598,41 @@ impl ContactDynamics {
     /// ```
     ///
     /// Call [`ContactDynamics::evaluate`] at `(t, q, q̇)` first.
+    ///
+    /// Errors: an index of `active` not below L or repeated, `mu` not finite or negative,
+    /// `qd`, `vdot`, `r_v` not of length N, `lam`, `r_l` not of length `active.len()`, a
+    /// non-finite input, no evaluation yet, a non-finite residual.
     pub fn index1_residual(
+        &mut self,
+        active: &[usize],
+        mu: f64,
+        qd: &[f64],
+        vdot: &[f64],
+        lam: &[f64],
+        r_v: &mut [f64],
+        r_l: &mut [f64],
+    ) -> Result<(), ContactError> {
+        let (n, k) = (self.n, active.len());
+        check_rows("active", active, self.l)?;
+        if !(mu >= 0.0 && mu.is_finite()) {
+            return Err(ContactError::InvalidParameter {
+                name: "mu",
+                value: mu,
+            });
+        }
+        check_input("qd", qd, n)?;
+        check_input("vdot", vdot, n)?;
+        check_input("lam", lam, k)?;
+        check_len("r_v", r_v, n)?;
+        check_len("r_l", r_l, k)?;
+        self.check_evaluated("index1_residual")?;
+        self.index1_residual_in(active, mu, qd, vdot, lam, r_v, r_l);
+        check_finite("r_v", r_v)?;
+        check_finite("r_l", r_l)
+    }
+
+    /// [`ContactDynamics::index1_residual`] without the argument checks.
+    pub(crate) fn index1_residual_in(
         &mut self,
         active: &[usize],
         mu: f64,
@@ -410,7 +668,7 @@ impl ContactDynamics {
         let (alpha, beta) = self.baumgarte.unwrap_or((0.0, 0.0));
         for (r, &i) in active.iter().enumerate() {
             let jq = self.row_dot(i, &self.minv_f);
-            let phid = self.normal_velocity(i, qd);
+            let phid = self.normal_velocity_in(i, qd);
             // Huang (6.3.2): J M⁻¹(F + Jᵀλ) + ρ + 2ρ₁² φ̇ + ρ₂² φ = 0
             r_l[r] = jq + self.terms.accel_bias()[i] + alpha * phid + beta * self.terms.phi()[i];
         }

@@ -26,12 +26,39 @@ pub enum ContactError {
         index: usize,
     },
     /// A configuration parameter is out of range.
-    #[error("invalid parameter {name} = {value}")]
+    #[error("invalid parameter {name} = {value:.3e}")]
     InvalidParameter {
         /// Parameter name.
         name: &'static str,
         /// Offending value.
         value: f64,
+    },
+    /// A row index (an entry of `what`) is not a constraint row of the mechanism, or appears
+    /// twice.
+    #[error("{what}: row index {index} is out of range 0..{len} or repeated")]
+    RowIndex {
+        /// Name of the argument.
+        what: &'static str,
+        /// The offending index.
+        index: usize,
+        /// Number of constraint rows L.
+        len: usize,
+    },
+    /// A tolerance below what f64 arithmetic can deliver at the state's scale.
+    #[error("{name} = {value:.3e} is below the floor {floor:.3e} that f64 can resolve at this state's scale; raise it")]
+    ToleranceBelowFloor {
+        /// Parameter name.
+        name: &'static str,
+        /// Offending value.
+        value: f64,
+        /// The smallest accepted value.
+        floor: f64,
+    },
+    /// A [`crate::ContactDynamics`] query before any [`crate::ContactDynamics::evaluate`].
+    #[error("ContactDynamics::evaluate must be called before {what}")]
+    NotEvaluated {
+        /// The query.
+        what: &'static str,
     },
     /// The mechanism has no unilateral row, or a bilateral row (not handled here).
     #[error("constraint row {row} is bilateral: contour-contact handles unilateral rows only")]
@@ -69,7 +96,7 @@ pub enum ContactError {
         limit: usize,
     },
     /// Too many events (an accumulation not caught by the Zeno detector).
-    #[error("more than {limit} events before t = {t}")]
+    #[error("more than {limit} events before t = {t:.3e}")]
     TooManyEvents {
         /// Time reached.
         t: f64,
@@ -77,7 +104,7 @@ pub enum ContactError {
         limit: usize,
     },
     /// The state left the admissible set by more than the tolerance (missed entry).
-    #[error("row {row} penetrated by {phi:.3e} at t = {t}")]
+    #[error("row {row} penetrated by {phi:.3e} at t = {t:.3e}")]
     Penetration {
         /// Time.
         t: f64,

@@ -33,14 +33,16 @@ pub struct Lcp {
 }
 
 impl Lcp {
-    /// Workspace for LCPs of size ≤ `capacity`.
+    /// Workspace for LCPs of size ≤ `capacity` (at most [`LCP_MAX_SIZE`]: a larger capacity
+    /// allocates for [`LCP_MAX_SIZE`], and [`Lcp::solve`] refuses larger problems).
     pub fn new(capacity: usize) -> Self {
+        let capacity = capacity.min(LCP_MAX_SIZE);
         Self {
             capacity,
             a_ss: vec![0.0; capacity * capacity],
             x: vec![0.0; capacity],
             idx: vec![0; capacity],
-            lu: (1..=capacity.min(LCP_MAX_SIZE)).map(Lu::new).collect(),
+            lu: (1..=capacity).map(Lu::new).collect(),
             tol: 1e-12,
         }
     }

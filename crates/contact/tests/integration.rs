@@ -4,7 +4,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 mod bad_input;
+mod bad_input_table;
+mod fuzz;
 mod no_allocation;
 mod physics;
+#[path = "../../ode/tests/support/pub_fn_scan.rs"]
+mod pub_fn_scan;
 mod transitions;
 mod unified_trajectory;

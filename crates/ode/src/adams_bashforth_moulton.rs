@@ -506,10 +506,11 @@ impl Stepper for AdamsBashforthMoulton {
 
     /// S&G's INTRP: with `hᵢ = t − tₙ`, `y(t) ≈ yₙ + hᵢ Σ_{i=1}^{kold+1} gᵢ(hᵢ) φᵢ(n)`, where
     /// `w_q = 1/q`, `γ = (hᵢ + ψⱼ₋₂)/ψⱼ₋₁`, `η = hᵢ/ψⱼ₋₁`, `w_q ← γ w_q − η w_{q+1}`, `gⱼ = w₁`.
-    fn dense(&self, t_out: f64, out: &mut [f64]) {
+    fn dense(&self, t_out: f64, out: &mut [f64]) -> Result<(), OdeError> {
+        crate::stepper::check_dense(self.dim(), t_out, out)?;
         if self.kold == 0 {
             out.copy_from_slice(&self.y[..self.n]);
-            return;
+            return Ok(());
         }
         let hi = t_out - self.x;
         let ki = self.kold + 1;
@@ -556,11 +557,18 @@ impl Stepper for AdamsBashforthMoulton {
             let m = out_tail.len();
             out_tail.copy_from_slice(&o[..m]);
         }
+        crate::problem::check_finite(out, crate::error::Quantity::DenseOutput)
     }
 
     stepper_bookkeeping!();
     fn set_max_step(&mut self, h_max: f64) {
         self.cfg.h_max = h_max;
+    }
+    fn step_bound(&self) -> Option<(&'static str, f64)> {
+        self.cfg
+            .h_max
+            .is_finite()
+            .then_some(("h_max", self.cfg.h_max))
     }
 }
 
@@ -574,7 +582,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for AdamsBashforthMoulton {
         const P5EPS: f64 = 0.5; // eps = 1 after scaling by the weights
                                 // DE: weights from the current solution, fixed for the whole step.
         self.tol
-            .inverse_scales(self.y.iter().map(|v| v.abs()), &mut self.s[..self.n]);
+            .inverse_scales_in(self.y.iter().map(|v| v.abs()), &mut self.s[..self.n]);
         let fixed_h = match self.cfg.step {
             AbmStep::Fixed { h } => Some(h),
             AbmStep::Adaptive => None,
@@ -1030,11 +1038,11 @@ mod tests {
             hs.push(info.h);
             ks.push(info.order);
             max_k = max_k.max(info.order);
-            s.dense(s.t(), &mut buf);
+            s.dense(s.t(), &mut buf).unwrap();
             assert!(crate::test_models::max_abs_diff(&buf, s.y()) < 1e-15);
             // Interpolated midpoint vs exact solution.
             let tm = 0.5 * (s.t_prev() + s.t());
-            s.dense(tm, &mut buf);
+            s.dense(tm, &mut buf).unwrap();
             let mut ex = [0.0; 2];
             f.exact(tm, &mut ex);
             assert!(crate::test_models::max_abs_diff(&buf, &ex) < 1e-7);

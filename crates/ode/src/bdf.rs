@@ -334,10 +334,13 @@ impl Bdf {
     }
 
     /// Derivative of the interpolant of the last step at `t_out` (DASSL's `DDATRP`).
-    pub fn dense_derivative(&self, t_out: f64, out: &mut [f64]) {
+    ///
+    /// Errors: as [`Stepper::dense`] (`out` of the problem's length, a finite `t_out`).
+    pub fn dense_derivative(&self, t_out: f64, out: &mut [f64]) -> Result<(), OdeError> {
+        crate::stepper::check_dense(self.yp.len(), t_out, out)?;
         if self.kold == 0 || self.h_last == 0.0 {
             out.copy_from_slice(&self.yp);
-            return;
+            return Ok(());
         }
         let temp1 = t_out - self.t;
         out.fill(0.0);
@@ -350,6 +353,7 @@ impl Bdf {
                 *o += d * p;
             }
         }
+        crate::problem::check_finite(out, crate::error::Quantity::DenseOutput)
     }
 
     /// Consistent initialization at `t₀` (also done by the first [`Advance::step`]):
@@ -463,7 +467,7 @@ impl Bdf {
     fn update_scales(&mut self) {
         newton_scales(&self.tol, &self.y, &mut self.sc_newton);
         self.tol
-            .inverse_scales(self.y.iter().map(|v| v.abs()), &mut self.sc_err);
+            .inverse_scales_in(self.y.iter().map(|v| v.abs()), &mut self.sc_err);
         if self.cfg.exclude_algebraic_from_error_test {
             for i in 0..self.n {
                 if self.is_algebraic(i) {
@@ -475,17 +479,17 @@ impl Bdf {
     }
 
     fn norm_err(&self, v: &[f64]) -> f64 {
-        self.tol.norm_scaled(v, &self.sc_err, self.m_err)
+        self.tol.norm_scaled_in(v, &self.sc_err, self.m_err)
     }
 
     fn norm_newton(&self, v: &[f64]) -> f64 {
-        self.tol.norm_scaled(v, &self.sc_newton, self.n)
+        self.tol.norm_scaled_in(v, &self.sc_newton, self.n)
     }
 
     /// The index-2 Newton norm: the error-test norm (`m_err` components) with the algebraic
     /// updates weighted by their effect on the differential components ([`Bdf::sc_newton2`]).
     fn norm_newton2(&self, v: &[f64]) -> f64 {
-        self.tol.norm_scaled(v, &self.sc_newton2, self.m_err)
+        self.tol.norm_scaled_in(v, &self.sc_newton2, self.m_err)
     }
 
     /// Weights of [`Bdf::norm_newton2`] from the iteration matrix `G` (not yet factored)
@@ -1038,10 +1042,11 @@ impl Stepper for Bdf {
     /// DASSL's `DDATRP`: the interpolating polynomial of order `kold` through the last
     /// `kold + 1` points, `y(t) = Σⱼ cⱼ(t) φⱼ` with `c₁ = 1`,
     /// `cⱼ₊₁ = cⱼ·(t − tₙ + ψⱼ₋₁)/ψⱼ`.
-    fn dense(&self, t_out: f64, out: &mut [f64]) {
+    fn dense(&self, t_out: f64, out: &mut [f64]) -> Result<(), OdeError> {
+        crate::stepper::check_dense(self.dim(), t_out, out)?;
         if self.kold == 0 || self.h_last == 0.0 {
             out.copy_from_slice(&self.y);
-            return;
+            return Ok(());
         }
         let temp1 = t_out - self.t;
         out.copy_from_slice(&self.phi[1]);
@@ -1054,6 +1059,7 @@ impl Stepper for Bdf {
                 *o += c * p;
             }
         }
+        crate::problem::check_finite(out, crate::error::Quantity::DenseOutput)
     }
 
     stepper_bookkeeping!(h_max);
@@ -1159,7 +1165,7 @@ mod tests {
             sol.stats
         );
         let mut buf = [0.0; 2];
-        s.dense(s.t(), &mut buf);
+        s.dense(s.t(), &mut buf).unwrap();
         assert!(crate::test_models::max_abs_diff(&buf, s.y()) < 1e-14);
     }
 

@@ -236,7 +236,7 @@ impl HuangBdf2 {
     ) -> Result<bool, OdeError> {
         let n = self.n;
         self.predict(h);
-        let pnorm = self.tol.norm_scaled(&self.yc, &self.sc, n);
+        let pnorm = self.tol.norm_scaled_in(&self.yc, &self.sc, n);
         let mut oldnrm = 0.0;
         let mut fac = 100.0;
         for m in 0..self.cfg.max_iterations {
@@ -270,7 +270,7 @@ impl HuangBdf2 {
             for l in 0..n {
                 self.yc[l] += self.z[l];
             }
-            let delnrm = self.tol.norm_scaled(&self.z, &self.sc, n);
+            let delnrm = self.tol.norm_scaled_in(&self.z, &self.sc, n);
             if !delnrm.is_finite() {
                 return Ok(false);
             }
@@ -414,10 +414,11 @@ impl Stepper for HuangBdf2 {
         2
     }
     /// Quadratic through `yₙ₋₂, yₙ₋₁, yₙ` at constant spacing (linear after one step).
-    fn dense(&self, t_out: f64, out: &mut [f64]) {
+    fn dense(&self, t_out: f64, out: &mut [f64]) -> Result<(), OdeError> {
+        crate::stepper::check_dense(self.dim(), t_out, out)?;
         if self.h_last == 0.0 || self.npts == 1 {
             out.copy_from_slice(&self.hist[0]);
-            return;
+            return Ok(());
         }
         let s = (t_out - self.t) / self.h_last;
         for (l, o) in out.iter_mut().enumerate() {
@@ -430,6 +431,7 @@ impl Stepper for HuangBdf2 {
                 y0 + s * d1 + 0.5 * s * (s + 1.0) * d2
             };
         }
+        crate::problem::check_finite(out, crate::error::Quantity::DenseOutput)
     }
     stepper_bookkeeping!(constant_h);
 }

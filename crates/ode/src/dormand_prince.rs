@@ -374,7 +374,7 @@ impl DormandPrince54 {
     /// step to estimate `‖f'‖`, then `h = min(100h₀, (0.01/max(‖f₀‖, ‖f'‖))^{1/5})`.
     fn initial_step<F: OdeRhs + ?Sized>(&mut self, f: &mut F) -> Result<f64, OdeError> {
         let n = self.y.len();
-        let zeros_norm = |tol: &Tolerances, v: &[f64], y: &[f64]| tol.norm_two_point(v, y, y);
+        let zeros_norm = |tol: &Tolerances, v: &[f64], y: &[f64]| tol.norm_two_point_in(v, y, y);
         let d0 = zeros_norm(&self.tol, &self.y, &self.y);
         let d1 = zeros_norm(&self.tol, &self.k1, &self.y);
         let mut h0 = if d0 < 1e-5 || d1 < 1e-5 {
@@ -463,15 +463,17 @@ impl Stepper for DormandPrince54 {
 
     /// Hairer's `CONTD5`: with `θ = (t − tₙ₋₁)/h`, `θ₁ = 1 − θ`,
     /// `y(t) ≈ r₁ + θ(r₂ + θ₁(r₃ + θ(r₄ + θ₁ r₅)))`.
-    fn dense(&self, t_out: f64, out: &mut [f64]) {
+    fn dense(&self, t_out: f64, out: &mut [f64]) -> Result<(), OdeError> {
+        crate::stepper::check_dense(self.dim(), t_out, out)?;
         let Some(th) = step_fraction(self.t_prev, self.h_last, &self.y, t_out, out) else {
-            return;
+            return Ok(());
         };
         let th1 = 1.0 - th;
         for (i, o) in out.iter_mut().enumerate() {
             let r = self.rcont_of(i);
             *o = r[0] + th * (r[1] + th1 * (r[2] + th * (r[3] + th1 * r[4])));
         }
+        crate::problem::check_finite(out, crate::error::Quantity::DenseOutput)
     }
 
     stepper_bookkeeping!(h_max);
@@ -498,7 +500,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for DormandPrince54 {
             let errn = if self.cfg.fixed_step.is_some() {
                 0.0
             } else {
-                self.tol.norm_two_point(&self.err, &self.y, &self.y_new)
+                self.tol.norm_two_point_in(&self.err, &self.y, &self.y_new)
             };
             if errn <= 1.0 {
                 // Accepted. The dense output is formed when asked for (`rcont_of`).
@@ -630,13 +632,13 @@ mod tests {
             while s.t() < 2.0 - 1e-12 {
                 let y_prev = s.y().to_vec();
                 s.step(&mut f).unwrap();
-                s.dense(s.t_prev(), &mut buf);
+                s.dense(s.t_prev(), &mut buf).unwrap();
                 assert!(crate::test_models::max_abs_diff(&buf, &y_prev) < 1e-15);
-                s.dense(s.t(), &mut buf);
+                s.dense(s.t(), &mut buf).unwrap();
                 assert!(crate::test_models::max_abs_diff(&buf, s.y()) < 1e-15);
                 for th in [0.25, 0.5, 0.75] {
                     let t = s.t_prev() + th * s.h();
-                    s.dense(t, &mut buf);
+                    s.dense(t, &mut buf).unwrap();
                     f.exact(t, &mut ex);
                     // Local interpolation error: compare with the exact solution through y_prev.
                     worst = worst.max(crate::test_models::max_abs_diff(&buf, &ex));
@@ -662,13 +664,13 @@ mod tests {
         s.step(&mut f).unwrap();
         let t_mid = s.t_prev() + 0.37 * s.h();
         let (mut before, mut after, mut end) = ([0.0; 2], [0.0; 2], [0.0; 2]);
-        s.dense(t_mid, &mut before);
-        s.dense(s.t(), &mut end);
+        s.dense(t_mid, &mut before).unwrap();
+        s.dense(s.t(), &mut end).unwrap();
         let moved: Vec<f64> = s.y().iter().map(|v| v + 1e-3).collect();
         s.replace_y(&mut f, &moved).unwrap();
-        s.dense(t_mid, &mut after);
+        s.dense(t_mid, &mut after).unwrap();
         assert_eq!(before.map(f64::to_bits), after.map(f64::to_bits));
-        s.dense(s.t(), &mut after);
+        s.dense(s.t(), &mut after).unwrap();
         assert_eq!(end.map(f64::to_bits), after.map(f64::to_bits));
     }
 

@@ -103,6 +103,7 @@ pub fn integrate<S: Advance<F>, F: ?Sized>(
             return Err(OdeError::InvalidInterval { t0, t_end: to });
         }
     }
+    check_step_bound(stepper, t0, t_end, opts.max_steps)?;
     let n = stepper.dim();
     let every_step = t_out.is_empty();
     let mut sol = Solution {
@@ -155,8 +156,12 @@ pub fn integrate<S: Advance<F>, F: ?Sized>(
                 let st = &*stepper;
                 let te = locate_root(
                     |t| {
-                        st.dense(t, &mut buf);
-                        ev.g(t, &buf)
+                        // `buf` has the stepper's length and `t` lies in the finite step, so
+                        // `dense` cannot fail; a failure would surface as a NaN event value
+                        match st.dense(t, &mut buf) {
+                            Ok(()) => ev.g(t, &buf),
+                            Err(_) => f64::NAN,
+                        }
                     },
                     info.t_prev,
                     info.t,
@@ -179,8 +184,8 @@ pub fn integrate<S: Advance<F>, F: ?Sized>(
                 &mut sol,
                 &mut buf,
                 false,
-            );
-            stepper.dense(te, &mut buf);
+            )?;
+            stepper.dense(te, &mut buf)?;
             sol.events.push(EventRecord {
                 index: i,
                 t: te,
@@ -230,13 +235,47 @@ pub fn integrate<S: Advance<F>, F: ?Sized>(
                     &mut sol,
                     &mut buf,
                     true,
-                );
+                )?;
                 g_prev.copy_from_slice(&g_new);
             }
         }
     }
     sol.stats = *stepper.stats();
     Ok(sol)
+}
+
+/// The stepper's step bound ([`Stepper::step_bound`]) against the span `[t0, t_end]`: above
+/// the time resolution `4u·max(|t0|, |t_end|)` and not forcing more than `max_steps` steps
+/// ([`OdeError::StepBoundTooSmall`] otherwise). [`integrate`] calls it; a driver of its own
+/// calls it once before its loop.
+pub fn check_step_bound<S: Stepper + ?Sized>(
+    stepper: &S,
+    t0: f64,
+    t_end: f64,
+    max_steps: usize,
+) -> Result<(), OdeError> {
+    let Some((name, h)) = stepper.step_bound() else {
+        return Ok(());
+    };
+    let resolution = 4.0 * f64::EPSILON * t0.abs().max(t_end.abs());
+    if h.is_nan() || h <= resolution {
+        return Err(OdeError::StepBoundTooSmall {
+            name,
+            value: h,
+            floor: resolution,
+            reason: "below the time resolution 4u·max(|t0|, |t_end|) of the span",
+        });
+    }
+    let needed = (t_end - t0) / max_steps as f64;
+    if h < needed {
+        return Err(OdeError::StepBoundTooSmall {
+            name,
+            value: h,
+            floor: needed,
+            reason: "forces more steps than the driver's max_steps",
+        });
+    }
+    Ok(())
 }
 
 /// Writes the requested outputs with `t_out ≤ t_until` from the dense output (the step end
@@ -251,25 +290,26 @@ fn emit_until<S: Stepper>(
     sol: &mut Solution,
     buf: &mut [f64],
     at_step_end: bool,
-) {
+) -> Result<(), OdeError> {
     if every_step {
         if at_step_end {
             sol.t.push(stepper.t());
             sol.y.push(stepper.y().to_vec());
         }
-        return;
+        return Ok(());
     }
     while *next_out < t_out.len() && t_out[*next_out] <= t_until {
         let to = t_out[*next_out];
         if to == stepper.t() {
             sol.y.push(stepper.y().to_vec());
         } else {
-            stepper.dense(to, buf);
+            stepper.dense(to, buf)?;
             sol.y.push(buf.to_vec());
         }
         sol.t.push(to);
         *next_out += 1;
     }
+    Ok(())
 }
 
 #[cfg(test)]

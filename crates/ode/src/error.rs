@@ -44,13 +44,15 @@ pub enum Quantity {
     Solution,
     /// An event function value `g(t, y)`.
     EventFunction,
+    /// A value of the dense output (an extrapolation far outside the step overflows).
+    DenseOutput,
 }
 
 /// Errors of `contour-ode`.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum OdeError {
     /// A tolerance is not a finite positive number (`rtol ≥ 0`, `atol ≥ 0`, not both zero).
-    #[error("invalid tolerance: {which} = {value} (component {index})")]
+    #[error("invalid tolerance: {which} = {value:.3e} (component {index})")]
     InvalidTolerance {
         /// `"rtol"`, `"atol"` or `"weight"`.
         which: &'static str,
@@ -59,8 +61,54 @@ pub enum OdeError {
         /// Component index (0 for a scalar tolerance).
         index: usize,
     },
+    /// A tolerance below what f64 arithmetic can meet at the state's scale (see
+    /// [`crate::norm::Tolerances::validate_at`]).
+    #[error("{which} = {value:.3e} (component {index}) is below the floor {floor:.3e} that f64 arithmetic can meet at this state's scale; raise it")]
+    ToleranceBelowFloor {
+        /// `"rtol"` or `"atol"`.
+        which: &'static str,
+        /// The offending value.
+        value: f64,
+        /// The smallest accepted value.
+        floor: f64,
+        /// Component index (0 for a scalar tolerance).
+        index: usize,
+    },
+    /// A step-size bound below the time resolution of the span, or one that forces more steps
+    /// than the driver's budget.
+    #[error("{name} = {value:.3e} is below {floor:.3e}: {reason}")]
+    StepBoundTooSmall {
+        /// `"h_max"`, `"h"` or `"h_init"`.
+        name: &'static str,
+        /// The offending value.
+        value: f64,
+        /// The smallest accepted value.
+        floor: f64,
+        /// Why.
+        reason: &'static str,
+    },
+    /// An index argument outside its range `0..len`.
+    #[error("{what} = {index} is out of range 0..{len}")]
+    IndexOutOfRange {
+        /// Name of the argument.
+        what: &'static str,
+        /// The offending index.
+        index: usize,
+        /// Exclusive upper bound.
+        len: usize,
+    },
+    /// A buffer or argument has the wrong length.
+    #[error("{what}: expected length {expected}, got {got}")]
+    WrongLength {
+        /// Name of the argument.
+        what: &'static str,
+        /// Expected length.
+        expected: usize,
+        /// Length that was passed.
+        got: usize,
+    },
     /// A configuration parameter is out of its documented range.
-    #[error("invalid parameter {name} = {value}")]
+    #[error("invalid parameter {name} = {value:.3e}")]
     InvalidParameter {
         /// Name of the configuration field.
         name: &'static str,
@@ -85,7 +133,7 @@ pub enum OdeError {
     },
     /// The step size needed to meet the tolerance fell below the round-off limit
     /// `4·u·|t|` (or the configured minimum step).
-    #[error("step size too small at t = {t}: h = {h}")]
+    #[error("step size too small at t = {t:.3e}: h = {h:.3e}")]
     StepSizeTooSmall {
         /// Time at which the step failed.
         t: f64,
@@ -95,7 +143,7 @@ pub enum OdeError {
     /// The requested accuracy is below what the machine precision allows at `t`;
     /// `rtol_min` is the smallest relative tolerance STEP considers attainable
     /// (Shampine & Gordon, block 0 of STEP).
-    #[error("tolerance too small for machine precision at t = {t}; relative tolerance must be at least {factor} times larger")]
+    #[error("tolerance too small for machine precision at t = {t:.3e}; relative tolerance must be at least {factor:.3e} times larger")]
     ToleranceTooSmall {
         /// Time at which the test failed.
         t: f64,
@@ -104,7 +152,7 @@ pub enum OdeError {
     },
     /// An iteration (Newton, secant, root finding) did not converge.
     #[error(
-        "no convergence at t = {t} after {iterations} iterations (weighted update or residual {residual:e}); \
+        "no convergence at t = {t:.3e} after {iterations} iterations (weighted update or residual {residual:.3e}); \
          an implicit method retried with smaller steps and fresh iteration matrices — check the \
          residual's Jacobian (or supply it), a consistent initial derivative, and try a smaller \
          initial step (`h_init`) when the start has large accelerations"
@@ -120,13 +168,13 @@ pub enum OdeError {
     /// The iteration matrix `∂F/∂y + c·∂F/∂y'` (or the matrix of the consistent
     /// initialization) is singular at `t` — e.g. an index-2 DAE whose initial derivative
     /// was not supplied.
-    #[error("singular iteration matrix at t = {t}")]
+    #[error("singular iteration matrix at t = {t:.3e}")]
     SingularIterationMatrix {
         /// Time at which the matrix was formed.
         t: f64,
     },
     /// The right-hand side failed at time `t`.
-    #[error("right-hand side failed at t = {t}: {source}")]
+    #[error("right-hand side failed at t = {t:.3e}: {source}")]
     RhsFailed {
         /// Time of the failing evaluation.
         t: f64,
@@ -135,7 +183,7 @@ pub enum OdeError {
     },
     /// The integration interval is empty, reversed or non-finite, or output times are not
     /// sorted inside `[t0, t_end]`.
-    #[error("invalid interval: t0 = {t0}, t_end = {t_end}")]
+    #[error("invalid interval: t0 = {t0:.3e}, t_end = {t_end:.3e}")]
     InvalidInterval {
         /// Start of the interval (current time of the stepper).
         t0: f64,
@@ -143,7 +191,7 @@ pub enum OdeError {
         t_end: f64,
     },
     /// The driver exceeded its step budget.
-    #[error("maximum number of steps ({max_steps}) reached at t = {t}")]
+    #[error("maximum number of steps ({max_steps}) reached at t = {t:.3e}")]
     TooManySteps {
         /// Time reached.
         t: f64,

@@ -250,7 +250,7 @@ impl IterationMatrix {
 /// (used by the Newton convergence test, which involves every component).
 pub(crate) fn newton_scales(tol: &crate::norm::Tolerances, y: &[f64], s: &mut [f64]) {
     for (i, (si, yi)) in s.iter_mut().zip(y).enumerate() {
-        *si = 1.0 / (tol.atol_at(i) + tol.rtol * yi.abs()).max(f64::MIN_POSITIVE);
+        *si = 1.0 / (tol.atol_in(i) + tol.rtol * yi.abs()).max(f64::MIN_POSITIVE);
     }
 }
 

@@ -16,6 +16,36 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::OdeError;
 
+/// Smallest accepted non-zero relative tolerance: a step's round-off alone is a few units of
+/// `u = 2.2e-16` relative to the state, so a relative error test below `1e-14` can fail on
+/// round-off and end the run with a step-size underflow far from the requested time.
+pub const RTOL_FLOOR: f64 = 1e-14;
+
+/// Factor of the smallest accepted absolute tolerance under pure absolute control
+/// (`rtol = 0`): `atolᵢ ≥ ATOL_FLOOR_FACTOR · S`, where `S = maxᵢ |y0ᵢ|` is the state's size
+/// (a step's round-off alone is a few units of `u = 2.2e-16` of `S`).
+pub const ATOL_FLOOR_FACTOR: f64 = 1e-15;
+
+/// Factor of the smallest accepted positive absolute tolerance with a relative part
+/// (`rtol ≥ RTOL_FLOOR`): `atolᵢ ≥ MIXED_ATOL_FLOOR_FACTOR · S` (about `u²·S`). The relative part
+/// covers each component's own round-off, so `atolᵢ` may be far below `u·S` for components
+/// that stay small (Robertson's y₂ with `atol = 1e-16`); a value like 1e-300 only makes the
+/// weights of components starting at zero overflow the first step-size estimate.
+pub const MIXED_ATOL_FLOOR_FACTOR: f64 = 1e-30;
+
+/// `found == expected`, else [`OdeError::WrongLength`] naming `what`.
+fn check_len(what: &'static str, found: usize, expected: usize) -> Result<(), OdeError> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(OdeError::WrongLength {
+            what,
+            expected,
+            got: found,
+        })
+    }
+}
+
 /// Which norm measures a weighted error vector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum ErrorNorm {
@@ -136,9 +166,76 @@ impl Tolerances {
         Ok(())
     }
 
+    /// [`Tolerances::validate`] for the dimension of `y0`, then the floors that f64 arithmetic
+    /// can meet at the scale `S = maxᵢ |y0ᵢ|` of the state: a non-zero `rtol ≥`
+    /// [`RTOL_FLOOR`]; with `rtol = 0`, `atolᵢ ≥` [`ATOL_FLOOR_FACTOR`]`·S`; with `rtol > 0`, a
+    /// positive `atolᵢ ≥` [`MIXED_ATOL_FLOOR_FACTOR`]`·S` (`atolᵢ = 0` is pure relative
+    /// control of that component).
+    ///
+    /// Errors: those of [`Tolerances::validate`]; [`OdeError::ToleranceBelowFloor`] naming the
+    /// tolerance, its value and the floor.
+    pub fn validate_at(&self, y0: &[f64]) -> Result<(), OdeError> {
+        self.validate(y0.len())?;
+        if self.rtol > 0.0 && self.rtol < RTOL_FLOOR {
+            return Err(OdeError::ToleranceBelowFloor {
+                which: "rtol",
+                value: self.rtol,
+                floor: RTOL_FLOOR,
+                index: 0,
+            });
+        }
+        let size = y0.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        // pure absolute control must resolve the state itself; with a relative part, a
+        // positive atol only guards components near zero and may be far smaller
+        let factor = if self.rtol == 0.0 {
+            ATOL_FLOOR_FACTOR
+        } else {
+            MIXED_ATOL_FLOOR_FACTOR
+        };
+        let floor = factor * size;
+        for i in 0..y0.len() {
+            let a = self.atol_in(i);
+            if a < floor && (self.rtol == 0.0 || a > 0.0) {
+                return Err(OdeError::ToleranceBelowFloor {
+                    which: "atol",
+                    value: a,
+                    floor,
+                    index: i,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// `atolᵢ`.
+    ///
+    /// Errors: [`OdeError::IndexOutOfRange`] for `i` past a per-component vector.
+    pub fn atol_at(&self, i: usize) -> Result<f64, OdeError> {
+        match &self.atol {
+            Atol::Scalar(a) => Ok(*a),
+            Atol::PerComponent(v) => v.get(i).copied().ok_or(OdeError::IndexOutOfRange {
+                what: "i",
+                index: i,
+                len: v.len(),
+            }),
+        }
+    }
+
+    /// The lengths of the per-component data (`atol`, weights) are `n`, else
+    /// [`OdeError::WrongLength`].
+    fn check_components(&self, n: usize) -> Result<(), OdeError> {
+        if let Atol::PerComponent(v) = &self.atol {
+            check_len("atol", v.len(), n)?;
+        }
+        if let Some(c) = &self.weights {
+            check_len("weights", c.len(), n)?;
+        }
+        Ok(())
+    }
+
+    /// [`Tolerances::atol_at`] without the check (`i` inside a per-component vector).
     #[inline]
-    pub fn atol_at(&self, i: usize) -> f64 {
+    pub(crate) fn atol_in(&self, i: usize) -> f64 {
         match &self.atol {
             Atol::Scalar(a) => *a,
             Atol::PerComponent(v) => v[i],
@@ -158,7 +255,18 @@ impl Tolerances {
     ///
     /// A zero scale `atolᵢ + rtol·|yᵢ|` (pure relative control at `yᵢ = 0`) is replaced by
     /// the smallest positive normal number, which makes the test as strict as possible.
-    pub fn inverse_scales(&self, y_abs: impl Iterator<Item = f64>, s: &mut [f64]) {
+    ///
+    /// Errors: `y_abs`, a per-component `atol` or the weights not of the length of `s`
+    /// ([`OdeError::WrongLength`]).
+    pub fn inverse_scales(&self, y_abs: &[f64], s: &mut [f64]) -> Result<(), OdeError> {
+        check_len("y_abs", y_abs.len(), s.len())?;
+        self.check_components(s.len())?;
+        self.inverse_scales_in(y_abs.iter().copied(), s);
+        Ok(())
+    }
+
+    /// [`Tolerances::inverse_scales`] without the checks.
+    pub(crate) fn inverse_scales_in(&self, y_abs: impl Iterator<Item = f64>, s: &mut [f64]) {
         if let (Atol::Scalar(atol), None) = (&self.atol, &self.weights) {
             // The common case without per-component data: `1 / w` (the same bits as `1.0 / w`).
             for (si, ya) in s.iter_mut().zip(y_abs) {
@@ -167,7 +275,7 @@ impl Tolerances {
             return;
         }
         for (i, (si, ya)) in s.iter_mut().zip(y_abs).enumerate() {
-            let w = self.scale(self.atol_at(i), ya);
+            let w = self.scale(self.atol_in(i), ya);
             let c = self.weights.as_ref().map_or(1.0, |c| c[i]);
             *si = c / w;
         }
@@ -182,13 +290,40 @@ impl Tolerances {
 
     /// `‖e‖` with precomputed inverse scales `s` (see [`Tolerances::inverse_scales`]) and
     /// `m` active components.
+    ///
+    /// Errors: `s` not of the length of `e` ([`OdeError::WrongLength`]), `m` not in
+    /// `1..=e.len()` ([`OdeError::IndexOutOfRange`] `"m"`).
+    pub fn norm_scaled(&self, e: &[f64], s: &[f64], m: usize) -> Result<f64, OdeError> {
+        check_len("s", s.len(), e.len())?;
+        if m == 0 || m > e.len() {
+            return Err(OdeError::IndexOutOfRange {
+                what: "m",
+                index: m,
+                len: e.len() + 1,
+            });
+        }
+        Ok(self.norm_scaled_in(e, s, m))
+    }
+
+    /// [`Tolerances::norm_scaled`] without the checks.
     #[inline]
-    pub fn norm_scaled(&self, e: &[f64], s: &[f64], m: usize) -> f64 {
+    pub(crate) fn norm_scaled_in(&self, e: &[f64], s: &[f64], m: usize) -> f64 {
         norm_of(self.norm, e.iter().zip(s).map(|(ei, si)| ei * si), m)
     }
 
     /// `‖e‖` with the scale `wᵢ = atolᵢ + rtol·max(|aᵢ|, |bᵢ|)` (one-step methods).
-    pub fn norm_two_point(&self, e: &[f64], a: &[f64], b: &[f64]) -> f64 {
+    ///
+    /// Errors: `a`, `b`, a per-component `atol` or the weights not of the length of `e`
+    /// ([`OdeError::WrongLength`]).
+    pub fn norm_two_point(&self, e: &[f64], a: &[f64], b: &[f64]) -> Result<f64, OdeError> {
+        check_len("a", a.len(), e.len())?;
+        check_len("b", b.len(), e.len())?;
+        self.check_components(e.len())?;
+        Ok(self.norm_two_point_in(e, a, b))
+    }
+
+    /// [`Tolerances::norm_two_point`] without the checks (`a`, `b` at least as long as `e`).
+    pub(crate) fn norm_two_point_in(&self, e: &[f64], a: &[f64], b: &[f64]) -> f64 {
         let m = self.active_components(e.len());
         let (a, b) = (&a[..e.len()], &b[..e.len()]);
         let mut acc = NormAcc::new(self.norm);
@@ -200,7 +335,7 @@ impl Tolerances {
             }
         } else {
             for (i, ((ei, ai), bi)) in e.iter().zip(a).zip(b).enumerate() {
-                let w = self.scale(self.atol_at(i), ai.abs().max(bi.abs()));
+                let w = self.scale(self.atol_in(i), ai.abs().max(bi.abs()));
                 let c = self.weights.as_ref().map_or(1.0, |c| c[i]);
                 acc.push(ei * c / w);
             }
@@ -287,12 +422,13 @@ mod tests {
         let tol = Tolerances::new(0.0, 1e-3);
         let e = [1e-3, -2e-3, 0.0, 2e-3];
         let z = [0.0; 4];
-        let l2 = tol.norm_two_point(&e, &z, &z);
+        let l2 = tol.norm_two_point(&e, &z, &z).unwrap();
         assert!((l2 - (9.0f64 / 4.0).sqrt()).abs() < 1e-14);
         let mx = tol
             .clone()
             .with_norm(ErrorNorm::Max)
-            .norm_two_point(&e, &z, &z);
+            .norm_two_point(&e, &z, &z)
+            .unwrap();
         assert!((mx - 2.0).abs() < 1e-14);
     }
 
@@ -301,7 +437,7 @@ mod tests {
         let tol = Tolerances::new(1e-3, 1e-6).with_weights(vec![1.0, 0.0]);
         let e = [1e-3, 1e10];
         let y = [1.0, 1.0];
-        let v = tol.norm_two_point(&e, &y, &y);
+        let v = tol.norm_two_point(&e, &y, &y).unwrap();
         assert!((v - 1e-3 / (1e-6 + 1e-3)).abs() < 1e-12);
     }
 

@@ -267,8 +267,8 @@ impl RungeKuttaGill {
             (GillMode::Doubling, None) => {
                 // ‖y‖/‖f‖-type guess with the error weights (the first part of Hairer's HINIT);
                 // the step-doubling controller corrects it within a few attempts.
-                let d0 = self.tol.norm_two_point(&self.y, &self.y, &self.y);
-                let d1 = self.tol.norm_two_point(&self.fy, &self.y, &self.y);
+                let d0 = self.tol.norm_two_point_in(&self.y, &self.y, &self.y);
+                let d1 = self.tol.norm_two_point_in(&self.fy, &self.y, &self.y);
                 if d0 < 1e-5 || d1 < 1e-5 {
                     1e-6
                 } else {
@@ -298,7 +298,8 @@ impl Stepper for RungeKuttaGill {
     }
 
     /// Cubic Hermite interpolation on `[tₙ₋₁, tₙ]` from `yₙ₋₁, fₙ₋₁, yₙ, fₙ` (error `O(h⁴)`).
-    fn dense(&self, t_out: f64, out: &mut [f64]) {
+    fn dense(&self, t_out: f64, out: &mut [f64]) -> Result<(), OdeError> {
+        crate::stepper::check_dense(self.dim(), t_out, out)?;
         hermite_cubic(
             self.t_prev,
             self.h_last,
@@ -309,6 +310,7 @@ impl Stepper for RungeKuttaGill {
             t_out,
             out,
         );
+        crate::problem::check_finite(out, crate::error::Quantity::DenseOutput)
     }
 
     stepper_bookkeeping!(h_max);
@@ -415,7 +417,7 @@ impl<F: OdeRhs + ?Sized> Advance<F> for RungeKuttaGill {
                     for i in 0..n {
                         self.err[i] = (self.y_half[i] - self.y_big[i]) / 15.0;
                     }
-                    let errn = self.tol.norm_two_point(&self.err, &self.y, &self.y_half);
+                    let errn = self.tol.norm_two_point_in(&self.err, &self.y, &self.y_half);
                     let fac = if errn > 0.0 && errn.is_finite() {
                         (self.cfg.safety * errn.powf(-0.2))
                             .clamp(self.cfg.fac_min, self.cfg.fac_max)

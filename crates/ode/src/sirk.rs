@@ -260,7 +260,7 @@ impl SinglyImplicitRk {
         }
         loop {
             self.predict(h);
-            let pnorm = self.tol.norm_scaled(&self.stage[1], &self.sc, n);
+            let pnorm = self.tol.norm_scaled_in(&self.stage[1], &self.sc, n);
             let mut oldnrm = 0.0;
             let mut rate_fac = 100.0;
             let mut converged = false;
@@ -315,7 +315,7 @@ impl SinglyImplicitRk {
                     for l in 0..n {
                         self.stage[i][l] -= self.res[i][l];
                     }
-                    delnrm = delnrm.max(self.tol.norm_scaled(&self.res[i], &self.sc, n));
+                    delnrm = delnrm.max(self.tol.norm_scaled_in(&self.res[i], &self.sc, n));
                 }
                 self.stats.newton_iterations += 1;
                 if !delnrm.is_finite() {
@@ -463,9 +463,10 @@ impl Stepper for SinglyImplicitRk {
         3
     }
     /// Quadratic through `(tₙ₋₁, yₙ₋₁)`, `(tₙ₋₁ + c₁h, Y₁)`, `(tₙ, yₙ)`.
-    fn dense(&self, t_out: f64, out: &mut [f64]) {
+    fn dense(&self, t_out: f64, out: &mut [f64]) -> Result<(), OdeError> {
+        crate::stepper::check_dense(self.dim(), t_out, out)?;
         let Some(th) = step_fraction(self.t_prev, self.h_last, &self.y, t_out, out) else {
-            return;
+            return Ok(());
         };
         let c1 = self.tab.c[0];
         // Lagrange basis on the nodes 0, c₁, 1.
@@ -475,6 +476,7 @@ impl Stepper for SinglyImplicitRk {
         for (l, o) in out.iter_mut().enumerate() {
             *o = l0 * self.y_prev[l] + l1 * self.y1_dense[l] + l2 * self.y[l];
         }
+        crate::problem::check_finite(out, crate::error::Quantity::DenseOutput)
     }
     stepper_bookkeeping!(constant_h);
 }

@@ -61,9 +61,14 @@ pub trait Stepper {
         self.y().len()
     }
 
-    /// Writes the interpolant of the last accepted step `[t_prev, t]` at `t_out` into `out`.
-    /// Evaluating outside that interval extrapolates.
-    fn dense(&self, t_out: f64, out: &mut [f64]);
+    /// Writes the interpolant of the last accepted step `[t_prev, t]` at `t_out` into `out`
+    /// (before the first step: the initial state). Evaluating outside that interval
+    /// extrapolates.
+    ///
+    /// Errors: `out` not of length [`Stepper::dim`] ([`OdeError::WrongLength`] `"out"`), a
+    /// non-finite `t_out` ([`OdeError::NonFinite`] with [`Quantity::OutputTime`]). Checked
+    /// before anything is written ([`check_dense`]).
+    fn dense(&self, t_out: f64, out: &mut [f64]) -> Result<(), OdeError>;
 
     /// Work counters.
     fn stats(&self) -> &Stats;
@@ -76,6 +81,14 @@ pub trait Stepper {
 
     /// Caps the step size (`f64::INFINITY`: no cap).
     fn set_max_step(&mut self, h_max: f64);
+
+    /// The configured bound on the step size and its name (`"h_max"` of a variable-step
+    /// method, `"h"` of a constant-step one), or `None` when there is none; the driver refuses
+    /// a bound below the time resolution of its span or one that forces more steps than its
+    /// budget.
+    fn step_bound(&self) -> Option<(&'static str, f64)> {
+        None
+    }
 }
 
 /// Advancing a [`Stepper`] on the problem `F` (for the explicit methods: any [`OdeRhs`](crate::problem::OdeRhs)).
@@ -134,6 +147,25 @@ pub(crate) fn clamp_step(
     Ok((h, hits_stop))
 }
 
+/// The arguments of [`Stepper::dense`]: `out.len() == n` and a finite `t_out`.
+#[inline]
+pub fn check_dense(n: usize, t_out: f64, out: &[f64]) -> Result<(), OdeError> {
+    if out.len() != n {
+        return Err(OdeError::WrongLength {
+            what: "out",
+            expected: n,
+            got: out.len(),
+        });
+    }
+    if !t_out.is_finite() {
+        return Err(OdeError::NonFinite {
+            what: Quantity::OutputTime,
+            index: 0,
+        });
+    }
+    Ok(())
+}
+
 /// The start of a one-step interpolant: the fraction `θ = (t_out − t_prev)/h` of the last
 /// step, or `None` before the first step (`h = 0`), when `y` has been copied to `out`.
 #[inline]
@@ -171,6 +203,12 @@ macro_rules! stepper_bookkeeping {
         fn set_max_step(&mut self, h_max: f64) {
             self.cfg.h_max = h_max;
         }
+        fn step_bound(&self) -> Option<(&'static str, f64)> {
+            self.cfg
+                .h_max
+                .is_finite()
+                .then_some(("h_max", self.cfg.h_max))
+        }
     };
     // Constant-step methods: `set_max_step` lowers the step `cfg.h` to `h_max` (never raises it).
     (constant_h) => {
@@ -179,6 +217,9 @@ macro_rules! stepper_bookkeeping {
             if h_max > 0.0 && h_max < self.cfg.h {
                 self.cfg.h = h_max;
             }
+        }
+        fn step_bound(&self) -> Option<(&'static str, f64)> {
+            Some(("h", self.cfg.h))
         }
     };
 }
@@ -204,7 +245,8 @@ macro_rules! stepper_state {
 pub(crate) use stepper_state;
 
 /// Validation shared by every constructor: finite `t0` and `y0`, tolerances valid for
-/// `y0.len()` components.
+/// `y0.len()` components and above the floors at the scale of `y0`
+/// ([`crate::norm::Tolerances::validate_at`]).
 pub(crate) fn check_initial(
     t0: f64,
     y0: &[f64],
@@ -217,7 +259,7 @@ pub(crate) fn check_initial(
         });
     }
     crate::problem::check_finite(y0, crate::error::Quantity::InitialState)?;
-    tol.validate(y0.len())
+    tol.validate_at(y0)
 }
 
 /// The state handed to `replace_y`: `n` components, all finite.

@@ -29,7 +29,7 @@ fn count_allocations<F, S: Advance<F>>(name: &str, mut s: S, mut f: F, steps: us
         for i in 0..steps {
             s.step(&mut f).unwrap();
             let t = 0.5 * (s.t_prev() + s.t());
-            s.dense(t, &mut buf);
+            s.dense(t, &mut buf).unwrap();
             if i % 50 == 0 {
                 y.copy_from_slice(s.y());
                 s.replace_y(&mut f, &y).unwrap();

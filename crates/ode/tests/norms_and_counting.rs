@@ -6,7 +6,8 @@
 //! * Evaluation counts: ABM `2·steps + rejected + 1`; DOPRI5 `6·(steps + rejected) + 2`;
 //!   RKG doubling `11·steps + 10·rejected + 1`; RKG fixed `4·steps + 1`.
 //! * ABM near the precision limit: rtol = atol = 1e-14 switches on S&G's round-off control
-//!   and still integrates; 1e-17 is refused with `ToleranceTooSmall`.
+//!   and still integrates; 1e-17 is below the floor f64 can meet and is refused before any
+//!   step (`ToleranceBelowFloor`).
 
 use contour_ode::test_models::{ExactSolution, HarmonicOscillator, Kepler};
 use contour_ode::verification::global_error;
@@ -115,18 +116,16 @@ fn abm_near_the_precision_limit() {
     let (err, st) = global_error(&mut s, &mut f, 10.0).unwrap();
     println!("abm tol 1e-14: error {err:.2e}, {st:?}");
     assert!(err < 1e-11, "error {err}");
-    let mut s = AdamsBashforthMoulton::new(
+    // below the floor f64 can meet: refused before any step
+    let e = AdamsBashforthMoulton::new(
         0.0,
         &p.y0(),
         Tolerances::new(1e-17, 1e-17),
         AbmConfig::default(),
     )
-    .unwrap();
-    match s.step(&mut f) {
-        Err(OdeError::ToleranceTooSmall { t, factor }) => {
-            assert_eq!(t, 0.0);
-            assert!(factor > 1.0);
-        }
-        r => panic!("expected ToleranceTooSmall, got {r:?}"),
-    }
+    .unwrap_err();
+    assert!(
+        matches!(e, OdeError::ToleranceBelowFloor { which: "rtol", floor, .. } if floor == 1e-14),
+        "{e:?}"
+    );
 }

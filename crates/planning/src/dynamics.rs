@@ -49,6 +49,22 @@ fn dim_check(what: &'static str, expected: usize, found: usize) -> Result<(), Pl
     }
 }
 
+/// Every value finite, else [`PlanningError::NonFinite`] naming `what` (an overflow in the
+/// model or the path, never returned as `Ok`).
+fn finite_out<'v>(
+    what: &'static str,
+    mut values: impl Iterator<Item = &'v f64>,
+) -> Result<(), PlanningError> {
+    if values.all(|v| v.is_finite()) {
+        Ok(())
+    } else {
+        Err(PlanningError::NonFinite { what })
+    }
+}
+
+/// Largest number of samples [`PathDynamics::along_history`] accepts.
+pub const MAX_HISTORY_SAMPLES: usize = 10_000_000;
+
 struct Scratch {
     q: Vec<f64>,
     b: Vec<f64>,
@@ -144,7 +160,8 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
     ) -> Result<(), PlanningError> {
         let n = self.dof();
         dim_check("a/r", n, if a.len() != n { a.len() } else { r.len() })?;
-        if !s.is_finite() || !sd.is_finite() {
+        self.path.path().check_on(seg, s)?;
+        if !sd.is_finite() {
             return Err(PlanningError::NonFinite { what: "s or sdot" });
         }
         let mut guard = self.scratch.borrow_mut();
@@ -170,7 +187,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
             // − J_rowᵀ Λ(s) u(s), Huang (4.3.6)
             r[i] = if constrained { ri - w.jl[i] } else { ri };
         }
-        Ok(())
+        finite_out("path dynamics a(s) or r(s, sdot)", a.iter().chain(r.iter()))
     }
 
     /// Writes `a = M(Q) B`, the s̈ coefficient of T (Huang (4.3.24)), on segment `seg` at `s`,
@@ -184,14 +201,12 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
     ) -> Result<(), PlanningError> {
         let n = self.dof();
         dim_check("a", n, a.len())?;
-        if !s.is_finite() {
-            return Err(PlanningError::NonFinite { what: "s or sdot" });
-        }
+        self.path.path().check_on(seg, s)?;
         let mut guard = self.scratch.borrow_mut();
         let w = &mut *guard;
         self.refresh(w, seg, s)?;
         a.copy_from_slice(&w.a);
-        Ok(())
+        finite_out("path dynamics a(s)", a.iter())
     }
 
     /// Fills the per-s part of the workspace (Q, B, B̄, M(Q), a = M B, J_rowᵀ Λ u) for
@@ -237,12 +252,15 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
     ) -> Result<(), PlanningError> {
         let n = self.dof();
         dim_check("tau", n, tau.len())?;
+        if !sdd.is_finite() {
+            return Err(PlanningError::NonFinite { what: "sddot" });
+        }
         let mut a = self.tmp.borrow_mut();
         self.coefficients(seg, s, sd, &mut a, tau)?;
         for i in 0..n {
             tau[i] += a[i] * sdd;
         }
-        Ok(())
+        finite_out("tau", tau.iter())
     }
 
     /// The ṡ² coefficient `b = r(s, 1) − c` of `T = a s̈ + b ṡ² + c` on segment `seg` at `s`,
@@ -299,9 +317,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         let n = self.dof();
         dim_check("a", n, a.len())?;
         dim_check("b/c", n, if c.len() != n { c.len() } else { b.len() })?;
-        if !s.is_finite() {
-            return Err(PlanningError::NonFinite { what: "s or sdot" });
-        }
+        self.path.path().check_on(seg, s)?;
         let mut guard = self.scratch.borrow_mut();
         let w = &mut *guard;
         if w.key != Some((seg, s.to_bits())) {
@@ -332,7 +348,10 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
                 }
             }
         }
-        Ok(())
+        finite_out(
+            "path dynamics a, b or c",
+            a.iter().chain(b.iter()).chain(c.iter()),
+        )
     }
 
     /// Joint forces `T(s, ṡ, s̈)` on segment `seg` as [`Self::inverse_dynamics`], by one
@@ -349,7 +368,8 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
     ) -> Result<(), PlanningError> {
         let n = self.dof();
         dim_check("tau", n, tau.len())?;
-        if !s.is_finite() || !sd.is_finite() || !sdd.is_finite() {
+        self.path.path().check_on(seg, s)?;
+        if !sd.is_finite() || !sdd.is_finite() {
             return Err(PlanningError::NonFinite {
                 what: "s, sdot or sddot",
             });
@@ -389,7 +409,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
                 }
             }
         }
-        Ok(())
+        finite_out("tau", tau.iter())
     }
 
     /// Joint forces at `s` using the right-continuous segment choice.
@@ -410,6 +430,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         if row >= l {
             return Err(PlanningError::BadConstraintRow { row, rows: l });
         }
+        self.path.path().check_on(seg, s)?;
         let mut guard = self.scratch.borrow_mut();
         let w = &mut *guard;
         w.key = None; // q, B, B̄ and J are overwritten
@@ -417,16 +438,27 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         self.mech.constraints(0.0, &w.q, &mut w.phi);
         self.mech.constraint_jacobian(0.0, &w.q, w.j.as_mut());
         let jb: f64 = (0..self.dof()).map(|i| w.j[(row, i)] * w.b[i]).sum();
+        finite_out("phi(Q(s)) or J B", [w.phi[row], jb].iter())?;
         Ok((w.phi[row], jb))
     }
 
     /// Samples a kinematic path history (Huang 4.3.2) at `n + 1` equally spaced times and
     /// evaluates the joint forces (4.3.6) along it (e.g. Huang Figs. 6.2.5, 6.2.11).
+    ///
+    /// Errors: [`PlanningError::WorkCap`] for `n` above [`MAX_HISTORY_SAMPLES`], and those of
+    /// [`Self::torque`] at each sample.
     pub fn along_history(
         &self,
         history: &dyn PathHistory,
         n: usize,
     ) -> Result<Vec<HistorySample>, PlanningError> {
+        if n > MAX_HISTORY_SAMPLES {
+            return Err(PlanningError::WorkCap {
+                name: "n",
+                value: n as f64,
+                cap: "history samples <= 1e7",
+            });
+        }
         let n = n.max(1);
         let tf = history.final_time();
         let mut out = Vec::with_capacity(n + 1);
@@ -448,8 +480,26 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
 
     /// Checks the path against the constraints on `samples` points per segment:
     /// unilateral rows must have φ ≥ −`tol` on unconstrained segments ((4.2.8), (4.2.10)) and
-    /// the active row must have |φ| ≤ `tol` on constrained segments ((4.2.9)).
+    /// the active row must have |φ| ≤ `tol` on constrained segments ((4.2.9)); a NaN φ fails.
+    ///
+    /// Errors: the violations above, [`PlanningError::WorkCap`] for `samples` above
+    /// [`crate::MAX_SAMPLES_PER_SEGMENT`], [`PlanningError::InvalidParameter`] for a negative
+    /// or non-finite `tol`.
     pub fn check_feasible(&self, samples: usize, tol: f64) -> Result<(), PlanningError> {
+        if samples > crate::path::MAX_SAMPLES_PER_SEGMENT {
+            return Err(PlanningError::WorkCap {
+                name: "samples",
+                value: samples as f64,
+                cap: "samples per segment <= 1e6",
+            });
+        }
+        if !(tol >= 0.0 && tol.is_finite()) {
+            return Err(PlanningError::InvalidParameter {
+                name: "tol",
+                value: tol,
+                expected: "finite and >= 0",
+            });
+        }
         let l = self.mech.n_constraints();
         let samples = samples.max(2);
         for (si, seg) in self.path.path().segments().iter().enumerate() {
@@ -462,7 +512,8 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
                 self.mech.constraints(0.0, &w.q, &mut w.phi);
                 match &seg.kind {
                     SegmentKind::Constrained { row, .. } => {
-                        if w.phi[*row].abs() > tol {
+                        // NaN-safe: a NaN φ fails the test
+                        if w.phi[*row].is_nan() || w.phi[*row].abs() > tol {
                             return Err(PlanningError::PathLeavesConstraint {
                                 row: *row,
                                 s,
@@ -473,7 +524,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
                     SegmentKind::Unconstrained => {
                         for row in 0..l {
                             if self.mech.constraint_kind(row) == ConstraintKind::Unilateral
-                                && w.phi[row] < -tol
+                                && (w.phi[row].is_nan() || w.phi[row] < -tol)
                             {
                                 return Err(PlanningError::PathViolatesConstraint {
                                     row,

@@ -27,15 +27,24 @@ pub enum PlanningError {
     },
     /// The path parameter does not increase strictly (segment `index` has `s_end <= s_start`,
     /// or it does not start where the previous segment ends).
-    #[error("path parameter is not strictly increasing at segment {index} (s = {s})")]
+    #[error("path parameter is not strictly increasing at segment {index} (s = {s:.3e})")]
     NonMonotonePath {
         /// Offending segment.
         index: usize,
         /// Parameter value where monotonicity or contiguity fails.
         s: f64,
     },
-    /// The path is empty or a query lies outside `[s_start, s_end]`.
-    #[error("s = {s} lies outside the path [{start}, {end}]")]
+    /// A segment index past the last segment.
+    #[error("segment index {index} is out of range 0..{len}")]
+    SegmentIndex {
+        /// The offending index.
+        index: usize,
+        /// Number of segments.
+        len: usize,
+    },
+    /// The path is empty or a query lies outside `[s_start, s_end]` (or outside the interval
+    /// of the segment it names).
+    #[error("s = {s:.3e} lies outside [{start:.3e}, {end:.3e}]")]
     OutOfRange {
         /// Queried parameter.
         s: f64,
@@ -45,7 +54,7 @@ pub enum PlanningError {
         end: f64,
     },
     /// Two consecutive segments do not meet (P is discontinuous), Huang 4.2.1 (ii).
-    #[error("path is discontinuous at s = {s} (jump {jump:e})")]
+    #[error("path is discontinuous at s = {s:.3e} (jump {jump:.3e})")]
     DiscontinuousPath {
         /// Breakpoint.
         s: f64,
@@ -60,13 +69,13 @@ pub enum PlanningError {
         what: &'static str,
     },
     /// The path tangent B = Q′ vanishes (or M B = 0): s̈ is not determined by the torques.
-    #[error("degenerate path tangent at s = {s} (B = 0 or M B = 0)")]
+    #[error("degenerate path tangent at s = {s:.3e} (B = 0 or M B = 0)")]
     DegenerateTangent {
         /// Where.
         s: f64,
     },
     /// A segment marked unconstrained leaves the feasible side φ ≥ 0 of a unilateral row.
-    #[error("path violates unilateral constraint row {row} on an unconstrained segment at s = {s} (phi = {phi:e})")]
+    #[error("path violates unilateral constraint row {row} on an unconstrained segment at s = {s:.3e} (phi = {phi:.3e})")]
     PathViolatesConstraint {
         /// Constraint row.
         row: usize,
@@ -76,7 +85,7 @@ pub enum PlanningError {
         phi: f64,
     },
     /// A segment marked constrained does not stay on its constraint (|φ| too large).
-    #[error("constrained segment leaves constraint row {row} at s = {s} (phi = {phi:e})")]
+    #[error("constrained segment leaves constraint row {row} at s = {s:.3e} (phi = {phi:.3e})")]
     PathLeavesConstraint {
         /// Constraint row.
         row: usize,
@@ -94,7 +103,7 @@ pub enum PlanningError {
         rows: usize,
     },
     /// Torque limits with lower > upper for some joint.
-    #[error("torque limits inverted for joint {joint} at s = {s}: lower {lower} > upper {upper}")]
+    #[error("torque limits inverted for joint {joint} at s = {s:.3e}: lower {lower:.3e} > upper {upper:.3e}")]
     InvertedTorqueLimits {
         /// Joint.
         joint: usize,
@@ -114,20 +123,20 @@ pub enum PlanningError {
     /// The admissible region {h(s, ṡ) ≤ γ(s, ṡ)} does not connect start and end: at `s` no
     /// admissible motion passes (the maximum-acceleration curve stalls, or even ṡ = 0 is
     /// inadmissible).
-    #[error("admissible region does not connect start and end (blocked at s = {s})")]
+    #[error("admissible region does not connect start and end (blocked at s = {s:.3e})")]
     EmptyAdmissibleRegion {
         /// Where the region is blocked.
         s: f64,
     },
     /// The maximum-acceleration curve hit the maximum-velocity curve at `s` and no valid
     /// switching point was found after it.
-    #[error("no switching point found after s = {s}")]
+    #[error("no switching point found after s = {s:.3e}")]
     NoSwitchingPoint {
         /// Where the curve hit the maximum-velocity curve.
         s: f64,
     },
     /// The step size of the integration in s fell below its minimum.
-    #[error("step size underflow at s = {s} (h = {h:e})")]
+    #[error("step size underflow at s = {s:.3e} (h = {h:.3e})")]
     StepSizeTooSmall {
         /// Where.
         s: f64,
@@ -135,7 +144,7 @@ pub enum PlanningError {
         h: f64,
     },
     /// Inverse kinematics did not converge.
-    #[error("inverse kinematics did not converge at s = {s} (residual {residual:e})")]
+    #[error("inverse kinematics did not converge at s = {s:.3e} (residual {residual:.3e})")]
     InverseKinematics {
         /// Where.
         s: f64,
@@ -150,7 +159,7 @@ pub enum PlanningError {
     },
     /// A configuration parameter or limit is NaN or outside its valid range (both sides are
     /// checked where both make sense: tolerances are positive and at most 1, counts at least 1).
-    #[error("invalid parameter {name} = {value:e} (expected {expected})")]
+    #[error("invalid parameter {name} = {value:.3e} (expected {expected})")]
     InvalidParameter {
         /// Name of the parameter (the config field).
         name: &'static str,
@@ -161,7 +170,7 @@ pub enum PlanningError {
     },
     /// A parameter asks for more work than the documented cap (a step fraction so small, or a
     /// grid so fine, that the solver would not finish in reasonable time).
-    #[error("{name} = {value:e} exceeds the work cap ({cap})")]
+    #[error("{name} = {value:.3e} exceeds the work cap ({cap})")]
     WorkCap {
         /// Name of the parameter.
         name: &'static str,
@@ -172,7 +181,7 @@ pub enum PlanningError {
     },
     /// A solver's result breaks the limits it was given (found by the check after the solve):
     /// the result is refused rather than returned.
-    #[error("profile breaks the limit of joint {joint} at s = {s} by {relative:e} (relative to the limit)")]
+    #[error("profile breaks the limit of joint {joint} at s = {s:.3e} by {relative:.3e} (relative to the limit)")]
     LimitViolated {
         /// Joint (or `usize::MAX` for the speed cap).
         joint: usize,

@@ -60,8 +60,7 @@ impl JointPath for CartesianJointPath {
         b: &mut [f64],
         bbar: &mut [f64],
     ) -> Result<(), PlanningError> {
-        self.path.eval_on(seg, s, q, b, bbar);
-        Ok(())
+        self.path.eval_on(seg, s, q, b, bbar)
     }
 }
 
@@ -146,9 +145,18 @@ impl<K: Kinematics> JointPath for IkJointPath<K> {
         bbar: &mut [f64],
     ) -> Result<(), PlanningError> {
         let n = self.kin.dim();
+        for (what, v) in [("q", &*q), ("b", &*b), ("bbar", &*bbar)] {
+            if v.len() != n {
+                return Err(PlanningError::DimensionMismatch {
+                    what,
+                    expected: n,
+                    found: v.len(),
+                });
+            }
+        }
         let mut guard = self.scratch.borrow_mut();
         let w = &mut *guard;
-        self.path.eval_on(seg, s, &mut w.p, &mut w.dp, &mut w.ddp);
+        self.path.eval_on(seg, s, &mut w.p, &mut w.dp, &mut w.ddp)?;
         self.kin.inverse_guess(&w.p, q);
         // Newton on H(q) = P(s)
         let scale = 1.0 + w.p.iter().fold(0.0f64, |m, x| m.max(x.abs()));

@@ -57,14 +57,14 @@ pub use constraints::{
     FnConstraint, JointAccelerationLimits, JointVelocityLimits, PathConstraint, PathPoint,
 };
 pub use construction::{ArcConstruction, ConstructedPath, ContourTask, TransitionChecks};
-pub use dynamics::{HistorySample, PathDynamics};
+pub use dynamics::{HistorySample, PathDynamics, MAX_HISTORY_SAMPLES};
 pub use error::PlanningError;
 pub use history::{ConstantSpeedHistory, PathHistory, RestToRestHistory};
 pub use joint_path::{CartesianJointPath, IkJointPath, JointPath, Kinematics};
 pub use limits::{
     AccelBounds, AccelerationLimits, BoxLimits, FnLimits, NoTorqueLimits, TorqueLimits,
 };
-pub use path::{ContactForce, Path, Segment, SegmentKind, Shape};
+pub use path::{ContactForce, Path, Segment, SegmentKind, Shape, MAX_SAMPLES_PER_SEGMENT};
 pub use sampling::{sample, sample_at_rate, SampledTrajectory};
 pub use spline::{cubic_spline, SplineEnds};
 pub use tree_kinematics::{redundant_joint_path, RedundantJointPath, TreePointKinematics};

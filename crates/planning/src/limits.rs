@@ -259,6 +259,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
         s: f64,
         f: impl FnOnce(&[f64], &[f64], &[f64]) -> R,
     ) -> Result<R, PlanningError> {
+        self.dynamics.joint_path().path().check_on(seg, s)?;
         let mut guard = self.scratch.borrow_mut();
         let w = &mut *guard;
         Self::fill_rows(&self.constraints, self.dynamics, w, seg, s)?;
@@ -271,6 +272,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
     ///
     /// Errors: those of [`Self::rows_at`].
     pub fn velocity_cap2(&self, seg: usize, s: f64) -> Result<f64, PlanningError> {
+        self.dynamics.joint_path().path().check_on(seg, s)?;
         if self.constraints.is_empty() {
             return Ok(f64::INFINITY);
         }
@@ -374,8 +376,15 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
     /// input; at ṡ > 0 crossing limits only make the state inadmissible),
     /// [`PlanningError::InvalidParameter`] (`"torque limit"`) when a limit is NaN or ±∞,
     /// [`PlanningError::DegenerateTangent`] when every joint has zero inertia (M B = 0),
-    /// [`PlanningError::DimensionMismatch`] when the limits do not fit the joint count.
+    /// [`PlanningError::DimensionMismatch`] when the limits do not fit the joint count (an
+    /// entry the limits leave unwritten is NaN: [`PlanningError::InvalidParameter`]),
+    /// [`PlanningError::SegmentIndex`] / [`PlanningError::OutOfRange`] for a `seg` or `s` off
+    /// the path ([`crate::Path::check_on`]), [`PlanningError::NonFinite`] for a NaN ṡ.
     pub fn bounds(&self, seg: usize, s: f64, sd: f64) -> Result<AccelBounds, PlanningError> {
+        self.dynamics.joint_path().path().check_on(seg, s)?;
+        if !sd.is_finite() {
+            return Err(PlanningError::NonFinite { what: "s or sdot" });
+        }
         let mut guard = self.scratch.borrow_mut();
         let w = &mut *guard;
         let key = (seg, s.to_bits(), sd.to_bits());
@@ -389,6 +398,9 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
         let torque = !self.limits.is_unlimited();
         if torque {
             self.dynamics.coefficients(seg, s, sd, &mut w.a, &mut w.r)?;
+            // an entry the limits leave unwritten stays NaN and is refused below
+            w.lo.fill(f64::NAN);
+            w.hi.fill(f64::NAN);
             self.limits.limits(s, sd, &mut w.lo, &mut w.hi);
         } else if !s.is_finite() || !sd.is_finite() {
             return Err(PlanningError::NonFinite { what: "s or sdot" });
@@ -423,6 +435,8 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
             // r(s, 0) = c
             self.dynamics
                 .path_coefficients(seg, s, &mut w.a, b, &mut w.r)?;
+            w.lo.fill(f64::NAN);
+            w.hi.fill(f64::NAN);
             self.limits.limits(s, 0.0, &mut w.lo, &mut w.hi);
         } else if !s.is_finite() {
             return Err(PlanningError::NonFinite { what: "s or sdot" });
@@ -484,7 +498,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
                 return Err(PlanningError::InvalidParameter {
                     name: "torque limit",
                     value: if lo.is_finite() { hi } else { lo },
-                    expected: "finite",
+                    expected: "finite, written for every joint",
                 });
             }
             if !(w.a[i].is_finite() && w.r[i].is_finite()) {

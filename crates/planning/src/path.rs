@@ -85,10 +85,21 @@ fn speed_integral(
     let (mid, half) = (0.5 * (a + b), 0.5 * (b - a));
     let mut total = 0.0;
     for (x, w) in GL_X.iter().zip(GL_W) {
-        seg.eval(mid + half * x, p, dp, ddp);
+        seg.eval_in(mid + half * x, p, dp, ddp);
         total += half * w * dp.iter().map(|v| v * v).sum::<f64>().sqrt();
     }
     total
+}
+
+/// `P`, `P′`, `P″` all finite, else [`PlanningError::NonFinite`] naming the first that is not.
+fn finite_point(p: &[f64], dp: &[f64], ddp: &[f64]) -> Result<(), PlanningError> {
+    match [("P(s)", p), ("P'(s)", dp), ("P''(s)", ddp)]
+        .iter()
+        .find(|(_, v)| v.iter().any(|x| !x.is_finite()))
+    {
+        Some((what, _)) => Err(PlanningError::NonFinite { what }),
+        None => Ok(()),
+    }
 }
 
 /// Prescribed contact force Λ(s) on a constrained segment, Huang (4.3.3).
@@ -159,9 +170,38 @@ impl Segment {
         }
     }
 
-    /// Evaluates `P(s)`, `P′(s)`, `P″(s)` of this segment's formula (also outside its
-    /// interval, as a one-sided extension).
-    pub fn eval(&self, s: f64, p: &mut [f64], dp: &mut [f64], ddp: &mut [f64]) {
+    /// Evaluates `P(s)`, `P′(s)`, `P″(s)` of this segment's formula, also outside its
+    /// interval (the explicit one-sided extension; [`Path::eval_on`] refuses it).
+    ///
+    /// Errors: `p`, `dp`, `ddp` not of length [`Segment::dim`]
+    /// ([`PlanningError::DimensionMismatch`] naming the buffer), a non-finite `s` or result
+    /// ([`PlanningError::NonFinite`]).
+    pub fn eval(
+        &self,
+        s: f64,
+        p: &mut [f64],
+        dp: &mut [f64],
+        ddp: &mut [f64],
+    ) -> Result<(), PlanningError> {
+        let dim = self.dim();
+        for (what, v) in [("p", &*p), ("dp", &*dp), ("ddp", &*ddp)] {
+            if v.len() != dim {
+                return Err(PlanningError::DimensionMismatch {
+                    what,
+                    expected: dim,
+                    found: v.len(),
+                });
+            }
+        }
+        if !s.is_finite() {
+            return Err(PlanningError::NonFinite { what: "s" });
+        }
+        self.eval_in(s, p, dp, ddp);
+        finite_point(p, dp, ddp)
+    }
+
+    /// [`Segment::eval`] without the checks (buffers of length [`Segment::dim`]).
+    pub(crate) fn eval_in(&self, s: f64, p: &mut [f64], dp: &mut [f64], ddp: &mut [f64]) {
         let len = self.s_end - self.s_start;
         match &self.shape {
             Shape::Line { start, end } => {
@@ -222,7 +262,7 @@ impl Segment {
                 };
                 for _ in 0..8 {
                     let sigma = l0 + speed_integral(inner, knots[k], u, p, dp, ddp);
-                    inner.eval(u, p, dp, ddp);
+                    inner.eval_in(u, p, dp, ddp);
                     let sp = dp.iter().map(|v| v * v).sum::<f64>().sqrt();
                     if sp <= 0.0 {
                         break;
@@ -233,7 +273,7 @@ impl Segment {
                         break;
                     }
                 }
-                inner.eval(u, p, dp, ddp);
+                inner.eval_in(u, p, dp, ddp);
                 let sp = dp.iter().map(|v| v * v).sum::<f64>().sqrt();
                 let tdd: f64 =
                     dp.iter().zip(ddp.iter()).map(|(a, b)| a * b).sum::<f64>() / (sp * sp);
@@ -255,7 +295,7 @@ impl Segment {
     ///     Segment::line(&[0.0, 0.0], &[1.0, 0.0], 0.0, 1.0),
     ///     Segment::line(&[1.0, 0.0], &[1.0, 2.0], 1.0, 3.0),
     /// ])?;
-    /// assert_eq!(path.point(2.0), vec![1.0, 1.0]);
+    /// assert_eq!(path.point(2.0)?, vec![1.0, 1.0]);
     /// # Ok::<(), contour_planning::PlanningError>(())
     /// ```
     pub fn line(start: &[f64], end: &[f64], s_start: f64, s_end: f64) -> Segment {
@@ -285,6 +325,14 @@ pub struct Path {
 
 /// Tolerance on the continuity of P at breakpoints, relative to the path's size.
 const CONTINUITY_TOL: f64 = 1e-9;
+
+/// Largest number of samples per segment [`Path::normality_residual`] accepts.
+pub const MAX_SAMPLES_PER_SEGMENT: usize = 1_000_000;
+
+/// Round-off allowance of the parameter range checks, relative to the size of the interval's
+/// end points: a parameter computed as `s_a + (s_b − s_a)·k/m` may land a few units of
+/// round-off outside `[s_a, s_b]`; anything further is extrapolation.
+const RANGE_TOL: f64 = 1e-12;
 
 impl Path {
     /// Builds a path from contiguous segments.
@@ -316,7 +364,7 @@ impl Path {
             let ok = seg.s_start.is_finite()
                 && seg.s_end.is_finite()
                 && match &seg.shape {
-                    Shape::Line { start, end } => finite(start) && finite(end) && end.len() == dim,
+                    Shape::Line { start, end } => finite(start) && finite(end),
                     Shape::Arc {
                         center,
                         u,
@@ -351,6 +399,15 @@ impl Path {
                 return Err(PlanningError::NonFinite {
                     what: "segment data",
                 });
+            }
+            if let Shape::Line { end, .. } = &seg.shape {
+                if end.len() != dim {
+                    return Err(PlanningError::DimensionMismatch {
+                        what: "line end",
+                        expected: dim,
+                        found: end.len(),
+                    });
+                }
             }
             if let Shape::Arc { u, v, radius, .. } = &seg.shape {
                 if u.len() != dim || v.len() != dim {
@@ -392,7 +449,7 @@ impl Path {
             let mut p = vec![0.0; dim];
             let mut d = vec![0.0; dim];
             let mut dd = vec![0.0; dim];
-            seg.eval(seg.s_start, &mut p, &mut d, &mut dd);
+            seg.eval_in(seg.s_start, &mut p, &mut d, &mut dd);
             scale = scale.max(p.iter().fold(0.0f64, |m, x| m.max(x.abs())));
         }
         let mut pa = vec![0.0; dim];
@@ -400,8 +457,8 @@ impl Path {
         let mut d = vec![0.0; dim];
         let mut dd = vec![0.0; dim];
         for w in segments.windows(2) {
-            w[0].eval(w[0].s_end, &mut pa, &mut d, &mut dd);
-            w[1].eval(w[1].s_start, &mut pb, &mut d, &mut dd);
+            w[0].eval_in(w[0].s_end, &mut pa, &mut d, &mut dd);
+            w[1].eval_in(w[1].s_start, &mut pb, &mut d, &mut dd);
             let jump = pa
                 .iter()
                 .zip(&pb)
@@ -461,18 +518,90 @@ impl Path {
         }
     }
 
-    /// `P(s)`, `P′(s)`, `P″(s)` from segment `seg`.
-    pub fn eval_on(&self, seg: usize, s: f64, p: &mut [f64], dp: &mut [f64], ddp: &mut [f64]) {
-        self.segments[seg].eval(s, p, dp, ddp)
+    /// `seg` is a segment index and `s` a finite parameter on that segment's interval
+    /// `[s_a, s_b]` (up to the round-off allowance `1e-12·(|s_a| + |s_b| + s_b − s_a)`).
+    ///
+    /// Errors: [`PlanningError::SegmentIndex`], [`PlanningError::NonFinite`] (`"s"`),
+    /// [`PlanningError::OutOfRange`] (the segment's interval in the message).
+    pub fn check_on(&self, seg: usize, s: f64) -> Result<(), PlanningError> {
+        let Some(g) = self.segments.get(seg) else {
+            return Err(PlanningError::SegmentIndex {
+                index: seg,
+                len: self.segments.len(),
+            });
+        };
+        if !s.is_finite() {
+            return Err(PlanningError::NonFinite { what: "s" });
+        }
+        let slack = RANGE_TOL * (g.s_start.abs() + g.s_end.abs() + (g.s_end - g.s_start));
+        if s < g.s_start - slack || s > g.s_end + slack {
+            return Err(PlanningError::OutOfRange {
+                s,
+                start: g.s_start,
+                end: g.s_end,
+            });
+        }
+        Ok(())
     }
 
-    /// `P(s)` (right-continuous choice of segment).
-    pub fn point(&self, s: f64) -> Vec<f64> {
+    /// `P(s)`, `P′(s)`, `P″(s)` from segment `seg`, with `s` on that segment's interval
+    /// (a one-sided extension beyond it is asked for explicitly with [`Segment::eval`]).
+    ///
+    /// Errors: those of [`Path::check_on`]; `p`, `dp`, `ddp` not of length [`Path::dim`]
+    /// ([`PlanningError::DimensionMismatch`] naming the buffer).
+    pub fn eval_on(
+        &self,
+        seg: usize,
+        s: f64,
+        p: &mut [f64],
+        dp: &mut [f64],
+        ddp: &mut [f64],
+    ) -> Result<(), PlanningError> {
+        self.check_on(seg, s)?;
+        for (what, v) in [("p", &*p), ("dp", &*dp), ("ddp", &*ddp)] {
+            if v.len() != self.dim {
+                return Err(PlanningError::DimensionMismatch {
+                    what,
+                    expected: self.dim,
+                    found: v.len(),
+                });
+            }
+        }
+        self.segments[seg].eval_in(s, p, dp, ddp);
+        finite_point(p, dp, ddp)
+    }
+
+    /// `P(s)` (right-continuous choice of segment) for `s ∈ [s_start, s_end]`.
+    ///
+    /// Errors: a non-finite `s` or one outside the path ([`PlanningError::OutOfRange`]: no
+    /// silent extrapolation; [`Segment::eval`] extends a segment's formula on request).
+    pub fn point(&self, s: f64) -> Result<Vec<f64>, PlanningError> {
+        self.check_s(s)?;
         let mut p = vec![0.0; self.dim];
         let mut d = vec![0.0; self.dim];
         let mut dd = vec![0.0; self.dim];
-        self.eval_on(self.locate(s), s, &mut p, &mut d, &mut dd);
-        p
+        self.eval_on(self.locate(s), s, &mut p, &mut d, &mut dd)?;
+        Ok(p)
+    }
+
+    /// `s` is finite and inside `[s_start, s_end]` (up to the round-off allowance of
+    /// [`Path::check_on`]).
+    ///
+    /// Errors: [`PlanningError::NonFinite`] (`"s"`), [`PlanningError::OutOfRange`].
+    pub fn check_s(&self, s: f64) -> Result<(), PlanningError> {
+        if !s.is_finite() {
+            return Err(PlanningError::NonFinite { what: "s" });
+        }
+        let (a, b) = (self.s_start(), self.s_end());
+        let slack = RANGE_TOL * (a.abs() + b.abs() + (b - a));
+        if s < a - slack || s > b + slack {
+            return Err(PlanningError::OutOfRange {
+                s,
+                start: a,
+                end: b,
+            });
+        }
+        Ok(())
     }
 
     /// The same geometric path re-parameterized by Euclidean arc length, Huang (4.2.4)–(4.2.6):
@@ -508,7 +637,7 @@ impl Path {
                             .sum::<f64>();
             }
             for &u in &knots {
-                seg.eval(u, &mut p, &mut dp, &mut ddp);
+                seg.eval_in(u, &mut p, &mut dp, &mut ddp);
                 if dp.iter().map(|v| v * v).sum::<f64>() <= 0.0 {
                     return Err(PlanningError::DegenerateTangent { s: u });
                 }
@@ -543,8 +672,22 @@ impl Path {
     }
 
     /// Largest deviation from the Euclidean normality condition `P′ᵀP′ = 1`, Huang (4.2.6)
-    /// with M = I, over `n` samples per segment (both ends included).
-    pub fn normality_residual(&self, n: usize) -> f64 {
+    /// with M = I, over `n` samples per segment (both ends included; at least 2).
+    ///
+    /// Errors: [`PlanningError::WorkCap`] for `n` above [`MAX_SAMPLES_PER_SEGMENT`].
+    pub fn normality_residual(&self, n: usize) -> Result<f64, PlanningError> {
+        if n > MAX_SAMPLES_PER_SEGMENT {
+            return Err(PlanningError::WorkCap {
+                name: "n",
+                value: n as f64,
+                cap: "samples per segment <= 1e6",
+            });
+        }
+        Ok(self.normality_residual_in(n))
+    }
+
+    /// [`Path::normality_residual`] without the cap on `n`.
+    pub(crate) fn normality_residual_in(&self, n: usize) -> f64 {
         let n = n.max(2);
         let mut p = vec![0.0; self.dim];
         let mut d = vec![0.0; self.dim];
@@ -553,7 +696,7 @@ impl Path {
         for seg in &self.segments {
             for k in 0..n {
                 let s = seg.s_start + (seg.s_end - seg.s_start) * k as f64 / (n - 1) as f64;
-                seg.eval(s, &mut p, &mut d, &mut dd);
+                seg.eval_in(s, &mut p, &mut d, &mut dd);
                 let nn: f64 = d.iter().map(|x| x * x).sum();
                 worst = worst.max((nn - 1.0).abs());
             }
@@ -587,7 +730,7 @@ impl Path {
             for k in 0..panels {
                 let mid = seg.s_start + (k as f64 + 0.5) * h;
                 for (x, w) in X.iter().zip(W) {
-                    seg.eval(mid + 0.5 * h * x, &mut p, &mut d, &mut dd);
+                    seg.eval_in(mid + 0.5 * h * x, &mut p, &mut d, &mut dd);
                     total += 0.5 * h * w * d.iter().map(|v| v * v).sum::<f64>().sqrt();
                 }
             }

@@ -193,7 +193,7 @@ mod tests {
 
     fn eval(p: &Path, seg: usize, s: f64, dim: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
         let (mut a, mut b, mut c) = (vec![0.0; dim], vec![0.0; dim], vec![0.0; dim]);
-        p.eval_on(seg, s, &mut a, &mut b, &mut c);
+        p.eval_on(seg, s, &mut a, &mut b, &mut c).unwrap();
         (a, b, c)
     }
 

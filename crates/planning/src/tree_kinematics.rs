@@ -86,7 +86,7 @@ impl<'t> TreePointKinematics<'t> {
         for (si, seg) in path.segments().iter().enumerate() {
             for k in 0..=m {
                 let s = seg.s_start + (seg.s_end - seg.s_start) * k as f64 / m as f64;
-                path.eval_on(si, s, &mut p, &mut dp, &mut ddp);
+                path.eval_on(si, s, &mut p, &mut dp, &mut ddp)?;
                 let scale = 1.0 + p.iter().fold(0.0f64, |a, x| a.max(x.abs()));
                 let mut res = f64::INFINITY;
                 for _ in 0..50 {
@@ -270,7 +270,7 @@ pub fn redundant_joint_path(
         let first = if si == 0 { 0 } else { 1 };
         for k in first..=knots_per_segment {
             let s = seg.s_start + (seg.s_end - seg.s_start) * k as f64 / knots_per_segment as f64;
-            path.eval_on(si, s, &mut p, &mut dp, &mut ddp);
+            path.eval_on(si, s, &mut p, &mut dp, &mut ddp)?;
             let scale = 1.0 + p.iter().fold(0.0f64, |a, x| a.max(x.abs()));
             let mut res = f64::INFINITY;
             for _ in 0..50 {
@@ -321,14 +321,14 @@ pub fn redundant_joint_path(
     for (k, seg) in spline.segments().iter().enumerate() {
         let (si, s0) = knot_s[k];
         let (sj, s1) = knot_s[k + 1];
-        spline.eval_on(k, 0.5 * (seg.s_start + seg.s_end), &mut qm, &mut b, &mut bb);
+        spline.eval_on(k, 0.5 * (seg.s_start + seg.s_end), &mut qm, &mut b, &mut bb)?;
         task(&qm, &mut h)?;
         // both knots lie on segment `sj` (a segment's first knot is the previous one's last)
         let c = &path.segments()[sj];
         let lo = if si == sj { s0 } else { c.s_start };
         let mut sm = 0.5 * (lo + s1);
         for _ in 0..8 {
-            path.eval_on(sj, sm, &mut p, &mut dp, &mut ddp);
+            path.eval_on(sj, sm, &mut p, &mut dp, &mut ddp)?;
             let (mut g, mut gg) = (0.0, 0.0);
             for i in 0..m {
                 g += (p[i] - h[i]) * dp[i];
@@ -339,7 +339,7 @@ pub fn redundant_joint_path(
             }
             sm = (sm - g / gg).clamp(lo, s1);
         }
-        path.eval_on(sj, sm, &mut p, &mut dp, &mut ddp);
+        path.eval_on(sj, sm, &mut p, &mut dp, &mut ddp)?;
         dev = dev.max((0..m).fold(0.0f64, |a, i| a.max((p[i] - h[i]).abs())));
     }
     Ok(RedundantJointPath {

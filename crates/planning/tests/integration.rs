@@ -4,11 +4,15 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 mod bad_input;
+mod bad_input_table;
 mod closed_form;
 mod common;
+mod fuzz;
 mod generic_mechanism;
 mod issue_14_speed_dependent_toppra;
 mod limit_kinds;
 mod phase_plane_accuracy;
+#[path = "../../ode/tests/support/pub_fn_scan.rs"]
+mod pub_fn_scan;
 mod trajectory_sampling;
 mod tree_path_terms;

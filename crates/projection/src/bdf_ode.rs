@@ -130,8 +130,8 @@ impl Stepper for BdfOde {
     fn order(&self) -> usize {
         self.bdf.order()
     }
-    fn dense(&self, t_out: f64, out: &mut [f64]) {
-        self.bdf.dense(t_out, out);
+    fn dense(&self, t_out: f64, out: &mut [f64]) -> Result<(), OdeError> {
+        self.bdf.dense(t_out, out)
     }
     fn stats(&self) -> &Stats {
         self.bdf.stats()

@@ -159,6 +159,14 @@ pub enum ProjectionError {
     /// error behind it).
     #[error(transparent)]
     Failed(Box<SimulationFailure>),
+    /// The output sink of a streaming run ([`crate::Recording::Stream`]) failed.
+    #[error("output sink failed at t = {t:.3e}: {message}")]
+    OutputSink {
+        /// Time of the row it refused.
+        t: f64,
+        /// The sink's error.
+        message: String,
+    },
     /// The step budget was exhausted.
     #[error("maximum number of steps ({max_steps}) reached at t = {t}")]
     TooManySteps {

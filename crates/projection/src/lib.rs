@@ -67,6 +67,7 @@ pub mod method;
 pub mod parametrization;
 pub mod perturbation;
 mod recorder;
+pub mod recording;
 pub mod rhs;
 mod simulation;
 pub mod tolerance;
@@ -85,6 +86,7 @@ pub use parametrization::ParametrizationConfig;
 pub use perturbation::{
     ManifoldProjection, PerturbationConfig, ProjectionOutcome, VelocityJacobian,
 };
+pub use recording::{CsvSink, LastRowSink, OutputRow, OutputSink, Recording};
 pub use rhs::{ConstrainedRhs, ConstraintMonitor};
 pub use simulation::{InitialState, Integrator, Method, Simulation};
 pub use tolerance::{ErrorControl, NormKind};

@@ -35,6 +35,7 @@ use crate::method::{Accepted, AfterStep, ConstraintMethod, MethodStart, Multipli
 use crate::parametrization::{Parametrization, ParametrizationConfig};
 use crate::perturbation::{Perturbation, PerturbationConfig};
 use crate::recorder::{implicit_stats, Recorder};
+use crate::recording::Recording;
 use crate::rhs::ConstraintMonitor;
 use crate::tolerance::ErrorControl;
 use crate::trajectory::{EventKind, Trajectory};
@@ -130,6 +131,7 @@ pub struct Simulation<'m, M: ?Sized> {
     initial: InitialState,
     max_steps: usize,
     lambda_at_steps: bool,
+    recording: Recording,
 }
 
 impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
@@ -150,7 +152,16 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             initial: InitialState::Require { tol: 1e-10 },
             max_steps: 1_000_000,
             lambda_at_steps: false,
+            recording: Recording::Full,
         }
+    }
+
+    /// What the run keeps ([`Recording`]; default [`Recording::Full`]): outputs and per-step
+    /// histories, outputs only, or each output row streamed to a sink.
+    #[must_use]
+    pub fn recording(mut self, recording: Recording) -> Self {
+        self.recording = recording;
+        self
     }
 
     /// Also records λ after every accepted step ([`Trajectory::step_lambda`]), not only at the
@@ -333,19 +344,22 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
     /// behind it).
     pub fn run(&self) -> Result<Trajectory, ProjectionError> {
         let (ctx, mon) = self.context()?;
+        let rc = &self.recording;
         if let Some(ExplicitRef(gamma)) = self.explicit {
-            return run_ode(&ctx, mon, ExplicitGamma::new(&ctx, gamma)?);
+            return run_ode(&ctx, mon, ExplicitGamma::new(&ctx, gamma)?, rc);
         }
         match &self.method {
-            Method::Direct => run_ode(&ctx, mon, Direct::new(&ctx, None)?),
-            Method::Baumgarte(g) => run_ode(&ctx, mon, Direct::new(&ctx, Some(g.to_model()?))?),
-            Method::Perturbation(cfg) => run_ode(&ctx, mon, Perturbation::new(&ctx, cfg)?),
-            Method::Parametrization(cfg) => run_ode(&ctx, mon, Parametrization::new(&ctx, cfg)?),
-            Method::Projector(cfg) => run_ode(&ctx, mon, ProjectorMethod::new(&ctx, cfg)?),
+            Method::Direct => run_ode(&ctx, mon, Direct::new(&ctx, None)?, rc),
+            Method::Baumgarte(g) => run_ode(&ctx, mon, Direct::new(&ctx, Some(g.to_model()?))?, rc),
+            Method::Perturbation(cfg) => run_ode(&ctx, mon, Perturbation::new(&ctx, cfg)?, rc),
+            Method::Parametrization(cfg) => {
+                run_ode(&ctx, mon, Parametrization::new(&ctx, cfg)?, rc)
+            }
+            Method::Projector(cfg) => run_ode(&ctx, mon, ProjectorMethod::new(&ctx, cfg)?, rc),
             // GGL is a DAE in (x, μ): its stepper is the BDF on the residual, the loop the same.
             Method::ExactStabilization(cfg) => {
                 let (mut method, mut stepper) = ExactStabilization::new(&ctx, cfg)?;
-                drive(&ctx, mon, &mut method, &mut stepper)
+                drive(&ctx, mon, &mut method, &mut stepper, rc)
             }
         }
     }
@@ -366,7 +380,7 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
         F: FnOnce(&RunContext<'_, 'm, M>) -> Result<MethodStart<C>, ProjectionError>,
     {
         let (ctx, mon) = self.context_for(false)?;
-        run_ode(&ctx, mon, build(&ctx)?)
+        run_ode(&ctx, mon, build(&ctx)?, &self.recording)
     }
 }
 
@@ -399,6 +413,7 @@ fn run_ode<M, C>(
     ctx: &RunContext<'_, '_, M>,
     monitor: ConstraintMonitor,
     start: MethodStart<C>,
+    recording: &Recording,
 ) -> Result<Trajectory, ProjectionError>
 where
     M: Mechanism + ?Sized,
@@ -414,7 +429,8 @@ where
         ctx,
         monitor,
         &mut method,
-        &mut s
+        &mut s,
+        recording
     ))
 }
 
@@ -483,6 +499,7 @@ fn drive<'m, M, C, S>(
     monitor: ConstraintMonitor,
     method: &mut C,
     stepper: &mut S,
+    recording: &Recording,
 ) -> Result<Trajectory, ProjectionError>
 where
     M: Mechanism + ?Sized,
@@ -530,6 +547,7 @@ where
             }
         }
         stepper.set_t_stop(Some(ctx.t_end));
+        contour_ode::driver::check_step_bound(stepper, ctx.t0, ctx.t_end, ctx.max_steps)?;
         let mut steps = 0usize;
         while stepper.t() < ctx.t_end {
             if steps >= ctx.max_steps {
@@ -590,7 +608,9 @@ where
                 }
             }
             while let Some(to) = rec.next_output(t) {
-                stepper.dense(to, ybuf);
+                stepper
+                    .dense(to, ybuf)
+                    .map_err(|e| method.integrator_error(e))?;
                 let last = Accepted {
                     t: t_prev,
                     x: x_prev,
@@ -601,6 +621,7 @@ where
             if rec.every_step() {
                 emit(&mut rec, mech, method, t, x)?;
             }
+            recording.settle(&mut rec.traj)?;
             let at_end = t >= ctx.t_end;
             if let Some(kind) = method.after_record(t, at_end, stepper.y(), x, y_new)? {
                 if !at_end {

@@ -5,6 +5,9 @@
 
 use super::*;
 
+/// A stepper's dense output `(t, out)` as a closure.
+type DenseFn<'a> = dyn Fn(f64, &mut [f64]) -> Result<(), contour_ode::OdeError> + 'a;
+
 impl<M: Mechanism + ?Sized> Simulator<'_, M> {
     /// Next stop (breakpoint or final time) after the current time; sets the model's time cap.
     pub(super) fn next_stop(&mut self) -> (f64, bool) {
@@ -88,15 +91,16 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
     pub(super) fn output_dense(
         &mut self,
         t_b: f64,
-        dense: &dyn Fn(f64, &mut [f64]),
+        dense: &DenseFn<'_>,
         dim: usize,
     ) -> Result<(), ContactError> {
         if let Some(dt) = self.cfg.output_dt {
             while self.next_out <= t_b {
                 let to = self.next_out;
                 let mut yy = std::mem::take(&mut self.ytmp);
-                dense(to, &mut yy[..dim]);
-                let r = self.push_output(to, &yy[..2 * self.n]);
+                let r = dense(to, &mut yy[..dim])
+                    .map_err(ContactError::from)
+                    .and_then(|()| self.push_output(to, &yy[..2 * self.n]));
                 self.ytmp = yy;
                 r?;
                 self.next_out = to + dt;
@@ -122,8 +126,7 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
         let mut gg = vec![0.0; self.l + 1];
         Ok(locate_root(
             |s| {
-                st.dense(s, &mut yy);
-                if self.events_at(s, &yy, &mut gg).is_err() {
+                if st.dense(s, &mut yy).is_err() || self.events_at(s, &yy, &mut gg).is_err() {
                     return f64::NAN;
                 }
                 gg[row]
@@ -197,6 +200,9 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
     /// acceleration LCP, friction mode, and the φ offsets of closed inactive rows.
     /// `exiting` is a row that must leave (λ reached zero); `closing` a row whose entry was
     /// just detected (closed whatever its φ, e.g. within Huang's ε).
+    ///
+    /// Errors: a non-finite `t`, a row not below L ([`ContactError::RowIndex`]), and those of
+    /// the impact and the acceleration LCP.
     pub fn settle(
         &mut self,
         t: f64,
@@ -204,11 +210,26 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
         closing: Option<usize>,
     ) -> Result<(), ContactError> {
         let (n, l) = (self.n, self.l);
+        if !t.is_finite() {
+            return Err(ContactError::NonFinite {
+                what: "t",
+                index: 0,
+            });
+        }
+        for (what, row) in [("exiting", exiting), ("closing", closing)] {
+            if let Some(index) = row.filter(|&r| r >= l) {
+                return Err(ContactError::RowIndex {
+                    what,
+                    index,
+                    len: l,
+                });
+            }
+        }
         self.t = t;
         let mech = self.rhs.mech;
         {
             let (q, qd) = self.y.split_at(n);
-            self.rhs.dyn_.evaluate(mech, t, q, &qd[..n])?;
+            self.rhs.dyn_.evaluate_in(mech, t, q, &qd[..n])?;
         }
         let was_active = self.rhs.active.clone();
         // closed rows
@@ -225,12 +246,18 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
         let approaching = self
             .cands
             .iter()
-            .any(|&i| self.rhs.dyn_.normal_velocity(i, &self.y[n..2 * n]) < 0.0);
+            .any(|&i| self.rhs.dyn_.normal_velocity_in(i, &self.y[n..2 * n]) < 0.0);
         if approaching {
             let k = self.cands.len();
+            if k > crate::lcp::LCP_MAX_SIZE {
+                return Err(ContactError::LcpTooLarge {
+                    size: k,
+                    limit: crate::lcp::LCP_MAX_SIZE,
+                });
+            }
             let mut wminus = [0.0f64; crate::lcp::LCP_MAX_SIZE];
             for (r, &i) in self.cands.iter().enumerate() {
-                wminus[r] = self.rhs.dyn_.normal_velocity(i, &self.y[n..2 * n]);
+                wminus[r] = self.rhs.dyn_.normal_velocity_in(i, &self.y[n..2 * n]);
                 // Zeno: impacts accumulating on row i → plastic, persistent contact
                 let zeno = t - self.last_impact[i] < self.cfg.zeno_interval;
                 if zeno && !self.persistent[i] {
@@ -242,24 +269,24 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
                     self.cfg.restitution
                 };
             }
-            let t_before = self.rhs.dyn_.kinetic_energy(&self.y[n..2 * n]);
+            let t_before = self.rhs.dyn_.kinetic_energy_in(&self.y[n..2 * n]);
             let cands = std::mem::take(&mut self.cands);
             let mut xi = std::mem::take(&mut self.xi);
             let erow = std::mem::take(&mut self.erow);
-            let r = self
-                .rhs
-                .dyn_
-                .impact(&cands, &erow[..k], &mut self.y[n..2 * n], &mut xi[..k]);
+            let r =
+                self.rhs
+                    .dyn_
+                    .impact_in(&cands, &erow[..k], &mut self.y[n..2 * n], &mut xi[..k]);
             self.erow = erow;
             self.cands = cands;
             r?;
-            let t_after = self.rhs.dyn_.kinetic_energy(&self.y[n..2 * n]);
+            let t_after = self.rhs.dyn_.kinetic_energy_in(&self.y[n..2 * n]);
             for r in 0..k {
                 let i = self.cands[r];
                 // below the velocity tolerance the (plastic) correction is an entry without
                 // impact (Theorem 3.3.3), reported by the active-set change below
                 if xi[r] > 0.0 && wminus[r] < -self.cfg.velocity_tol {
-                    let wplus = self.rhs.dyn_.normal_velocity(i, &self.y[n..2 * n]);
+                    let wplus = self.rhs.dyn_.normal_velocity_in(i, &self.y[n..2 * n]);
                     let kind = EventKind::Impact;
                     self.last_impact[i] = t;
                     self.record_event(t, kind, i, [xi[r], wminus[r], wplus, t_before - t_after]);
@@ -273,10 +300,10 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
         // rows that are closed and not separating are candidates of the acceleration LCP
         let qd: Vec<f64> = self.y[n..2 * n].to_vec();
         self.cands
-            .retain(|&i| self.rhs.dyn_.normal_velocity(i, &qd) <= self.cfg.velocity_tol);
+            .retain(|&i| self.rhs.dyn_.normal_velocity_in(i, &qd) <= self.cfg.velocity_tol);
         let mut lam = std::mem::take(&mut self.rhs.lam);
         let cands = std::mem::take(&mut self.cands);
-        let r = self.rhs.dyn_.contact_lcp(&cands, &mut lam);
+        let r = self.rhs.dyn_.contact_lcp_in(&cands, &mut lam);
         self.cands = cands;
         r?;
         self.rhs.active.clear();
@@ -293,7 +320,7 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
             let now = self.rhs.active.contains(&i);
             let before = was_active.contains(&i);
             let hit = approaching && self.last_impact[i] == t;
-            let w = self.rhs.dyn_.normal_velocity(i, &qd);
+            let w = self.rhs.dyn_.normal_velocity_in(i, &qd);
             if now && !before {
                 self.record_event(t, EventKind::Entry, i, [0.0, w, w, 0.0]);
             } else if !now && (before || hit) {

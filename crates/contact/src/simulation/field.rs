@@ -22,9 +22,9 @@ impl<M: Mechanism + ?Sized> SegmentRhs<'_, M> {
         let n = self.n;
         self.evals += 1;
         let t = t.min(self.t_cap);
-        self.dyn_.evaluate(self.mech, t, &y[..n], &y[n..])?;
+        self.dyn_.evaluate_in(self.mech, t, &y[..n], &y[n..])?;
         self.dyn_
-            .accelerations(&self.active, self.friction, &y[n..], qdd, &mut self.lam)
+            .accelerations_in(&self.active, self.friction, &y[n..], qdd, &mut self.lam)
     }
 }
 
@@ -56,14 +56,14 @@ impl<M: Mechanism + ?Sized> DaeResidual for HuangDae<'_, '_, M> {
         s.evals += 1;
         let t = t.min(s.t_cap);
         s.dyn_
-            .evaluate(s.mech, t, &y[..n], &y[n..2 * n])
+            .evaluate_in(s.mech, t, &y[..n], &y[n..2 * n])
             .map_err(|_| RhsError::Failed)?;
         for i in 0..n {
             r[i] = yp[i] - y[n + i];
         }
         let (_, rest) = r.split_at_mut(n);
         let (r_v, r_l) = rest.split_at_mut(n);
-        s.dyn_.index1_residual(
+        s.dyn_.index1_residual_in(
             &s.active,
             self.mu,
             &y[n..2 * n],

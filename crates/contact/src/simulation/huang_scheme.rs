@@ -66,7 +66,7 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
                     }
                     if let Some((te, row)) = entry {
                         if te <= t_b {
-                            st.dense(te, &mut ye[..2 * n]);
+                            st.dense(te, &mut ye[..2 * n])?;
                         } else {
                             // Huang (5.3.10): extrapolated entry beyond t_b, first-order Taylor
                             let mut dy = vec![0.0; 2 * n];
@@ -88,7 +88,7 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
                         if hc.literal_transitions && !self.rhs.active.contains(&row) {
                             // Huang: the entry always hands over to procedure MSC
                             let qd = self.y[n..2 * n].to_vec();
-                            let w = self.rhs.dyn_.normal_velocity(row, &qd);
+                            let w = self.rhs.dyn_.normal_velocity_in(row, &qd);
                             self.rhs.active.push(row);
                             self.rhs.friction = FrictionMode::None;
                             self.delta[row] = 0.0;
@@ -159,9 +159,9 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
                             } else if lam_b < 0.0 {
                                 let mut yy = vec![0.0; 2 * n + k];
                                 let te = locate_root(
-                                    |s| {
-                                        st.dense(s, &mut yy);
-                                        lam_of(&yy)
+                                    |s| match st.dense(s, &mut yy) {
+                                        Ok(()) => lam_of(&yy),
+                                        Err(_) => f64::NAN,
                                     },
                                     t_a,
                                     t_b,
@@ -186,7 +186,7 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
                     let t_hit = exit_at.unwrap_or(t_b);
                     self.output_dense(t_hit, &|s, o| st.dense(s, o), 2 * n + k)?;
                     if let Some(te) = exit_at {
-                        st.dense(te, &mut ye[..2 * n + k]);
+                        st.dense(te, &mut ye[..2 * n + k])?;
                         self.t = te;
                         self.y.copy_from_slice(&ye[..2 * n]);
                         self.output_point(true)?;
@@ -254,8 +254,8 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
             let yb = st.y().to_vec();
             self.rhs
                 .dyn_
-                .evaluate(self.rhs.mech, t_b, &yb[..n], &yb[n..])?;
-            let phidot = self.rhs.dyn_.normal_velocity(i, &yb[n..]);
+                .evaluate_in(self.rhs.mech, t_b, &yb[..n], &yb[n..])?;
+            let phidot = self.rhs.dyn_.normal_velocity_in(i, &yb[n..]);
             if phidot >= 0.0 {
                 return Ok(t_b);
             }
@@ -270,7 +270,7 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
         // interpolation (5.3.6)–(5.3.8): the mean-value slope D ṗ(σ_a) = (φ_b − φ_a)/(t_b − t_a)
         for _ in 0..100 {
             let te = t_a - phi_a * (t_b - t_a) / (phi_b - phi_a);
-            st.dense(te, &mut yy);
+            st.dense(te, &mut yy)?;
             self.events_at(te, &yy, &mut gg)?;
             let phi_e = gg[i];
             if (0.0..eps).contains(&phi_e) {

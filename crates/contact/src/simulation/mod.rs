@@ -27,6 +27,7 @@ use crate::dynamics::{ContactDynamics, FrictionMode};
 use crate::error::ContactError;
 use contour_model::{ConstraintKind, Mechanism};
 use contour_ode::events::{crossing, locate_root};
+use contour_ode::norm::{MIXED_ATOL_FLOOR_FACTOR, RTOL_FLOOR};
 use contour_ode::{
     Advance, DaeResidual, Direction, DormandPrince54, DormandPrinceConfig, GillMode, HuangBdf2,
     HuangBdf2Config, HuangStart, OdeRhs, RhsError, RungeKuttaGill, RungeKuttaGillConfig, Stepper,
@@ -52,7 +53,7 @@ pub enum EntryLocation {
     /// Huang (5.3.6)–(5.3.10): test `φ < ε` after each step, then secant interpolation
     /// (`φ_b < 0`) or Taylor extrapolation (`0 ≤ φ_b < ε`).
     HuangInterpolation {
-        /// Threshold ε of the transition test.
+        /// Threshold ε > 0 of the transition test (in the unit of φ).
         eps: f64,
     },
 }
@@ -420,6 +421,24 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
                         return Err(ContactError::InvalidParameter { name, value });
                     }
                 }
+                // the floors f64 can meet at the state's scale S = max |(q0, q̇0)|
+                // (contour_ode::Tolerances::validate_at): rtol ≥ 1e-14, atol ≥ 1e-30·S
+                if m.rtol < RTOL_FLOOR {
+                    return Err(ContactError::ToleranceBelowFloor {
+                        name: "rtol",
+                        value: m.rtol,
+                        floor: RTOL_FLOOR,
+                    });
+                }
+                let size = q0.iter().chain(qd0).fold(0.0f64, |a, v| a.max(v.abs()));
+                let floor = MIXED_ATOL_FLOOR_FACTOR * size;
+                if m.atol < floor {
+                    return Err(ContactError::ToleranceBelowFloor {
+                        name: "atol",
+                        value: m.atol,
+                        floor,
+                    });
+                }
                 forced("h_max", m.h_max)?;
             }
             Scheme::Huang(h) => {
@@ -435,6 +454,15 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
                 }
                 forced("h_free", h.h_free)?;
                 forced("h_constrained", h.h_constrained)?;
+                if let EntryLocation::HuangInterpolation { eps } = h.entry {
+                    // Huang (5.3.6): the entry test φ < ε needs a finite ε > 0
+                    if !(eps > 0.0 && eps.is_finite()) {
+                        return Err(ContactError::InvalidParameter {
+                            name: "eps",
+                            value: eps,
+                        });
+                    }
+                }
             }
         }
         // initial penetration: an error, not a launch (Huang) nor a silent snap (modern)

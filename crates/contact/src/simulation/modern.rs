@@ -49,14 +49,17 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
                     }
                 }
                 if let Some((te, slot)) = first {
-                    st.dense(te, &mut ye);
+                    st.dense(te, &mut ye)?;
                     self.output_dense(te, &|s, o| st.dense(s, o), 2 * n)?;
                     self.t = te;
                     self.y.copy_from_slice(&ye);
                     if constrained && m.project {
                         let active = std::mem::take(&mut self.rhs.active);
                         let (q, qd) = self.y.split_at_mut(n);
-                        let r = self.rhs.dyn_.project(self.rhs.mech, te, &active, q, qd, 3);
+                        let r = self
+                            .rhs
+                            .dyn_
+                            .project_in(self.rhs.mech, te, &active, q, qd, 3);
                         self.rhs.active = active;
                         r?;
                     }
@@ -68,7 +71,10 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
                 if constrained && m.project {
                     let active = std::mem::take(&mut self.rhs.active);
                     let (q, qd) = ynew.split_at_mut(n);
-                    let r = self.rhs.dyn_.project(self.rhs.mech, t_b, &active, q, qd, 3);
+                    let r = self
+                        .rhs
+                        .dyn_
+                        .project_in(self.rhs.mech, t_b, &active, q, qd, 3);
                     self.rhs.active = active;
                     r?;
                     st.replace_y(&mut self.rhs, &ynew)?;

@@ -124,8 +124,12 @@ fn circle(n: usize) -> Vec<(f64, f64)> {
 fn point_at(cp: &ConstructedPath, s: f64) -> (f64, f64) {
     let (mut p, mut dp, mut ddp) = ([0.0; 2], [0.0; 2], [0.0; 2]);
     let s = s.clamp(0.0, 1.0);
-    cp.path
-        .eval_on(cp.path.locate(s), s, &mut p, &mut dp, &mut ddp);
+    if cp.path.segments()[cp.path.locate(s)]
+        .eval(s, &mut p, &mut dp, &mut ddp)
+        .is_err()
+    {
+        p = [f64::NAN; 2];
+    }
     (p[0], p[1])
 }
 

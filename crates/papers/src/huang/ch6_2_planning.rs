@@ -512,8 +512,8 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
         ),
         Tolerance::Rel(0.02),
     ));
-    let te = c2.time_at_s(p2.s1);
-    let tx = c2.time_at_s(p2.s2);
+    let te = c2.time_at_s(p2.s1)?;
+    let tx = c2.time_at_s(p2.s2)?;
     rows.push(row(
         "huang/6.2.2/case2b/t_entry",
         Some(1.4285),
@@ -557,7 +557,7 @@ pub fn huang_rows() -> Result<Vec<Row>, PlanningError> {
         "s",
         format!(
             "witness: the continuous-slope path re-parameterized by arc length (normality residual {:.1e}); the minimum time is invariant under re-parameterization, difference {:.1e} s",
-            p2u.path.normality_residual(50),
+            p2u.path.normality_residual(50)?,
             c2u.total_time - c2.total_time
         ),
         Tolerance::None,

@@ -63,7 +63,14 @@ impl HuangPlan {
             6.0 * a * d + 2.0 * b,
         );
         let (mut p, mut dp, mut ddp) = ([0.0; 2], [0.0; 2], [0.0; 2]);
-        self.path.eval_on(seg, s, &mut p, &mut dp, &mut ddp);
+        // the segment's own formula (a step may land a round-off beyond its interval); a
+        // failure leaves NaN, which the simulation refuses as a non-finite applied force
+        if self.path.segments()[seg]
+            .eval(s, &mut p, &mut dp, &mut ddp)
+            .is_err()
+        {
+            (p, dp, ddp) = ([f64::NAN; 2], [f64::NAN; 2], [f64::NAN; 2]);
+        }
         let lam = match &self.path.segments()[seg].kind {
             SegmentKind::Constrained { force, .. } => force.value(s),
             SegmentKind::Unconstrained => 0.0,

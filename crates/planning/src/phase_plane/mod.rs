@@ -222,38 +222,77 @@ pub struct MinimumTimeSolution {
 
 impl MinimumTimeSolution {
     /// Time at which the profile reaches `s` (Hermite interpolation of x = ṡ² between samples).
-    pub fn time_at_s(&self, s: f64) -> f64 {
+    ///
+    /// Errors: a non-finite `s` ([`PlanningError::NonFinite`]) or one outside the profile's
+    /// `[s_first, s_last]` ([`PlanningError::OutOfRange`]).
+    pub fn time_at_s(&self, s: f64) -> Result<f64, PlanningError> {
         let n = self.samples.len();
+        let (Some(first), Some(last)) = (self.samples.first(), self.samples.last()) else {
+            return Err(PlanningError::NonFinite {
+                what: "empty profile",
+            });
+        };
+        if !s.is_finite() {
+            return Err(PlanningError::NonFinite { what: "s" });
+        }
+        if s < first.s || s > last.s {
+            return Err(PlanningError::OutOfRange {
+                s,
+                start: first.s,
+                end: last.s,
+            });
+        }
         let idx = self.samples.partition_point(|p| p.s <= s);
         if idx == 0 {
-            return self.samples[0].t;
+            return Ok(first.t);
         }
         if idx >= n {
-            return self.samples[n - 1].t;
+            return Ok(last.t);
         }
         let a = &self.samples[idx - 1];
         let b = &self.samples[idx];
-        a.t + XInterval::between(a, b).time(s)
+        let t = a.t + XInterval::between(a, b).time(s);
+        if t.is_finite() {
+            Ok(t)
+        } else {
+            Err(PlanningError::NonFinite { what: "time at s" })
+        }
     }
 
-    /// `(s, ṡ, s̈)` at time `t`, with s̈ taken constant between consecutive samples
-    /// (clamped to the ends).
-    pub fn state_at(&self, t: f64) -> (f64, f64, f64) {
+    /// `(s, ṡ, s̈)` at time `t ∈ [0, total_time]`, with s̈ taken constant between consecutive
+    /// samples.
+    ///
+    /// Errors: a non-finite `t` ([`PlanningError::NonFinite`]) or one outside the profile's
+    /// time span ([`PlanningError::OutOfRange`], the times in the message).
+    pub fn state_at(&self, t: f64) -> Result<(f64, f64, f64), PlanningError> {
         let n = self.samples.len();
+        let (Some(first), Some(last)) = (self.samples.first(), self.samples.last()) else {
+            return Err(PlanningError::NonFinite {
+                what: "empty profile",
+            });
+        };
+        if !t.is_finite() {
+            return Err(PlanningError::NonFinite { what: "t" });
+        }
+        if t < first.t || t > last.t {
+            return Err(PlanningError::OutOfRange {
+                s: t,
+                start: first.t,
+                end: last.t,
+            });
+        }
         let idx = self.samples.partition_point(|p| p.t <= t);
         if idx == 0 {
-            let p = &self.samples[0];
-            return (p.s, p.sd, p.sdd);
+            return Ok((first.s, first.sd, first.sdd));
         }
         if idx >= n {
-            let p = &self.samples[n - 1];
-            return (p.s, p.sd, p.sdd);
+            return Ok((last.s, last.sd, last.sdd));
         }
         let a = &self.samples[idx - 1];
         let b = &self.samples[idx];
         let tau = t - a.t;
         let s = (a.s + a.sd * tau + 0.5 * a.sdd * tau * tau).clamp(a.s, b.s);
-        (s, (a.sd + a.sdd * tau).max(0.0), a.sdd)
+        Ok((s, (a.sd + a.sdd * tau).max(0.0), a.sdd))
     }
 
     /// Number of switching points.
