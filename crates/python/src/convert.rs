@@ -13,6 +13,10 @@ fn as_f64_array<'py>(
     obj: &Bound<'py, PyAny>,
     name: &str,
 ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
+    // A float64 array is taken as it is (no call into numpy: the per-call cost of crba/rnea).
+    if let Ok(arr) = obj.cast::<PyArrayDyn<f64>>() {
+        return Ok(arr.clone());
+    }
     let np = py.import("numpy")?;
     let kwargs = PyDict::new(py);
     kwargs.set_item("dtype", np.getattr("float64")?)?;
