@@ -1,0 +1,68 @@
+"""Contour from Python: dynamics of constrained mechanical systems.
+
+numpy ``float64`` arrays in and out; options as keyword arguments with the Rust defaults;
+every error is a ``contour.ContourError`` (``InvalidInputError`` is also a ``ValueError``).
+
+>>> import contour
+>>> m = contour.model("pendulum", length=1.0)
+>>> q0, qd0 = m.initial_state(0.5)
+>>> tr = contour.simulate(m, q0, qd0, (0.0, 2.0), atol=1e-8)
+>>> tr.q.shape[1]
+2
+"""
+
+from __future__ import annotations
+
+from ._contour import (
+    EvaluationCounter,
+    JointPathSpec,
+    Model,
+    Plan,
+    Trajectory,
+    Urdf,
+    joint_line,
+    mechanism,
+    model,
+    plan,
+    simulate,
+    simulate_contact,
+    spline,
+)
+from ._errors import (
+    CallbackError,
+    ContactError,
+    ContourError,
+    InvalidInputError,
+    LinalgError,
+    ModelError,
+    OdeError,
+    PlanningError,
+    SimulationError,
+)
+from . import toppra_compat
+
+__all__ = [
+    "CallbackError",
+    "ContactError",
+    "ContourError",
+    "EvaluationCounter",
+    "InvalidInputError",
+    "JointPathSpec",
+    "LinalgError",
+    "Model",
+    "ModelError",
+    "OdeError",
+    "Plan",
+    "PlanningError",
+    "SimulationError",
+    "Trajectory",
+    "Urdf",
+    "joint_line",
+    "mechanism",
+    "model",
+    "plan",
+    "simulate",
+    "simulate_contact",
+    "spline",
+    "toppra_compat",
+]

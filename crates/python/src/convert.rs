@@ -1,0 +1,249 @@
+//! numpy in and out: every input array is read as `float64`, its shape checked (never
+//! reshaped) and its entries checked finite; every output is a fresh `float64` array.
+
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::error::input;
+
+/// `numpy.asarray(obj, dtype=float64)` as an n-dimensional array, or `InvalidInputError`.
+fn as_f64_array<'py>(
+    py: Python<'py>,
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
+    // A float64 array is taken as it is (no call into numpy: the per-call cost of crba/rnea).
+    if let Ok(arr) = obj.cast::<PyArrayDyn<f64>>() {
+        return Ok(arr.clone());
+    }
+    let np = py.import("numpy")?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("dtype", np.getattr("float64")?)?;
+    let arr = np
+        .call_method("asarray", (obj,), Some(&kwargs))
+        .map_err(|e| {
+            input(
+                py,
+                format!("{name}: not convertible to a float64 array ({e})"),
+            )
+        })?;
+    arr.cast_into::<PyArrayDyn<f64>>()
+        .map_err(|_| input(py, format!("{name}: not a float64 array")))
+}
+
+fn check_finite(py: Python<'_>, name: &str, v: &[f64]) -> PyResult<()> {
+    match v.iter().position(|x| !x.is_finite()) {
+        Some(i) => Err(input(py, format!("{name}[{i}] = {} is not finite", v[i]))),
+        None => Ok(()),
+    }
+}
+
+/// A 1-D array of finite floats; `len`: the length it must have.
+pub fn vec1(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    len: Option<usize>,
+) -> PyResult<Vec<f64>> {
+    let arr = as_f64_array(py, obj, name)?;
+    if arr.ndim() != 1 {
+        return Err(input(
+            py,
+            format!(
+                "{name}: expected a 1-D array, found shape {:?}",
+                arr.shape()
+            ),
+        ));
+    }
+    let v: Vec<f64> = arr.readonly().as_array().iter().copied().collect();
+    if let Some(n) = len {
+        if v.len() != n {
+            return Err(input(
+                py,
+                format!("{name}: expected length {n}, found {}", v.len()),
+            ));
+        }
+    }
+    check_finite(py, name, &v)?;
+    Ok(v)
+}
+
+/// A 2-D array of finite floats as rows; `cols`: the number of columns it must have.
+pub fn rows2(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    cols: Option<usize>,
+) -> PyResult<Vec<Vec<f64>>> {
+    let arr = as_f64_array(py, obj, name)?;
+    if arr.ndim() != 2 {
+        return Err(input(
+            py,
+            format!(
+                "{name}: expected a 2-D array, found shape {:?}",
+                arr.shape()
+            ),
+        ));
+    }
+    let (r, c) = (arr.shape()[0], arr.shape()[1]);
+    if let Some(n) = cols {
+        if c != n {
+            return Err(input(
+                py,
+                format!("{name}: expected shape (k, {n}), found ({r}, {c})"),
+            ));
+        }
+    }
+    let ro = arr.readonly();
+    let a = ro.as_array();
+    let out: Vec<Vec<f64>> = (0..r)
+        .map(|i| (0..c).map(|j| a[[i, j]]).collect())
+        .collect();
+    for (i, row) in out.iter().enumerate() {
+        check_finite(py, &format!("{name}[{i}]"), row)?;
+    }
+    Ok(out)
+}
+
+/// A 3-vector (gravity, points).
+pub fn vec3(py: Python<'_>, obj: &Bound<'_, PyAny>, name: &str) -> PyResult<[f64; 3]> {
+    let v = vec1(py, obj, name, Some(3))?;
+    Ok([v[0], v[1], v[2]])
+}
+
+/// A 1-D output array.
+pub fn out1<'py>(py: Python<'py>, v: &[f64]) -> Bound<'py, PyArray1<f64>> {
+    PyArray1::from_slice(py, v)
+}
+
+/// Rows of equal length `cols` as a `(rows.len(), cols)` array (`cols` given so that zero rows
+/// or zero columns still have the right shape).
+pub fn out2<'py>(py: Python<'py>, rows: &[Vec<f64>], cols: usize) -> PyResult<Bound<'py, PyAny>> {
+    let mut flat = Vec::with_capacity(rows.len() * cols);
+    for (i, r) in rows.iter().enumerate() {
+        if r.len() != cols {
+            return Err(input(
+                py,
+                format!("row {i} has {} entries, expected {cols}", r.len()),
+            ));
+        }
+        flat.extend_from_slice(r);
+    }
+    Ok(PyArray1::from_vec(py, flat)
+        .reshape([rows.len(), cols])?
+        .into_any())
+}
+
+/// A serde value (statistics, events) as Python objects: maps → dict, sequences → list.
+pub fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use pyo3::IntoPyObjectExt;
+    Ok(match v {
+        serde_json::Value::Null => py.None().into_bound(py),
+        serde_json::Value::Bool(b) => b.into_bound_py_any(py)?,
+        serde_json::Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => u.into_bound_py_any(py)?,
+            (None, Some(i), _) => i.into_bound_py_any(py)?,
+            (None, None, f) => f.unwrap_or(f64::NAN).into_bound_py_any(py)?,
+        },
+        serde_json::Value::String(s) => s.into_bound_py_any(py)?,
+        serde_json::Value::Array(a) => {
+            let list = PyList::empty(py);
+            for x in a {
+                list.append(json_to_py(py, x)?)?;
+            }
+            list.into_any()
+        }
+        serde_json::Value::Object(m) => {
+            let d = PyDict::new(py);
+            for (k, x) in m {
+                d.set_item(k, json_to_py(py, x)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+/// A serializable value as a dict (statistics, events).
+pub fn to_dict<'py, T: serde::Serialize>(py: Python<'py>, x: &T) -> PyResult<Bound<'py, PyAny>> {
+    let v = serde_json::to_value(x)
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+    json_to_py(py, &v)
+}
+
+/// A Python option value (bool, int, float, str, list, dict) as a serde value.
+pub fn py_to_json(py: Python<'_>, v: &Bound<'_, PyAny>, name: &str) -> PyResult<serde_json::Value> {
+    use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
+    if v.is_none() {
+        return Ok(serde_json::Value::Null);
+    }
+    if v.is_instance_of::<PyBool>() {
+        return Ok(serde_json::Value::Bool(v.extract()?));
+    }
+    if v.is_instance_of::<PyInt>() {
+        return Ok(serde_json::Value::from(v.extract::<i64>()?));
+    }
+    if v.is_instance_of::<PyFloat>() {
+        let x: f64 = v.extract()?;
+        return serde_json::Number::from_f64(x)
+            .map(serde_json::Value::Number)
+            .ok_or_else(|| input(py, format!("{name} = {x} is not finite")));
+    }
+    if v.is_instance_of::<PyString>() {
+        return Ok(serde_json::Value::String(v.extract()?));
+    }
+    if let Ok(d) = v.cast::<PyDict>() {
+        let mut m = serde_json::Map::new();
+        for (k, x) in d.iter() {
+            let k: String = k.extract()?;
+            let val = py_to_json(py, &x, &format!("{name}.{k}"))?;
+            m.insert(k, val);
+        }
+        return Ok(serde_json::Value::Object(m));
+    }
+    if let Ok(items) = v.try_iter() {
+        let mut out = Vec::new();
+        for (i, x) in items.enumerate() {
+            out.push(py_to_json(py, &x?, &format!("{name}[{i}]"))?);
+        }
+        return Ok(serde_json::Value::Array(out));
+    }
+    Err(input(
+        py,
+        format!("{name}: unsupported option type {}", v.get_type().name()?),
+    ))
+}
+
+/// `default` with the keys of `options` replaced through its serde form (every key must be a
+/// field of `default`; enum values by their variant name).
+pub fn overlay<T: serde::Serialize + serde::de::DeserializeOwned>(
+    py: Python<'_>,
+    default: T,
+    options: Option<&Bound<'_, PyDict>>,
+    what: &str,
+) -> PyResult<T> {
+    let Some(options) = options else {
+        return Ok(default);
+    };
+    if options.is_empty() {
+        return Ok(default);
+    }
+    let err = |e: serde_json::Error| input(py, format!("{what}: {e}"));
+    let mut value = serde_json::to_value(&default).map_err(err)?;
+    let serde_json::Value::Object(fields) = &mut value else {
+        return Err(input(py, format!("{what} has no options")));
+    };
+    for (k, v) in options.iter() {
+        let k: String = k.extract()?;
+        if !fields.contains_key(&k) {
+            let mut known: Vec<&str> = fields.keys().map(String::as_str).collect();
+            known.sort_unstable();
+            return Err(input(
+                py,
+                format!("{what} has no option `{k}` (options: {})", known.join(", ")),
+            ));
+        }
+        fields.insert(k.clone(), py_to_json(py, &v, &k)?);
+    }
+    serde_json::from_value(value).map_err(err)
+}

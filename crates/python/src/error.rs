@@ -1,0 +1,149 @@
+//! Rust errors → the Python exception hierarchy of `contour._errors`.
+//!
+//! The classes live in Python (`python/contour/_errors.py`) so that `InvalidInputError` can
+//! derive from both `ContourError` and `ValueError`; Rust looks them up by name when it raises.
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+
+use contour::projection::ProjectionError;
+use contour::Error;
+
+use crate::trajectory::Trajectory;
+
+/// The Python class of an error family (a name in `contour._errors`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// `InvalidInputError` (also a `ValueError`).
+    Input,
+    /// `LinalgError`.
+    Linalg,
+    /// `ModelError`.
+    Model,
+    /// `OdeError`.
+    Ode,
+    /// `SimulationError`.
+    Simulation,
+    /// `ContactError`.
+    Contact,
+    /// `PlanningError`.
+    Planning,
+    /// `CallbackError`.
+    Callback,
+}
+
+impl Family {
+    fn class_name(self) -> &'static str {
+        match self {
+            Family::Input => "InvalidInputError",
+            Family::Linalg => "LinalgError",
+            Family::Model => "ModelError",
+            Family::Ode => "OdeError",
+            Family::Simulation => "SimulationError",
+            Family::Contact => "ContactError",
+            Family::Planning => "PlanningError",
+            Family::Callback => "CallbackError",
+        }
+    }
+}
+
+/// An exception of `family` with `message`, as a `PyErr` ready to raise.
+pub fn raise(py: Python<'_>, family: Family, message: impl Into<String>) -> PyErr {
+    build(py, family, message.into()).unwrap_or_else(|e| e)
+}
+
+fn build(py: Python<'_>, family: Family, message: String) -> PyResult<PyErr> {
+    let class = py.import("contour._errors")?.getattr(family.class_name())?;
+    let instance = class.call1((message,))?;
+    Ok(PyErr::from_value(instance))
+}
+
+/// `InvalidInputError(message)`.
+pub fn input(py: Python<'_>, message: impl Into<String>) -> PyErr {
+    raise(py, Family::Input, message)
+}
+
+/// The family of a facade error: input errors (parameters, tolerances, time spans, output
+/// times) are `InvalidInputError`; the rest by the crate they come from.
+fn family_of(e: &Error) -> Family {
+    match e {
+        Error::Linalg(_) => Family::Linalg,
+        Error::Model(m) => model_family(m),
+        Error::Ode(_) => Family::Ode,
+        Error::Projection(p) => projection_family(p.cause()),
+        Error::Contact(c) => match c {
+            contour::contact::ContactError::InvalidParameter { .. } => Family::Input,
+            contour::contact::ContactError::Model(m) => model_family(m),
+            contour::contact::ContactError::Ode(_) => Family::Ode,
+            _ => Family::Contact,
+        },
+        Error::Planning(p) => match p {
+            contour::planning::PlanningError::InvalidParameter { .. } => Family::Input,
+            _ => Family::Planning,
+        },
+        _ => Family::Simulation,
+    }
+}
+
+fn model_family(m: &contour::model::ModelError) -> Family {
+    match m {
+        contour::model::ModelError::InvalidParameter { .. } => Family::Input,
+        contour::model::ModelError::Linalg(_) => Family::Linalg,
+        _ => Family::Model,
+    }
+}
+
+fn projection_family(p: &ProjectionError) -> Family {
+    match p {
+        ProjectionError::Model(m) => model_family(m),
+        ProjectionError::Ode(_) => Family::Ode,
+        ProjectionError::Linalg(_) => Family::Linalg,
+        ProjectionError::InvalidParameter { .. }
+        | ProjectionError::InvalidTolerance { .. }
+        | ProjectionError::InvalidTimeSpan { .. }
+        | ProjectionError::UnsortedOutputTimes { .. }
+        | ProjectionError::OutputTimeOutsideSpan { .. }
+        | ProjectionError::UnsupportedIntegrator { .. }
+        | ProjectionError::UnsupportedNorm { .. } => Family::Input,
+        _ => Family::Simulation,
+    }
+}
+
+/// A facade error as its Python exception; a run that failed after it started carries its
+/// partial trajectory (`partial`, `t`, `q`, `qd`).
+pub fn to_py(py: Python<'_>, e: Error) -> PyErr {
+    let family = family_of(&e);
+    let err = raise(py, family, e.to_string());
+    if let Error::Projection(ProjectionError::Failed(f)) = e {
+        if let Err(attach) = attach_partial(py, &err, *f) {
+            return attach;
+        }
+    }
+    err
+}
+
+/// Sets `partial`, `t`, `q`, `qd` of the exception `err` from a failed run.
+pub fn attach_partial(
+    py: Python<'_>,
+    err: &PyErr,
+    f: contour::projection::SimulationFailure,
+) -> PyResult<()> {
+    let value = err.value(py);
+    value.setattr("t", f.t)?;
+    value.setattr("q", numpy::PyArray1::from_vec(py, f.q))?;
+    value.setattr("qd", numpy::PyArray1::from_vec(py, f.qd))?;
+    value.setattr("partial", Py::new(py, Trajectory::from(*f.partial))?)?;
+    Ok(())
+}
+
+/// Converts any error that converts into the facade's [`Error`].
+pub fn facade<E: Into<Error>>(py: Python<'_>, e: E) -> PyErr {
+    to_py(py, e.into())
+}
+
+/// A poisoned lock (a panic while the model was in use elsewhere) as a `RuntimeError`.
+pub fn poisoned() -> PyErr {
+    PyRuntimeError::new_err(
+        "contour: a model was left in an unknown state by a panic in another thread",
+    )
+}

@@ -1,0 +1,613 @@
+//! `contour.Model` (built-in models by name, user mechanisms) and `contour.Urdf` (a URDF tree,
+//! optionally closed by loop closures, with its joint limits and `crba` / `rnea` / `aba`).
+//!
+//! The Rust models keep scratch memory behind `&self` (`RefCell`): they are `Send` but not
+//! `Sync`, so a Python model holds its mechanism in a `Mutex`. Several Python threads can share
+//! one model; their runs take turns on it (each run releases the GIL while it holds the lock).
+
+use std::sync::{Mutex, MutexGuard};
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use contour::model::models as lib;
+use contour::model::urdf::{tree_and_limits_from_urdf_str, UrdfJointLimits};
+use contour::prelude::{
+    Closure, ConstrainedDynamics, ConstrainedTree, ConstraintKind, Controller, KinematicTree,
+    Mechanism, WithController,
+};
+
+use crate::convert::{out1, out2, vec1, vec3};
+use crate::error::{facade, input, poisoned};
+
+/// A mechanism that can move between threads (every Rust model and the Python-callable one).
+pub type BoxedMechanism = Box<dyn Mechanism + Send>;
+
+/// The default initial state of a built-in model at an angle and rate (`None`: the model's
+/// own default angle), or a message when it cannot be assembled there.
+type StateFn = Box<dyn Fn(Option<f64>, f64) -> Result<(Vec<f64>, Vec<f64>), String> + Send + Sync>;
+
+/// A mechanical model: ``M(q) q̈ + h = u + Jᵀλ``, ``φ(t, q) = 0`` (or ``≥ 0`` for unilateral
+/// rows).
+///
+/// Build one with ``contour.model(name, **params)`` (built-in models),
+/// ``contour.Urdf(path, ...)`` (a URDF tree) or ``contour.Mechanism(...)`` (Python callables).
+/// A model can be shared between threads: runs on the same model take turns.
+#[pyclass(module = "contour", subclass, frozen)]
+pub struct Model {
+    mech: Mutex<BoxedMechanism>,
+    name: String,
+    dof: usize,
+    n_constraints: usize,
+    unilateral: bool,
+    state: Option<StateFn>,
+    callback_error: Option<CallbackErrorSlot>,
+}
+
+/// Where a Python-callable mechanism keeps the first exception its callables raised (the
+/// `Mechanism` trait's evaluations return no error; the run then fails on the NaN they leave).
+pub type CallbackErrorSlot = std::sync::Arc<Mutex<Option<PyErr>>>;
+
+impl Model {
+    /// A model around `mech`.
+    pub fn new(mech: BoxedMechanism, state: Option<StateFn>) -> Self {
+        let dof = mech.dof();
+        let n_constraints = mech.n_constraints();
+        let unilateral =
+            (0..n_constraints).any(|r| mech.constraint_kind(r) == ConstraintKind::Unilateral);
+        Self {
+            name: mech.name().to_string(),
+            mech: Mutex::new(mech),
+            dof,
+            n_constraints,
+            unilateral,
+            state,
+            callback_error: None,
+        }
+    }
+
+    /// A model whose evaluations may leave a Python exception in `slot`.
+    pub fn with_callback_errors(mut self, slot: CallbackErrorSlot) -> Self {
+        self.callback_error = Some(slot);
+        self
+    }
+
+    /// The exception a Python callable raised during the last run, if any (and clears it).
+    pub fn take_callback_error(&self) -> Option<PyErr> {
+        self.callback_error
+            .as_ref()
+            .and_then(|s| s.lock().ok().and_then(|mut e| e.take()))
+    }
+
+    /// The mechanism, locked for one run or evaluation.
+    pub fn lock(&self) -> PyResult<MutexGuard<'_, BoxedMechanism>> {
+        self.mech.lock().map_err(|_| poisoned())
+    }
+
+    /// Number of coordinates N.
+    pub fn n(&self) -> usize {
+        self.dof
+    }
+
+    /// Whether any constraint row is unilateral.
+    pub fn has_unilateral_rows(&self) -> bool {
+        self.unilateral
+    }
+}
+
+#[pymethods]
+impl Model {
+    /// Number of coordinates N.
+    #[getter]
+    fn dof(&self) -> usize {
+        self.dof
+    }
+    /// Number of constraint rows L.
+    #[getter]
+    fn n_constraints(&self) -> usize {
+        self.n_constraints
+    }
+    /// The model's name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+    /// Whether any constraint row is unilateral (then ``contour.simulate_contact`` runs it).
+    #[getter]
+    fn unilateral(&self) -> bool {
+        self.unilateral
+    }
+
+    /// A consistent initial state ``(q0, qd0)`` of a built-in model at a generalized angle
+    /// [rad] and rate [rad/s] (pendulum: from the downward vertical; slider-crank, four-bar:
+    /// the crank angle). Models without a one-angle state (keerthi, huang, arm7, andrews)
+    /// return their reference state and refuse an ``angle``.
+    #[pyo3(signature = (angle=None, rate=0.0))]
+    fn initial_state<'py>(
+        &self,
+        py: Python<'py>,
+        angle: Option<f64>,
+        rate: f64,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let f = self.state.as_ref().ok_or_else(|| {
+            input(
+                py,
+                format!(
+                    "model `{}` has no built-in initial state; give q0 and qd0",
+                    self.name
+                ),
+            )
+        })?;
+        let (q, qd) = f(angle, rate).map_err(|m| input(py, m))?;
+        Ok((out1(py, &q).into_any(), out1(py, &qd).into_any()))
+    }
+
+    /// Constrained accelerations and multipliers at ``(t, q, q̇)``: the solution of
+    /// ``M q̈ − Jᵀλ = u − h``, ``J q̈ = −ρ`` (full-rank ``J``). Returns ``(qdd, lam)``.
+    #[pyo3(signature = (q, qd, t=0.0))]
+    fn accelerations<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        qd: &Bound<'py, PyAny>,
+        t: f64,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let q = vec1(py, q, "q", Some(self.dof))?;
+        let qd = vec1(py, qd, "qd", Some(self.dof))?;
+        let mut qdd = vec![0.0; self.dof];
+        let mut lam = vec![0.0; self.n_constraints];
+        let result = py.detach(|| -> PyResult<Result<(), contour::model::ModelError>> {
+            let m = self.lock()?;
+            let mut dynamics = ConstrainedDynamics::new(&**m);
+            Ok(dynamics.accelerations(&**m, t, &q, &qd, &mut qdd, &mut lam))
+        })?;
+        result.map_err(|e| facade(py, e))?;
+        Ok((out1(py, &qdd).into_any(), out1(py, &lam).into_any()))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Model(name={:?}, dof={}, n_constraints={})",
+            self.name, self.dof, self.n_constraints
+        )
+    }
+}
+
+/// A constant generalized force added to the applied forces (Huang's robot pushed towards its
+/// obstacle).
+#[derive(Debug, Clone, Copy)]
+struct ConstantForce([f64; 2]);
+
+impl Controller for ConstantForce {
+    fn forces(&self, _t: f64, _q: &[f64], _qd: &[f64], u: &mut [f64]) {
+        for (ui, f) in u.iter_mut().zip(self.0) {
+            *ui += f;
+        }
+    }
+}
+
+/// Takes the parameters of `params` named in the list into the fields of `m`, refusing any
+/// other key (the error names it and lists the known ones).
+macro_rules! fields {
+    ($py:expr, $m:expr, $params:expr, $model:expr, [$($f:ident),*], [$($extra:literal),*]) => {{
+        let known: &[&str] = &[$(stringify!($f),)* $($extra,)*];
+        if let Some(p) = $params {
+            for (k, _) in p.iter() {
+                let k: String = k.extract()?;
+                if !known.contains(&k.as_str()) {
+                    return Err(input($py, format!("model `{}` has no parameter `{k}` (known: {})", $model, known.join(", "))));
+                }
+            }
+            $(
+                if let Some(v) = p.get_item(stringify!($f))? {
+                    $m.$f = v.extract().map_err(|e| input($py, format!("{}.{}: {e}", $model, stringify!($f))))?;
+                }
+            )*
+        }
+    }};
+}
+
+fn extra<'py, T: for<'a> FromPyObject<'a, 'py>>(
+    py: Python<'py>,
+    params: Option<&Bound<'py, PyDict>>,
+    model: &str,
+    key: &str,
+    default: T,
+) -> PyResult<T> {
+    match params.map(|p| p.get_item(key)).transpose()?.flatten() {
+        Some(v) => v
+            .extract()
+            .map_err(|e| input(py, format!("{model}.{key}: {}", Into::<PyErr>::into(e)))),
+        None => Ok(default),
+    }
+}
+
+fn no_angle(name: &'static str, q: Vec<f64>, qd: Vec<f64>) -> StateFn {
+    Box::new(move |angle, _rate| match angle {
+        Some(_) => Err(format!(
+            "model `{name}` has no one-angle state; give q0 and qd0"
+        )),
+        None => Ok((q.clone(), qd.clone())),
+    })
+}
+
+/// Builds a built-in model by name with its parameters (the names of the command line's
+/// scenarios).
+fn builtin(py: Python<'_>, name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Model> {
+    let key = name.replace('_', "-");
+    Ok(match key.as_str() {
+        "pendulum" => {
+            let mut m = lib::Pendulum::default();
+            fields!(py, m, params, "pendulum", [length, mass, gravity], []);
+            let state: StateFn = Box::new(move |a, r| {
+                let (q, qd) = m.state(a.unwrap_or(0.5), r);
+                Ok((q.to_vec(), qd.to_vec()))
+            });
+            Model::new(Box::new(m), Some(state))
+        }
+        "slider-crank" => {
+            let mut m = lib::SliderCrank::default();
+            fields!(
+                py, m, params, "slider-crank",
+                [crank_length, rod_length, crank_mass, rod_mass, slider_mass, gravity, torque, slider_force],
+                []
+            );
+            let state: StateFn = Box::new(move |a, r| {
+                let (q, qd) = m.state(a.unwrap_or(0.0), r);
+                Ok((q.to_vec(), qd.to_vec()))
+            });
+            Model::new(Box::new(m), Some(state))
+        }
+        "four-bar" => {
+            let mut m = lib::RedundantFourBar::default();
+            fields!(
+                py, m, params, "four-bar",
+                [crank_length, coupler_length, rocker_length, ground_length, crank_mass,
+                 coupler_mass, rocker_mass, gravity, torque, redundant_direction],
+                []
+            );
+            let state: StateFn = Box::new(move |a, r| {
+                let theta = a.unwrap_or(1.0);
+                m.state(theta, r)
+                    .map(|(q, qd)| (q.to_vec(), qd.to_vec()))
+                    .ok_or_else(|| format!("the four-bar cannot be assembled at crank angle {theta}"))
+            });
+            Model::new(Box::new(m), Some(state))
+        }
+        "keerthi" => {
+            let mut m = lib::KeerthiRobot::default();
+            fields!(
+                py, m, params, "keerthi",
+                [l3, m2, m3, j1, j2, j3, gravity, plane, radius_squared],
+                ["control"]
+            );
+            let control: bool = extra(py, params, "keerthi", "control", true)?;
+            let ic = lib::KEERTHI_IC1;
+            let state = no_angle("keerthi", ic.q.to_vec(), ic.qd.to_vec());
+            if control {
+                Model::new(
+                    Box::new(WithController::new(m, lib::KeerthiControlLaw::default())),
+                    Some(state),
+                )
+            } else {
+                Model::new(Box::new(m), Some(state))
+            }
+        }
+        "huang" => {
+            let mut m = lib::HuangCartesianRobot::default();
+            fields!(py, m, params, "huang", [radius, center, mass, friction], ["force"]);
+            let force: [f64; 2] = extra(py, params, "huang", "force", [0.0, 0.0])?;
+            let q = vec![m.center[0], m.center[1] - m.radius - 0.2];
+            let state = no_angle("huang", q, vec![0.0; 2]);
+            Model::new(
+                Box::new(WithController::new(m, ConstantForce(force))),
+                Some(state),
+            )
+        }
+        "arm7" => {
+            let known = ["gravity", "tip_held"];
+            if let Some(p) = params {
+                for (k, _) in p.iter() {
+                    let k: String = k.extract()?;
+                    if !known.contains(&k.as_str()) {
+                        return Err(input(py, format!("model `arm7` has no parameter `{k}` (known: gravity, tip_held)")));
+                    }
+                }
+            }
+            let gravity: [f64; 3] = extra(py, params, "arm7", "gravity", [0.0; 3])?;
+            let tip_held: bool = extra(py, params, "arm7", "tip_held", false)?;
+            let state = no_angle("arm7", lib::arm7_initial_q().to_vec(), vec![0.0; 7]);
+            if tip_held {
+                if gravity != [0.0; 3] {
+                    return Err(input(py, "arm7: gravity with tip_held is not offered (the held arm is a space manipulator)"));
+                }
+                Model::new(Box::new(lib::ssrms_arm_tip_held()), Some(state))
+            } else {
+                let mut t = lib::ssrms_arm();
+                t.set_gravity(gravity);
+                Model::new(Box::new(t), Some(state))
+            }
+        }
+        "andrews" => {
+            let mut m = lib::AndrewsSqueezer::default();
+            fields!(
+                py, m, params, "andrews",
+                [m, i, torque, spring_stiffness, spring_length],
+                []
+            );
+            let state = no_angle("andrews", lib::ANDREWS_Q0.to_vec(), vec![0.0; 7]);
+            Model::new(Box::new(m), Some(state))
+        }
+        _ => {
+            return Err(input(
+                py,
+                format!("unknown model `{name}` (known: pendulum, slider-crank, four-bar, keerthi, huang, arm7, andrews; URDF files: contour.Urdf)"),
+            ))
+        }
+    })
+}
+
+/// A built-in model by name, with its parameters as keyword arguments.
+///
+/// Names (``_`` and ``-`` are interchangeable) and parameters, with the Rust defaults:
+///
+/// * ``pendulum``: ``length`` [m], ``mass`` [kg], ``gravity`` [m/s²] (point mass, Cartesian
+///   coordinates, one constraint);
+/// * ``slider-crank``: ``crank_length``, ``rod_length``, ``crank_mass``, ``rod_mass``,
+///   ``slider_mass``, ``gravity``, ``torque``, ``slider_force``;
+/// * ``four-bar`` (with a redundant row): ``crank_length``, ``coupler_length``,
+///   ``rocker_length``, ``ground_length``, ``crank_mass``, ``coupler_mass``, ``rocker_mass``,
+///   ``gravity``, ``torque``, ``redundant_direction``;
+/// * ``keerthi`` (Keerthi's robot): ``l3``, ``m2``, ``m3``, ``j1``, ``j2``, ``j3``,
+///   ``gravity``, ``plane``, ``radius_squared``, ``control`` (bool, default True);
+/// * ``huang`` (Huang's Cartesian robot with a unilateral circle): ``radius``, ``center``,
+///   ``mass``, ``friction``, ``force`` (constant generalized force, default (0, 0));
+/// * ``arm7`` (the 7-joint arm): ``gravity`` (3-vector, default 0), ``tip_held`` (bool);
+/// * ``andrews`` (Andrews' squeezer): ``m``, ``i`` (7 each), ``torque``,
+///   ``spring_stiffness``, ``spring_length``.
+///
+/// Example: ``m = contour.model("pendulum", length=2.0); q0, qd0 = m.initial_state(0.3)``.
+#[pyfunction]
+#[pyo3(signature = (name, **params))]
+pub fn model(py: Python<'_>, name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Model> {
+    builtin(py, name, params)
+}
+
+/// A robot from a URDF file: a kinematic tree (gravity default ``(0, 0, -9.81)``, ROS's
+/// convention), optionally closed by loop closures, with its joint limits.
+///
+/// ``closures`` is a list of dicts ``{"kind": "point-at-world" | "point-to-point" | "weld",
+/// "body": link, "point": (x, y, z) in the link frame [m], "to": other link,
+/// "target": world point}``, assembled at the configuration ``q`` (default zeros).
+///
+/// ``crba``, ``rnea`` and ``aba`` act on the tree (closures ignored), like Pinocchio's
+/// functions of the same names. Example::
+///
+///     arm = contour.Urdf("panda.urdf")
+///     M = arm.crba(q); tau = arm.rnea(q, v, a); qdd = arm.aba(q, v, tau)
+#[pyclass(module = "contour", extends = Model, frozen)]
+pub struct Urdf {
+    tree: Mutex<KinematicTree>,
+    limits: UrdfJointLimits,
+}
+
+/// The URDF text of a path, or of a bundled robot (`"<arm7>"`, `"<panda>"`).
+fn urdf_text(path: &str) -> PyResult<String> {
+    Ok(match path {
+        "<arm7>" => lib::ARM7_URDF.to_string(),
+        "<panda>" => lib::PANDA_URDF.to_string(),
+        p => std::fs::read_to_string(p)?,
+    })
+}
+
+fn closure(
+    py: Python<'_>,
+    tree: &KinematicTree,
+    q: &[f64],
+    spec: &Bound<'_, PyAny>,
+) -> PyResult<Closure> {
+    let d = spec
+        .cast::<PyDict>()
+        .map_err(|_| input(py, "closures: each closure is a dict"))?;
+    let known = ["kind", "body", "point", "to", "target"];
+    for (k, _) in d.iter() {
+        let k: String = k.extract()?;
+        if !known.contains(&k.as_str()) {
+            return Err(input(
+                py,
+                format!("closures: unknown key `{k}` (known: kind, body, point, to, target)"),
+            ));
+        }
+    }
+    let get_str = |key: &str| -> PyResult<Option<String>> {
+        d.get_item(key)?.map(|v| v.extract::<String>()).transpose()
+    };
+    let body = |name: &str| {
+        tree.body_index(name)
+            .ok_or_else(|| input(py, format!("closures: no link `{name}` in the URDF")))
+    };
+    let kind = get_str("kind")?.ok_or_else(|| input(py, "closures: `kind` is required"))?;
+    let a = body(&get_str("body")?.ok_or_else(|| input(py, "closures: `body` is required"))?)?;
+    let point = match d.get_item("point")? {
+        Some(p) => vec3(py, &p, "closures.point")?,
+        None => [0.0; 3],
+    };
+    let to = get_str("to")?.map(|n| body(&n)).transpose()?;
+    let target = d
+        .get_item("target")?
+        .map(|t| vec3(py, &t, "closures.target"))
+        .transpose()?;
+    let model_err = |e: contour::model::ModelError| facade(py, e);
+    Ok(match (kind.replace('_', "-").as_str(), to) {
+        ("point-at-world", None) => match target {
+            Some(target) => Closure::PointAtWorld {
+                body: a,
+                point,
+                target,
+            },
+            None => Closure::point_at_current_position(tree, q, a, point).map_err(model_err)?,
+        },
+        ("point-to-point", Some(b)) => {
+            Closure::point_to_point_at(tree, q, a, point, b).map_err(model_err)?
+        }
+        ("weld", b) => Closure::weld_at(tree, q, a, point, b).map_err(model_err)?,
+        ("point-at-world", Some(_)) => {
+            return Err(input(py, "closures: a point-at-world closure has no `to`"))
+        }
+        ("point-to-point", None) => {
+            return Err(input(py, "closures: a point-to-point closure needs `to`"))
+        }
+        (k, _) => {
+            return Err(input(
+                py,
+                format!("closures: unknown kind `{k}` (point-at-world, point-to-point, weld)"),
+            ))
+        }
+    })
+}
+
+impl Urdf {
+    fn tree(&self) -> PyResult<MutexGuard<'_, KinematicTree>> {
+        self.tree.lock().map_err(|_| poisoned())
+    }
+
+    fn n(&self) -> usize {
+        self.limits.lower.len()
+    }
+}
+
+#[pymethods]
+impl Urdf {
+    #[new]
+    #[pyo3(signature = (path, gravity=None, closures=None, q=None))]
+    fn py_new(
+        py: Python<'_>,
+        path: &str,
+        gravity: Option<&Bound<'_, PyAny>>,
+        closures: Option<Vec<Bound<'_, PyAny>>>,
+        q: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyClassInitializer<Self>> {
+        let text = urdf_text(path)?;
+        let (mut tree, limits) = tree_and_limits_from_urdf_str(&text)
+            .map_err(|e| facade(py, contour::model::ModelError::from(e)))?;
+        let g = match gravity {
+            Some(g) => vec3(py, g, "gravity")?,
+            None => [0.0, 0.0, -9.81],
+        };
+        tree.set_gravity(g);
+        let n = tree.dof();
+        let q = match q {
+            Some(q) => vec1(py, q, "q", Some(n))?,
+            None => vec![0.0; n],
+        };
+        let closures = closures.unwrap_or_default();
+        let state_q = q.clone();
+        let state: StateFn = Box::new(move |a, _r| match a {
+            Some(_) => Err("a URDF model has no one-angle state; give q0 and qd0".to_string()),
+            None => Ok((state_q.clone(), vec![0.0; n])),
+        });
+        let mech: BoxedMechanism = if closures.is_empty() {
+            Box::new(tree.clone())
+        } else {
+            let cs = closures
+                .iter()
+                .map(|c| closure(py, &tree, &q, c))
+                .collect::<PyResult<Vec<_>>>()?;
+            Box::new(ConstrainedTree::new(tree.clone(), cs).map_err(|e| facade(py, e))?)
+        };
+        Ok(
+            PyClassInitializer::from(Model::new(mech, Some(state))).add_subclass(Urdf {
+                tree: Mutex::new(tree),
+                limits,
+            }),
+        )
+    }
+
+    /// Joint names in q order.
+    #[getter]
+    fn joint_names(&self) -> Vec<String> {
+        self.limits.names.clone()
+    }
+    /// Lower position limits [rad or m] (−inf where the URDF gives none).
+    #[getter]
+    fn lower<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<f64>> {
+        out1(py, &self.limits.lower)
+    }
+    /// Upper position limits [rad or m] (+inf where the URDF gives none).
+    #[getter]
+    fn upper<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<f64>> {
+        out1(py, &self.limits.upper)
+    }
+    /// Velocity limits |q̇| ≤ velocity_limit [rad/s or m/s].
+    #[getter]
+    fn velocity_limit<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<f64>> {
+        out1(py, &self.limits.velocity)
+    }
+    /// Effort limits |τ| ≤ effort_limit [N·m or N].
+    #[getter]
+    fn effort_limit<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<f64>> {
+        out1(py, &self.limits.effort)
+    }
+
+    /// Joint-space inertia matrix ``M(q)`` by the composite-rigid-body algorithm (RBDA
+    /// Table 6.2), shape (n, n).
+    fn crba<'py>(&self, py: Python<'py>, q: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.n();
+        let q = vec1(py, q, "q", Some(n))?;
+        let m = py.detach(|| -> PyResult<contour::faer::Mat<f64>> {
+            let mut m = contour::faer::Mat::<f64>::zeros(n, n);
+            self.tree()?.mass_matrix(&q, m.as_mut());
+            Ok(m)
+        })?;
+        let rows: Vec<Vec<f64>> = (0..n)
+            .map(|i| (0..n).map(|j| m[(i, j)]).collect())
+            .collect();
+        out2(py, &rows, n)
+    }
+
+    /// Inverse dynamics ``τ = M(q) q̈ + h(q, q̇)`` (gravity included) by the recursive
+    /// Newton–Euler algorithm (RBDA Table 5.1), shape (n,).
+    fn rnea<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        v: &Bound<'py, PyAny>,
+        a: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.n();
+        let (q, v, a) = (
+            vec1(py, q, "q", Some(n))?,
+            vec1(py, v, "v", Some(n))?,
+            vec1(py, a, "a", Some(n))?,
+        );
+        let mut tau = vec![0.0; n];
+        let r = py.detach(|| -> PyResult<_> {
+            Ok(self.tree()?.inverse_dynamics(&q, &v, &a, &mut tau))
+        })?;
+        r.map_err(|e| facade(py, e))?;
+        Ok(out1(py, &tau).into_any())
+    }
+
+    /// Forward dynamics ``q̈ = M⁻¹(τ − h)`` by the articulated-body algorithm (RBDA
+    /// Table 7.1), shape (n,).
+    fn aba<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        v: &Bound<'py, PyAny>,
+        tau: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.n();
+        let (q, v, tau) = (
+            vec1(py, q, "q", Some(n))?,
+            vec1(py, v, "v", Some(n))?,
+            vec1(py, tau, "tau", Some(n))?,
+        );
+        let mut qdd = vec![0.0; n];
+        let r = py.detach(|| -> PyResult<_> {
+            Ok(self.tree()?.forward_dynamics(&q, &v, &tau, &mut qdd))
+        })?;
+        r.map_err(|e| facade(py, e))?;
+        Ok(out1(py, &qdd).into_any())
+    }
+}
