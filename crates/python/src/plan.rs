@@ -38,8 +38,12 @@ impl JointPathSpec {
         (self.path.s_start(), self.path.s_end())
     }
     /// The point ``Q(s)``, shape (n,).
-    fn point<'py>(&self, py: Python<'py>, s: f64) -> Bound<'py, numpy::PyArray1<f64>> {
-        out1(py, &self.path.point(s))
+    fn point<'py>(&self, py: Python<'py>, s: f64) -> PyResult<Bound<'py, numpy::PyArray1<f64>>> {
+        let p = self
+            .path
+            .point(s)
+            .map_err(|e| crate::error::to_py(py, contour::Error::from(e)))?;
+        Ok(out1(py, &p))
     }
 }
 
