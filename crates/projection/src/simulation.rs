@@ -8,8 +8,21 @@
 //!     .error_control(ErrorControl::…)              initial state checked to 1e-10 (2-norms),
 //!     .output_times(vec![…])                       max_steps = 1_000_000
 //!     .make_consistent(ConsistentStateOptions::default())
+//!     .dynamics(DynamicsOptions { .. })           DynamicsOptions::default() (rank-revealing solve)
+//!     .energy_tolerance(tol)                       none (the drift is reported in the statistics)
 //!     .run()?
 //! ```
+//!
+//! **Singular configurations.** Where `J` loses rank the constrained dynamics return the
+//! unique `q̈` and the minimum-norm λ (`contour_model::DynamicsOptions`, rank cut-off `1e-6`),
+//! so direct, Baumgarte, parametrization and GGL do not stop there; the projector method
+//! drops the same singular values (`ProjectorConfig::rank_rtol = 1e-6`). A run that crosses a
+//! bifurcation can still follow another branch: for models that report their energy the
+//! statistics hold the drift `|E − E(t0)|`, and [`Simulation::energy_tolerance`] turns a drift
+//! into [`ProjectionError::EnergyDrift`] with its time. On MBS benchmark A02 (the N four-bar,
+//! `contour_model::models::NFourBar`) the projector method with ABM or DOPRI5 and the direct
+//! and Baumgarte methods with the explicit integrators stay on the physical branch; see
+//! `crates/contour/examples/n_four_bar.rs`.
 //!
 //! Explicit constraints `q = γ(y)` are one more method: `.explicit(&gamma)` instead of
 //! `.method(…)` ([`crate::explicit`]).
@@ -22,7 +35,9 @@
 
 use contour_model::explicit::ExplicitConstraint;
 use contour_model::validate::check_timed_state;
-use contour_model::{consistent_state, ConsistentStateOptions, Mechanism, ModelError};
+use contour_model::{
+    consistent_state, ConsistentStateOptions, DynamicsOptions, Mechanism, ModelError,
+};
 use contour_ode::{Advance, OdeRhs};
 
 use crate::baumgarte::BaumgarteGains;
@@ -130,6 +145,8 @@ pub struct Simulation<'m, M: ?Sized> {
     initial: InitialState,
     max_steps: usize,
     lambda_at_steps: bool,
+    dynamics: DynamicsOptions,
+    energy_tol: Option<f64>,
 }
 
 impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
@@ -150,7 +167,33 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             initial: InitialState::Require { tol: 1e-10 },
             max_steps: 1_000_000,
             lambda_at_steps: false,
+            dynamics: DynamicsOptions::default(),
+            energy_tol: None,
         }
+    }
+
+    /// Options of the constrained dynamics of every method that solves (1.1)+(1.4) (direct,
+    /// Baumgarte, perturbation, parametrization, GGL, the projector method's Lagrange
+    /// accelerations): KKT method, pivot and rank tolerances, and what a rank-deficient `J`
+    /// gives. The Baumgarte terms come from [`Method::Baumgarte`] (this field's are ignored).
+    /// Default [`DynamicsOptions::default`]: range space, the rank-revealing solve where `J`
+    /// loses rank.
+    #[must_use]
+    pub fn dynamics(mut self, options: DynamicsOptions) -> Self {
+        self.dynamics = options;
+        self
+    }
+
+    /// Ends the run with [`ProjectionError::EnergyDrift`] (inside [`ProjectionError::Failed`],
+    /// with the trajectory so far) at the first accepted step where `|E − E(t0)| > tol`
+    /// (`E = T + V` \[J\]), for models that report their energy (ignored otherwise). Meant for
+    /// conservative models: a drift beyond what the tolerance τ explains means the run left
+    /// the physical solution (a wrong branch after a singular configuration). Default: none;
+    /// the drift is always in [`crate::SimulationStats::energy_drift`].
+    #[must_use]
+    pub fn energy_tolerance(mut self, tol: f64) -> Self {
+        self.energy_tol = Some(tol);
+        self
     }
 
     /// Also records λ after every accepted step ([`Trajectory::step_lambda`]), not only at the
@@ -274,6 +317,14 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             }
         }
         self.error_control.validate()?;
+        if let Some(tol) = self.energy_tol {
+            if !(tol.is_finite() && tol > 0.0) {
+                return Err(ProjectionError::InvalidParameter {
+                    name: "energy tolerance",
+                    value: tol,
+                });
+            }
+        }
         let mut monitor = ConstraintMonitor::new(self.mech);
         let mut x0 = Vec::with_capacity(2 * n);
         let mut x0_violations = None;
@@ -317,6 +368,8 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             max_steps: self.max_steps,
             integrator: &self.integrator,
             lambda_at_steps: self.lambda_at_steps,
+            dynamics: self.dynamics,
+            energy_tol: self.energy_tol,
             x0_violations,
         };
         Ok((ctx, monitor))
@@ -436,6 +489,12 @@ fn initial_residuals<M: Mechanism + ?Sized>(
     }
 }
 
+/// `E = T + V` at `x = (q, q̇)` when the model reports both.
+fn energy<M: Mechanism + ?Sized>(mech: &M, x: &[f64]) -> Option<f64> {
+    let (q, qd) = x.split_at(x.len() / 2);
+    Some(mech.kinetic_energy(q, qd)? + mech.potential_energy(q)?)
+}
+
 /// Appends an output at `(t, x)` with the method's multipliers.
 fn emit<M, C>(
     rec: &mut Recorder<'_>,
@@ -521,6 +580,8 @@ where
     y_prev.copy_from_slice(stepper.y());
     let mut t_prev = ctx.t0;
     let h_max = ctx.integrator.h_max();
+    let e0 = energy(mech, &ctx.x0);
+    let mut drift = e0.map(|_| 0.0f64);
     let result = (|| -> Result<(), ProjectionError> {
         if rec.every_step() {
             emit(&mut rec, mech, method, ctx.t0, &ctx.x0)?;
@@ -582,6 +643,20 @@ where
             method.state(t, stepper.y(), x)?;
             let v = violations(&mut rec, mech, method, t, x);
             rec.step(t, v);
+            if let (Some(e0), Some(d)) = (e0, drift.as_mut()) {
+                let dt = energy(mech, x).map_or(f64::NAN, |e| (e - e0).abs());
+                *d = if dt.is_nan() { dt } else { d.max(dt) };
+                if let Some(tol) = ctx.energy_tol {
+                    if !(dt <= tol) {
+                        return Err(ProjectionError::EnergyDrift {
+                            t,
+                            drift: dt,
+                            e0,
+                            tol,
+                        });
+                    }
+                }
+            }
             if ctx.lambda_at_steps {
                 match method.multipliers(t, x)? {
                     Multipliers::Kkt => rec.step_lambda(mech, method.kkt_dynamics(), t, x)?,
@@ -621,6 +696,7 @@ where
     implicit_stats(s, &st, dim);
     s.rejected_steps = st.rejected_steps;
     s.integrator_f_calls = st.f_evals;
+    s.energy_drift = drift;
     method.add_stats(s);
     match result {
         Ok(()) => Ok(rec.finish(x)),

@@ -14,5 +14,6 @@ mod lambda_at_steps;
 mod no_allocation;
 mod pendulum;
 mod projection_property;
+mod singular_configurations;
 mod trajectory_io;
 mod user_method;
