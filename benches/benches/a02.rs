@@ -60,7 +60,8 @@ fn evaluation(c: &mut Criterion) {
     g.finish();
     let mut g = c.benchmark_group("a02_run");
     g.sample_size(10);
-    for n in [10usize] {
+    {
+        let n = 10usize;
         let p = NFourBar::new(n);
         let (q0, qd0) = p.state(FRAC_PI_2, -1.0);
         let times: Vec<f64> = (0..=400).map(|k| 0.05 * k as f64).collect();

@@ -89,6 +89,21 @@ pub enum RankDeficiency {
     Error,
 }
 
+/// Storage of the rank-revealing solve of [`KktSolver`].
+#[derive(Debug)]
+struct RankRevealing {
+    /// `Ỹ = L⁻¹ Jᵀ` (n × m).
+    ytil: Mat<f64>,
+    /// Its pseudo-inverse by the thin SVD.
+    pinv: PseudoInverse,
+    /// `r = c − Ỹᵀ z̃` (m).
+    rr: Vec<f64>,
+    /// `Ỹ†ᵀ r` (n).
+    wr: Vec<f64>,
+    /// `(I − V_r V_rᵀ) r`: the part of the data in the dropped directions (m).
+    dropped: Vec<f64>,
+}
+
 /// How [`KktSolver`] solves the augmented system.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum KktMethod {
@@ -130,13 +145,8 @@ pub struct KktSolver {
     last_rank: usize,
     /// Whether the last successful solve went through the rank-revealing path.
     last_rank_revealing: bool,
-    // rank-revealing path: `Ỹ = L⁻¹ Jᵀ` (n × m), its pseudo-inverse, `r` (m) and `Ỹ†ᵀ r` (n)
-    ytil: Mat<f64>,
-    pinv: PseudoInverse,
-    rr: Vec<f64>,
-    wr: Vec<f64>,
-    /// `(I − V_r V_rᵀ) r`: the part of the data in the dropped directions (m).
-    dropped: Vec<f64>,
+    /// Storage of the rank-revealing path (boxed: the fast path never touches it).
+    rrv: Box<RankRevealing>,
     // RangeSpace, small kernels: `M = L D Lᵀ` and `S = L_S D_S L_Sᵀ` (unit `L` in the strict
     // lower triangle, `D` on the diagonal, column-major) and `D⁻¹`, `D_S⁻¹`.
     ldl_m: Vec<f64>,
@@ -194,11 +204,13 @@ impl KktSolver {
             rank_deficiency: RankDeficiency::default(),
             last_rank: m,
             last_rank_revealing: false,
-            ytil: Mat::zeros(n, m),
-            pinv: PseudoInverse::new(n, m),
-            rr: vec![0.0; m],
-            wr: vec![0.0; n],
-            dropped: vec![0.0; m],
+            rrv: Box::new(RankRevealing {
+                ytil: Mat::zeros(n, m),
+                pinv: PseudoInverse::new(n, m),
+                rr: vec![0.0; m],
+                wr: vec![0.0; n],
+                dropped: vec![0.0; m],
+            }),
             ldl_m: vec![0.0; small.0 * small.0],
             dinv_m: vec![0.0; small.0],
             ldl_s: vec![0.0; small.1 * small.1],
@@ -282,7 +294,7 @@ impl KktSolver {
     /// (zero for consistent data at an exactly rank-deficient `J`; at a nearly singular one
     /// the data in directions weaker than the rank cut-off).
     pub fn dropped_residual(&self) -> &[f64] {
-        &self.dropped
+        &self.rrv.dropped
     }
 
     /// Solves `M q̈ − Jᵀλ = f`, `J q̈ = c` for `q̈` (length `n`) and `λ` (length `m`).
@@ -314,7 +326,7 @@ impl KktSolver {
         let x = Inputs { m, j, f, c };
         self.last_rank = nc;
         if self.last_rank_revealing {
-            self.dropped.fill(0.0);
+            self.rrv.dropped.fill(0.0);
         }
         self.last_rank_revealing = false;
         match self.method {
@@ -393,7 +405,7 @@ impl KktSolver {
                 for a in 0..nc {
                     let ya = &self.y[a * n..a * n + n];
                     for (k, (yk, dk)) in ya.iter().zip(dinv).enumerate() {
-                        self.ytil[(k, a)] = yk * dk.sqrt();
+                        self.rrv.ytil[(k, a)] = yk * dk.sqrt();
                     }
                 }
                 for (x, d) in qdd.iter_mut().zip(dinv) {
@@ -474,7 +486,7 @@ impl KktSolver {
                 // Ỹ = Y, z̃ = L⁻¹ f, q̈ = L⁻ᵀ (z̃ + Ỹ†ᵀ r)
                 for a in 0..nc {
                     for k in 0..n {
-                        self.ytil[(k, a)] = self.y[a * n + k];
+                        self.rrv.ytil[(k, a)] = self.y[a * n + k];
                     }
                 }
                 qdd.copy_from_slice(f);
@@ -562,8 +574,8 @@ impl KktSolver {
         let good = (0..size).filter(|&i| k[(i, i)].abs() > thr).count();
         if kmax == 0.0 || good < size {
             // the rank-revealing solve with the Cholesky factor of M checked above
-            self.ytil.copy_from(j.transpose());
-            self.chol_m.solve_lower_in_place(self.ytil.as_mut());
+            self.rrv.ytil.copy_from(j.transpose());
+            self.chol_m.solve_lower_in_place(self.rrv.ytil.as_mut());
             qdd.copy_from_slice(f);
             self.chol_m.solve_lower_vec_in_place(qdd);
             self.solve_min_norm(c, qdd, lambda)?;
@@ -583,7 +595,7 @@ impl KktSolver {
 }
 
 impl KktSolver {
-    /// The rank-revealing solve (module docs): on entry `self.ytil = Ỹ = L⁻¹ Jᵀ` and
+    /// The rank-revealing solve (module docs): on entry `self.rrv.ytil = Ỹ = L⁻¹ Jᵀ` and
     /// `x = z̃ = L⁻¹ f`; on exit `λ = Ỹ† Ỹ†ᵀ r` and `x = z̃ + Ỹ†ᵀ r` with `r = c − Ỹᵀ z̃`.
     /// No allocation.
     fn solve_min_norm(
@@ -593,8 +605,10 @@ impl KktSolver {
         lambda: &mut [f64],
     ) -> Result<(), LinalgError> {
         let nc = self.m;
-        self.pinv.compute(self.ytil.as_ref(), 0.0, self.rank_rtol)?;
-        let rank = self.pinv.rank();
+        self.rrv
+            .pinv
+            .compute(self.rrv.ytil.as_ref(), 0.0, self.rank_rtol)?;
+        let rank = self.rrv.pinv.rank();
         self.last_rank = rank;
         self.last_rank_revealing = true;
         if rank < nc && self.rank_deficiency == RankDeficiency::Error {
@@ -604,16 +618,16 @@ impl KktSolver {
                 tolerance: self.rank_rtol,
             });
         }
-        for (a, ra) in self.rr.iter_mut().enumerate() {
-            *ra = c[a] - dot_col(self.ytil.as_ref(), a, x);
+        for (a, ra) in self.rrv.rr.iter_mut().enumerate() {
+            *ra = c[a] - dot_col(self.rrv.ytil.as_ref(), a, x);
         }
         // Ỹ†ᵀ r (n) and λ = Ỹ† (Ỹ†ᵀ r) (m); Ỹ Ỹ† Ỹ†ᵀ = Ỹ†ᵀ, so z̃ + Ỹ λ = z̃ + Ỹ†ᵀ r
-        let pinv = self.pinv.pinv();
+        let pinv = self.rrv.pinv.pinv();
         matmul(
-            MatMut::from_column_major_slice_mut(&mut self.wr, self.n, 1),
+            MatMut::from_column_major_slice_mut(&mut self.rrv.wr, self.n, 1),
             Accum::Replace,
             pinv.transpose(),
-            MatRef::from_column_major_slice(&self.rr, nc, 1),
+            MatRef::from_column_major_slice(&self.rrv.rr, nc, 1),
             1.0,
             Par::Seq,
         );
@@ -621,23 +635,23 @@ impl KktSolver {
             MatMut::from_column_major_slice_mut(lambda, nc, 1),
             Accum::Replace,
             pinv,
-            MatRef::from_column_major_slice(&self.wr, self.n, 1),
+            MatRef::from_column_major_slice(&self.rrv.wr, self.n, 1),
             1.0,
             Par::Seq,
         );
-        for (xi, wi) in x.iter_mut().zip(&self.wr) {
+        for (xi, wi) in x.iter_mut().zip(&self.rrv.wr) {
             *xi += wi;
         }
         // d = r − V_r (V_rᵀ r)
-        self.dropped.copy_from_slice(&self.rr);
-        let v = self.pinv.v();
+        self.rrv.dropped.copy_from_slice(&self.rrv.rr);
+        let v = self.rrv.pinv.v();
         for k in 0..rank {
             let mut vr = 0.0;
             for a in 0..nc {
-                vr += v[(a, k)] * self.rr[a];
+                vr += v[(a, k)] * self.rrv.rr[a];
             }
             for a in 0..nc {
-                self.dropped[a] -= v[(a, k)] * vr;
+                self.rrv.dropped[a] -= v[(a, k)] * vr;
             }
         }
         Ok(())

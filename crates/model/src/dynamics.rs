@@ -426,7 +426,7 @@ impl ConstrainedDynamics {
             }
             let bound = factor * scale;
             // a NaN residual (or bound) fails too
-            if !(r.abs() <= bound) {
+            if !within(r.abs(), bound) {
                 return Err(ModelError::IllConditioned {
                     what: "constrained accelerations (J qdd + rho)",
                     residual: r.abs(),
@@ -434,7 +434,7 @@ impl ConstrainedDynamics {
                 });
             }
             let bound = self.kkt.rank_rtol() * scale;
-            if !(d.abs() <= bound) {
+            if !within(d.abs(), bound) {
                 return Err(ModelError::InconsistentAtSingularity {
                     rank: self.kkt.last_rank(),
                     rows: self.l,
@@ -537,6 +537,14 @@ impl ConstrainedDynamics {
         self.chol.solve_in_place(qdd);
         check_finite("accelerations", qdd)
     }
+}
+
+/// `x ≤ bound`, false when either is NaN (a NaN residual fails its check).
+fn within(x: f64, bound: f64) -> bool {
+    matches!(
+        x.partial_cmp(&bound),
+        Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+    )
 }
 
 #[cfg(test)]

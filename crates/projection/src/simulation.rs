@@ -654,7 +654,11 @@ where
                 let dt = energy(mech, x).map_or(f64::NAN, |e| (e - e0).abs());
                 *d = if dt.is_nan() { dt } else { d.max(dt) };
                 if let Some(tol) = ctx.energy_tol {
-                    if !(dt <= tol) {
+                    // a NaN energy fails too
+                    if !matches!(
+                        dt.partial_cmp(&tol),
+                        Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+                    ) {
                         return Err(ProjectionError::EnergyDrift {
                             t,
                             drift: dt,
