@@ -43,7 +43,7 @@ pub mod prelude {
     pub use contour_model::tree::{Closure, ConstrainedTree, KinematicTree};
     pub use contour_model::{
         consistent_state, ConsistentStateOptions, ConstrainedDynamics, ConstraintKind, Controller,
-        DynamicsOptions, Mechanism, WithController,
+        DynamicsOptions, Mechanism, RankDeficiency, WithController,
     };
     pub use contour_ode::{
         integrate, AbmConfig, AdamsBashforthMoulton, Advance, BdfConfig, DormandPrince54,

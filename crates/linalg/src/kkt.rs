@@ -15,6 +15,24 @@
 //!   Cost `O(n³ + n²m + nm²+ m³)`, only `n × n` and `m × m` factorizations.
 //! * **FullLu** — partial-pivot LU of the assembled `(n+m) × (n+m)` matrix.
 //!
+//! **Rank deficiency.** Where `J` loses rank (redundant rows, or a singular configuration
+//! such as a flat four-bar), `q̈` is still unique but `λ` is not. When the fast path cannot
+//! certify full rank (the Cholesky of `S` fails or a pivot is `≤ pivot_rtol · max S_jj`;
+//! FullLu: a pivot of `K` at or below the tolerance) the solver switches to a rank-revealing
+//! solve by the thin SVD of `Ỹ = L⁻¹ Jᵀ` (`S = ỸᵀỸ`), dropping singular values
+//! `σ_i ≤ rank_rtol · σ_max` ([`DEFAULT_KKT_RANK_RTOL`]):
+//!
+//! ```text
+//! r = c − Ỹᵀ z̃,  z̃ = L⁻¹ f,   λ = Ỹ† Ỹ†ᵀ r = S† r,   q̈ = L⁻ᵀ (z̃ + Ỹ†ᵀ r)
+//! ```
+//!
+//! `λ` is the minimum-Euclidean-norm least-squares solution of `S λ = c − J M⁻¹ f` (the
+//! minimum-norm multipliers of Kövecses' projector method, `λ = −Wᵀ M W (…)`), and `q̈` the
+//! `M`-weighted least-squares solution of `J q̈ = c` over the kept singular directions, the
+//! same for every λ of the solution set. With [`RankDeficiency::Error`] a numerical rank
+//! below `m` (from the same SVD, so an error never reports full rank) is
+//! [`LinalgError::RankDeficient`] instead.
+//!
 //! Both read only the lower triangle of `M`, and both reject a mass matrix
 //! that is not positive definite (FullLu runs the same Cholesky check first,
 //! although the LU itself would only need the whole matrix to be nonsingular:
@@ -32,6 +50,7 @@ use faer::{Accum, Mat, MatMut, MatRef, Par};
 use crate::cholesky::Cholesky;
 use crate::dense::{self, Kernel};
 use crate::error::{check_dims, check_finite, check_finite_vec, check_len, check_tol, LinalgError};
+use crate::pinv::PseudoInverse;
 use crate::scratch::Scratch;
 
 /// Default relative pivot tolerance of [`KktSolver`], `1e-12`.
@@ -47,6 +66,43 @@ use crate::scratch::Scratch;
 ///   counts as zero. The `λ`-block pivots of `K` are Schur-complement pivots
 ///   (scale `σ(J)² / ‖M‖`), so the same number has the same meaning.
 pub const DEFAULT_KKT_PIVOT_RTOL: f64 = 1e-12;
+
+/// Default relative rank cut-off of the rank-revealing solve of [`KktSolver`], `1e-6`:
+/// singular values of `Ỹ = L⁻¹ Jᵀ` at or below `1e-6 · σ_max` are dropped.
+///
+/// It is the square root of [`DEFAULT_KKT_PIVOT_RTOL`] (the pivots of `S = ỸᵀỸ` square the
+/// singular values), so the fast path and the rank-revealing one draw the line at the same
+/// place. It is also the cut-off that keeps simulations through singular configurations on
+/// their physical branch (MBS benchmark A02, where `10⁻¹⁰` lets the integrator's state error
+/// in the nearly lost directions select another branch): a constraint direction weaker than
+/// `10⁻⁶` of the strongest one carries no more information than the state error of a
+/// simulation at `τ ≈ 10⁻⁹`.
+pub const DEFAULT_KKT_RANK_RTOL: f64 = 1e-6;
+
+/// What [`KktSolver`] does where `J` is numerically rank-deficient.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RankDeficiency {
+    /// The unique `q̈` and the minimum-norm `λ` by the rank-revealing solve (module docs).
+    #[default]
+    MinimumNorm,
+    /// [`LinalgError::RankDeficient`] with the numerical rank of the same SVD.
+    Error,
+}
+
+/// Storage of the rank-revealing solve of [`KktSolver`].
+#[derive(Debug)]
+struct RankRevealing {
+    /// `Ỹ = L⁻¹ Jᵀ` (n × m).
+    ytil: Mat<f64>,
+    /// Its pseudo-inverse by the thin SVD.
+    pinv: PseudoInverse,
+    /// `r = c − Ỹᵀ z̃` (m).
+    rr: Vec<f64>,
+    /// `Ỹ†ᵀ r` (n).
+    wr: Vec<f64>,
+    /// `(I − V_r V_rᵀ) r`: the part of the data in the dropped directions (m).
+    dropped: Vec<f64>,
+}
 
 /// How [`KktSolver`] solves the augmented system.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -83,6 +139,14 @@ pub struct KktSolver {
     method: KktMethod,
     kernel: Kernel,
     pivot_rtol: f64,
+    rank_rtol: f64,
+    rank_deficiency: RankDeficiency,
+    /// Numerical rank of `J` found by the last rank-revealing solve (`m` after the fast path).
+    last_rank: usize,
+    /// Whether the last successful solve went through the rank-revealing path.
+    last_rank_revealing: bool,
+    /// Storage of the rank-revealing path (boxed: the fast path never touches it).
+    rrv: Box<RankRevealing>,
     // RangeSpace, small kernels: `M = L D Lᵀ` and `S = L_S D_S L_Sᵀ` (unit `L` in the strict
     // lower triangle, `D` on the diagonal, column-major) and `D⁻¹`, `D_S⁻¹`.
     ldl_m: Vec<f64>,
@@ -136,6 +200,17 @@ impl KktSolver {
             method,
             kernel: sub,
             pivot_rtol: DEFAULT_KKT_PIVOT_RTOL,
+            rank_rtol: DEFAULT_KKT_RANK_RTOL,
+            rank_deficiency: RankDeficiency::default(),
+            last_rank: m,
+            last_rank_revealing: false,
+            rrv: Box::new(RankRevealing {
+                ytil: Mat::zeros(n, m),
+                pinv: PseudoInverse::new(n, m),
+                rr: vec![0.0; m],
+                wr: vec![0.0; n],
+                dropped: vec![0.0; m],
+            }),
             ldl_m: vec![0.0; small.0 * small.0],
             dinv_m: vec![0.0; small.0],
             ldl_s: vec![0.0; small.1 * small.1],
@@ -174,17 +249,64 @@ impl KktSolver {
         Ok(())
     }
 
+    /// Relative rank cut-off of the rank-revealing solve (see [`DEFAULT_KKT_RANK_RTOL`]).
+    pub fn rank_rtol(&self) -> f64 {
+        self.rank_rtol
+    }
+
+    /// Sets the relative rank cut-off of the rank-revealing solve, in `[0, 1)`.
+    pub fn set_rank_rtol(&mut self, rel_tol: f64) -> Result<(), LinalgError> {
+        check_tol("KktSolver::set_rank_rtol: rel_tol", rel_tol)?;
+        if rel_tol >= 1.0 {
+            return Err(LinalgError::InvalidTolerance {
+                what: "KktSolver::set_rank_rtol: rel_tol",
+                value: rel_tol,
+            });
+        }
+        self.rank_rtol = rel_tol;
+        Ok(())
+    }
+
+    /// What a rank-deficient `J` gives (default [`RankDeficiency::MinimumNorm`]).
+    pub fn rank_deficiency(&self) -> RankDeficiency {
+        self.rank_deficiency
+    }
+
+    /// Sets what a rank-deficient `J` gives.
+    pub fn set_rank_deficiency(&mut self, policy: RankDeficiency) {
+        self.rank_deficiency = policy;
+    }
+
+    /// Numerical rank of `J` at the last solve: `m` after the fast path, the SVD's count after
+    /// the rank-revealing one.
+    pub fn last_rank(&self) -> usize {
+        self.last_rank
+    }
+
+    /// Whether the last solve went through the rank-revealing path.
+    pub fn last_solve_was_rank_revealing(&self) -> bool {
+        self.last_rank_revealing
+    }
+
+    /// The part of `r = c − J M⁻¹ f` in the dropped singular directions after a rank-revealing
+    /// solve, `d = (I − V_r V_rᵀ) r` (length `m`; zero after the fast path): the solution
+    /// satisfies `J q̈ = c − d`, so `d` is the inconsistency of the data that no `q̈` can meet
+    /// (zero for consistent data at an exactly rank-deficient `J`; at a nearly singular one
+    /// the data in directions weaker than the rank cut-off).
+    pub fn dropped_residual(&self) -> &[f64] {
+        &self.rrv.dropped
+    }
+
     /// Solves `M q̈ − Jᵀλ = f`, `J q̈ = c` for `q̈` (length `n`) and `λ` (length `m`).
     ///
     /// RangeSpace: `λ = S⁻¹(c − J M⁻¹ f)`, `q̈ = M⁻¹(f + Jᵀλ)`, `S = J M⁻¹ Jᵀ`.
     ///
     /// Errors: [`LinalgError::DimensionMismatch`], [`LinalgError::NonFinite`];
     /// [`LinalgError::NotPositiveDefinite`] for a non-SPD `M` (both methods);
-    /// [`LinalgError::RankDeficient`] when `J` is numerically rank-deficient
-    /// (`required = m`; RangeSpace reports the numerical rank of `S` from a
-    /// diagonally pivoted Cholesky with the same tolerance, FullLu the
-    /// estimate `#{|U_ii| above tolerance} − n`, saturating). On error the
-    /// outputs are left unspecified.
+    /// with [`RankDeficiency::Error`], [`LinalgError::RankDeficient`] when `J` is numerically
+    /// rank-deficient (`required = m`, the rank and tolerance of the SVD of `L⁻¹ Jᵀ`; with the
+    /// default [`RankDeficiency::MinimumNorm`] the rank-revealing solve answers instead);
+    /// [`LinalgError::SvdNoConvergence`]. On error the outputs are left unspecified.
     pub fn solve(
         &mut self,
         m: MatRef<'_, f64>,
@@ -202,6 +324,11 @@ impl KktSolver {
         check_len("KktSolver::solve: qdd", qdd, n)?;
         check_len("KktSolver::solve: lambda", lambda, nc)?;
         let x = Inputs { m, j, f, c };
+        self.last_rank = nc;
+        if self.last_rank_revealing {
+            self.rrv.dropped.fill(0.0);
+        }
+        self.last_rank_revealing = false;
         match self.method {
             KktMethod::RangeSpace if self.kernel == Kernel::Small => {
                 self.solve_range_space_small(x, qdd, lambda)
@@ -268,25 +395,33 @@ impl KktSolver {
             let ok = smax > 0.0
                 && dense::ldlt_in_place(&mut self.ldl_s, &mut self.dinv_s, nc).is_ok()
                 && (0..nc).all(|i| self.ldl_s[i + i * nc] > tol * smax);
-            if !ok {
-                // S again, both triangles, for the numerical rank
-                for b in 0..nc {
-                    for a in 0..nc {
-                        let (ya, yb) = (&self.y[a * n..a * n + n], &self.y[b * n..b * n + n]);
-                        self.s[a + b * nc] = dense::dot_scaled(ya, dinv, yb);
+            if ok {
+                dense::ldlt_solve(&self.ldl_s, &self.dinv_s, nc, lambda);
+                // z + Y λ
+                add_y_lambda(&self.y, lambda, qdd);
+            } else {
+                // M = L D Lᵀ = (L D^½)(L D^½)ᵀ: Ỹ = D^-½ Y, z̃ = D^-½ z, and back to
+                // z + Y λ = D^½ (z̃ + Ỹ λ)
+                for a in 0..nc {
+                    let ya = &self.y[a * n..a * n + n];
+                    for (k, (yk, dk)) in ya.iter().zip(dinv).enumerate() {
+                        self.rrv.ytil[(k, a)] = yk * dk.sqrt();
                     }
                 }
-                return Err(rank_deficient(&mut self.s, nc, tol, smax));
+                for (x, d) in qdd.iter_mut().zip(dinv) {
+                    *x *= d.sqrt();
+                }
+                self.solve_min_norm(c, qdd, lambda)?;
+                for (x, d) in qdd.iter_mut().zip(&self.dinv_m) {
+                    *x /= d.sqrt();
+                }
             }
-            dense::ldlt_solve(&self.ldl_s, &self.dinv_s, nc, lambda);
-            // z + Y λ
-            add_y_lambda(&self.y, lambda, qdd);
         }
         // q̈ = L⁻ᵀ D⁻¹ (z + Y λ)
-        for (x, d) in qdd.iter_mut().zip(dinv) {
+        for (x, d) in qdd.iter_mut().zip(&self.dinv_m) {
             *x *= d;
         }
-        dense::solve_unit_lower_transpose(l, n, qdd);
+        dense::solve_unit_lower_transpose(&self.ldl_m, n, qdd);
         Ok(())
     }
 
@@ -348,7 +483,17 @@ impl KktSolver {
                 })
             };
             if !ok {
-                return Err(rank_deficient(&mut self.s, nc, tol, smax));
+                // Ỹ = Y, z̃ = L⁻¹ f, q̈ = L⁻ᵀ (z̃ + Ỹ†ᵀ r)
+                for a in 0..nc {
+                    for k in 0..n {
+                        self.rrv.ytil[(k, a)] = self.y[a * n + k];
+                    }
+                }
+                qdd.copy_from_slice(f);
+                self.chol_m.solve_lower_vec_in_place(qdd);
+                self.solve_min_norm(c, qdd, lambda)?;
+                self.chol_m.solve_upper_vec_in_place(qdd);
+                return Ok(());
             }
         }
         // z = L⁻¹ f
@@ -428,11 +573,14 @@ impl KktSolver {
         let thr = *pivot_rtol * kmax;
         let good = (0..size).filter(|&i| k[(i, i)].abs() > thr).count();
         if kmax == 0.0 || good < size {
-            return Err(LinalgError::RankDeficient {
-                rank: good.saturating_sub(n).min(nc),
-                required: nc,
-                tolerance: *pivot_rtol,
-            });
+            // the rank-revealing solve with the Cholesky factor of M checked above
+            self.rrv.ytil.copy_from(j.transpose());
+            self.chol_m.solve_lower_in_place(self.rrv.ytil.as_mut());
+            qdd.copy_from_slice(f);
+            self.chol_m.solve_lower_vec_in_place(qdd);
+            self.solve_min_norm(c, qdd, lambda)?;
+            self.chol_m.solve_upper_vec_in_place(qdd);
+            return Ok(());
         }
         let lu = k.as_ref();
         lu_solve_in_place(lu, lu, p, rhs.as_mut(), Par::Seq, buf.stack());
@@ -446,6 +594,79 @@ impl KktSolver {
     }
 }
 
+impl KktSolver {
+    /// The rank-revealing solve (module docs): on entry `self.rrv.ytil = Ỹ = L⁻¹ Jᵀ` and
+    /// `x = z̃ = L⁻¹ f`; on exit `λ = Ỹ† Ỹ†ᵀ r` and `x = z̃ + Ỹ†ᵀ r` with `r = c − Ỹᵀ z̃`.
+    /// No allocation.
+    fn solve_min_norm(
+        &mut self,
+        c: &[f64],
+        x: &mut [f64],
+        lambda: &mut [f64],
+    ) -> Result<(), LinalgError> {
+        let nc = self.m;
+        self.rrv
+            .pinv
+            .compute(self.rrv.ytil.as_ref(), 0.0, self.rank_rtol)?;
+        let rank = self.rrv.pinv.rank();
+        self.last_rank = rank;
+        self.last_rank_revealing = true;
+        if rank < nc && self.rank_deficiency == RankDeficiency::Error {
+            return Err(LinalgError::RankDeficient {
+                rank,
+                required: nc,
+                tolerance: self.rank_rtol,
+            });
+        }
+        for (a, ra) in self.rrv.rr.iter_mut().enumerate() {
+            *ra = c[a] - dot_col(self.rrv.ytil.as_ref(), a, x);
+        }
+        // Ỹ†ᵀ r (n) and λ = Ỹ† (Ỹ†ᵀ r) (m); Ỹ Ỹ† Ỹ†ᵀ = Ỹ†ᵀ, so z̃ + Ỹ λ = z̃ + Ỹ†ᵀ r
+        let pinv = self.rrv.pinv.pinv();
+        matmul(
+            MatMut::from_column_major_slice_mut(&mut self.rrv.wr, self.n, 1),
+            Accum::Replace,
+            pinv.transpose(),
+            MatRef::from_column_major_slice(&self.rrv.rr, nc, 1),
+            1.0,
+            Par::Seq,
+        );
+        matmul(
+            MatMut::from_column_major_slice_mut(lambda, nc, 1),
+            Accum::Replace,
+            pinv,
+            MatRef::from_column_major_slice(&self.rrv.wr, self.n, 1),
+            1.0,
+            Par::Seq,
+        );
+        for (xi, wi) in x.iter_mut().zip(&self.rrv.wr) {
+            *xi += wi;
+        }
+        // d = r − V_r (V_rᵀ r)
+        self.rrv.dropped.copy_from_slice(&self.rrv.rr);
+        let v = self.rrv.pinv.v();
+        for k in 0..rank {
+            let mut vr = 0.0;
+            for a in 0..nc {
+                vr += v[(a, k)] * self.rrv.rr[a];
+            }
+            for a in 0..nc {
+                self.rrv.dropped[a] -= v[(a, k)] * vr;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `Σ_k A_ka x_k` for column `a` of `A`.
+fn dot_col(a: MatRef<'_, f64>, col: usize, x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (k, xk) in x.iter().enumerate() {
+        s += a[(k, col)] * xk;
+    }
+    s
+}
+
 /// `x += Y λ` for the column-major `Y` (`x.len()` rows, `λ.len()` columns).
 fn add_y_lambda(y: &[f64], lambda: &[f64], x: &mut [f64]) {
     let n = x.len();
@@ -456,18 +677,6 @@ fn add_y_lambda(y: &[f64], lambda: &[f64], x: &mut [f64]) {
     }
 }
 
-/// [`LinalgError::RankDeficient`] for the Schur complement `S` (`nc × nc`, column-major, both
-/// triangles; destroyed) whose factorization failed the pivot test `d_i > tol · smax`: the
-/// numerical rank by the diagonally pivoted Cholesky with the same threshold.
-fn rank_deficient(s: &mut [f64], nc: usize, tol: f64, smax: f64) -> LinalgError {
-    let rank = pivoted_cholesky_rank(MatMut::from_column_major_slice_mut(s, nc, nc), tol * smax);
-    LinalgError::RankDeficient {
-        rank,
-        required: nc,
-        tolerance: tol,
-    }
-}
-
 /// The finiteness checks of [`KktSolver::solve`] in their documented order (`m`, `j`, `f`,
 /// `c`), each reporting the first non-finite entry.
 fn check_all_finite(Inputs { m, j, f, c }: Inputs<'_>) -> Result<(), LinalgError> {
@@ -475,52 +684,6 @@ fn check_all_finite(Inputs { m, j, f, c }: Inputs<'_>) -> Result<(), LinalgError
     check_finite("KktSolver::solve: j", j)?;
     check_finite_vec("KktSolver::solve: f", f)?;
     check_finite_vec("KktSolver::solve: c", c)
-}
-
-/// Numerical rank of a symmetric PSD matrix by Cholesky with diagonal
-/// pivoting (Golub & Van Loan, Alg. 4.2.4 style, outer-product form): the
-/// number of steps before the largest remaining diagonal entry is `≤ abs_tol`.
-/// Works in place on the full matrix (destroys it), no allocation.
-fn pivoted_cholesky_rank(mut a: faer::MatMut<'_, f64>, abs_tol: f64) -> usize {
-    let n = a.nrows();
-    for kk in 0..n {
-        // pivot: largest remaining diagonal entry
-        let mut p = kk;
-        for i in kk + 1..n {
-            if a[(i, i)] > a[(p, p)] {
-                p = i;
-            }
-        }
-        let d = a[(p, p)];
-        if d.is_nan() || d <= abs_tol {
-            return kk;
-        }
-        if p != kk {
-            // symmetric swap of rows/cols kk and p
-            for t in 0..n {
-                let tmp = a[(kk, t)];
-                a[(kk, t)] = a[(p, t)];
-                a[(p, t)] = tmp;
-            }
-            for t in 0..n {
-                let tmp = a[(t, kk)];
-                a[(t, kk)] = a[(t, p)];
-                a[(t, p)] = tmp;
-            }
-        }
-        let r = d.sqrt();
-        for i in kk + 1..n {
-            a[(i, kk)] /= r;
-        }
-        for jj in kk + 1..n {
-            let ljk = a[(jj, kk)];
-            for i in kk + 1..n {
-                let lik = a[(i, kk)];
-                a[(i, jj)] -= lik * ljk;
-            }
-        }
-    }
-    n
 }
 
 #[cfg(test)]
@@ -611,25 +774,39 @@ mod tests {
         }
     }
 
-    #[test]
-    fn rank_deficient_jacobian() {
-        let mut rng = Rng::new(32);
-        let n = 8;
-        let mass = spd(&mut rng, n);
-        // duplicated row, zero row, and low-rank product
-        let mut dup = rand_mat(&mut rng, 3, n);
+    /// The rank-deficient cases of the tests: a duplicated row, a zero row, a low-rank product
+    /// and more rows than coordinates, with their ranks.
+    fn deficient(rng: &mut Rng, n: usize) -> Vec<(Mat<f64>, usize)> {
+        let mut dup = rand_mat(rng, 3, n);
         for col in 0..n {
             dup[(2, col)] = dup[(0, col)];
         }
-        let mut zero_row = rand_mat(&mut rng, 3, n);
+        let mut zero_row = rand_mat(rng, 3, n);
         for col in 0..n {
             zero_row[(0, col)] = 0.0;
         }
-        let lr = low_rank(&mut rng, 5, n, 3);
-        let wide = rand_mat(&mut rng, 9, n); // more constraints than coordinates
-        for (j, rank) in [(dup, 2), (zero_row, 2), (lr, 3), (wide, 8)] {
+        let lr = low_rank(rng, 5, n, 3);
+        let wide = rand_mat(rng, 9, n);
+        vec![
+            (dup, 2),
+            (zero_row, 2),
+            (lr, 3),
+            (wide, n),
+            (Mat::zeros(2, n), 0),
+        ]
+    }
+
+    /// With [`RankDeficiency::Error`] both methods report the rank of the SVD (never a rank
+    /// equal to the rows).
+    #[test]
+    fn rank_deficient_jacobian_is_an_error_on_request() {
+        let mut rng = Rng::new(32);
+        let n = 8;
+        let mass = spd(&mut rng, n);
+        for (j, rank) in deficient(&mut rng, n) {
             let m = j.nrows();
             for mut solver in both(n, m) {
+                solver.set_rank_deficiency(RankDeficiency::Error);
                 let mut x = vec![0.0; n];
                 let mut l = vec![0.0; m];
                 let err = solver.solve(
@@ -640,42 +817,84 @@ mod tests {
                     &mut x,
                     &mut l,
                 );
-                match err {
+                assert_eq!(
+                    err,
                     Err(LinalgError::RankDeficient {
-                        rank: r, required, ..
-                    }) => {
-                        assert_eq!(required, m);
-                        if solver.method() == KktMethod::RangeSpace {
-                            assert_eq!(r, rank);
-                        } else {
-                            assert!(r < m);
-                        }
-                    }
-                    other => panic!("{:?}: {other:?}", solver.method()),
-                }
+                        rank,
+                        required: m,
+                        tolerance: DEFAULT_KKT_RANK_RTOL
+                    }),
+                    "{:?}",
+                    solver.method()
+                );
             }
         }
-        // J = 0
-        let z = Mat::<f64>::zeros(2, n);
-        for mut solver in both(n, 2) {
-            let mut x = vec![0.0; n];
-            let mut l = vec![0.0; 2];
-            assert!(matches!(
-                solver.solve(
-                    mass.as_ref(),
-                    z.as_ref(),
-                    &vec![1.0; n],
-                    &[0.0; 2],
-                    &mut x,
-                    &mut l
-                ),
-                Err(LinalgError::RankDeficient {
-                    rank: 0,
-                    required: 2,
-                    ..
-                })
-            ));
+    }
+
+    /// By default a rank-deficient `J` gives `λ = S⁺ (c − J M⁻¹ f)` (pseudo-inverse of the
+    /// explicit `S = J M⁻¹ Jᵀ` by faer's SVD: the minimum-norm least-squares λ) and
+    /// `q̈ = M⁻¹ (f + Jᵀ λ)`, with both methods; consistent data (`c` in the range of `J`)
+    /// satisfy `J q̈ = c`.
+    #[test]
+    fn rank_deficient_jacobian_gives_the_minimum_norm_solution() {
+        let mut rng = Rng::new(34);
+        let n = 8;
+        let mass = spd(&mut rng, n);
+        let minv = mass.partial_piv_lu().inverse();
+        for (j, rank) in deficient(&mut rng, n) {
+            let m = j.nrows();
+            let f: Vec<f64> = (0..n).map(|_| rng.uniform()).collect();
+            // consistent c = J v
+            let v = Col::from_fn(n, |_| rng.uniform());
+            let cc = &j * &v;
+            let c: Vec<f64> = (0..m).map(|i| cc[i]).collect();
+            let fc = Col::from_fn(n, |i| f[i]);
+            let s = &j * &minv * j.transpose();
+            let lam = s.svd().unwrap().pseudoinverse() * (&cc - &j * &minv * &fc);
+            let qdd = &minv * (&fc + j.transpose() * &lam);
+            let scale = 1.0 + qdd.norm_max().max(lam.norm_max());
+            for mut solver in both(n, m) {
+                let (mut x, mut l) = (vec![0.0; n], vec![0.0; m]);
+                solver
+                    .solve(mass.as_ref(), j.as_ref(), &f, &c, &mut x, &mut l)
+                    .unwrap();
+                assert!(solver.last_solve_was_rank_revealing());
+                assert_eq!(solver.last_rank(), rank);
+                for i in 0..n {
+                    assert!(
+                        (x[i] - qdd[i]).abs() <= 1e-9 * scale,
+                        "{:?}",
+                        solver.method()
+                    );
+                }
+                for i in 0..m {
+                    assert!(
+                        (l[i] - lam[i]).abs() <= 1e-9 * scale,
+                        "{:?}",
+                        solver.method()
+                    );
+                }
+                let xc = Col::from_fn(n, |i| x[i]);
+                assert!((&j * &xc - &cc).norm_max() <= 1e-10 * scale);
+            }
         }
+        // a full-rank J keeps the fast path
+        let j = rand_mat(&mut rng, 3, n);
+        let mut solver = KktSolver::new(n, 3, KktMethod::RangeSpace);
+        let (mut x, mut l) = (vec![0.0; n], vec![0.0; 3]);
+        solver
+            .solve(
+                mass.as_ref(),
+                j.as_ref(),
+                &vec![1.0; n],
+                &[1.0; 3],
+                &mut x,
+                &mut l,
+            )
+            .unwrap();
+        assert!(!solver.last_solve_was_rank_revealing());
+        assert_eq!(solver.last_rank(), 3);
+        assert!(solver.set_rank_rtol(1.0).is_err() && solver.set_rank_rtol(-1.0).is_err());
     }
 
     #[test]

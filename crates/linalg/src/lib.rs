@@ -24,7 +24,9 @@
 //!   [`projector_identity_residuals`] checks (21)–(23).
 //! * [`KktSolver`] — the augmented system `M q̈ − Jᵀλ = f`, `J q̈ = c`, by the
 //!   range-space method (Schur complement `S = J M⁻¹ Jᵀ`) or by LU of the whole
-//!   `(n+m)²` matrix ([`KktMethod`]).
+//!   `(n+m)²` matrix ([`KktMethod`]); where `J` is rank-deficient (redundant rows, singular
+//!   configurations) a rank-revealing solve by the SVD of `L⁻¹Jᵀ` gives the unique `q̈` and the
+//!   minimum-norm `λ` ([`RankDeficiency`]).
 //! * [`testing`] — the seeded random matrices used by tests, benches and the accuracy report
 //!   of `contour-papers` (`tables/linalg.md`).
 //!
@@ -77,7 +79,9 @@ mod weighted;
 pub use cholesky::Cholesky;
 pub use dense::{all_finite, axpy_col, dot_col, Kernel, SMALL_MAX, UNROLL_MAX};
 pub use error::LinalgError;
-pub use kkt::{KktMethod, KktSolver, DEFAULT_KKT_PIVOT_RTOL};
+pub use kkt::{
+    KktMethod, KktSolver, RankDeficiency, DEFAULT_KKT_PIVOT_RTOL, DEFAULT_KKT_RANK_RTOL,
+};
 pub use lu::{Lu, DEFAULT_LU_PIVOT_RTOL};
 pub use pinv::{moore_penrose_residual, null_space, numerical_rank, PseudoInverse};
 pub use qr::SkinnyQr;

@@ -65,6 +65,7 @@ fn redundant_constraint_keeps_projectors() {
     assert!((&single * p1.p_a()).norm_max() <= 1e-14);
     for method in [KktMethod::RangeSpace, KktMethod::FullLu] {
         let mut s = KktSolver::new(3, 2, method);
+        s.set_rank_deficiency(contour_linalg::RankDeficiency::Error);
         let (mut qdd, mut lam) = ([0.0; 3], [0.0; 2]);
         let r = s.solve(
             mass.as_ref(),

@@ -9,11 +9,20 @@
 //! solved by [`contour_linalg::KktSolver`] in a workspace allocated once per
 //! mechanism ([`ConstrainedDynamics::new`]); [`ConstrainedDynamics::accelerations`]
 //! does not allocate.
+//!
+//! **Singular configurations.** Where `J` loses rank (redundant rows, or a mechanism passing
+//! through a singular configuration such as the flat position of a four-bar) `q̈` is still
+//! unique and `λ` is not: by default the solver then takes a rank-revealing path (the SVD of
+//! `L⁻¹Jᵀ`, `M = LLᵀ`) and returns that `q̈` with the minimum-Euclidean-norm `λ`
+//! ([`contour_linalg::RankDeficiency::MinimumNorm`]); regular configurations keep the
+//! Cholesky fast path. [`DynamicsOptions::rank_deficiency`] set to
+//! [`RankDeficiency::Error`] turns a rank below L into [`ModelError::RankDeficientJacobian`].
+//! Every returned number is finite: a NaN or ±∞ in `q̈` or `λ` is [`ModelError::NonFinite`].
 
 use crate::terms::{ModelTerms, Terms};
 use crate::validate::{check_finite, check_len, check_outputs, check_timed_state};
 use crate::{Mechanism, ModelError};
-use contour_linalg::{Cholesky, KktMethod, KktSolver};
+use contour_linalg::{Cholesky, KktMethod, KktSolver, RankDeficiency};
 use faer::MatRef;
 
 /// Factor `c` of the residual check after every constrained solve,
@@ -47,7 +56,9 @@ impl Baumgarte {
 
 /// Options of [`ConstrainedDynamics`]. `Default`: range-space KKT method
 /// (Cholesky of `M`, then of `S = J M⁻¹ Jᵀ`), no Baumgarte terms, the KKT
-/// solver's default pivot tolerance.
+/// solver's default pivot tolerance (`1e-12`) and rank cut-off (`1e-6`,
+/// [`contour_linalg::DEFAULT_KKT_RANK_RTOL`]), and the rank-revealing solve where `J` is
+/// rank-deficient ([`RankDeficiency::MinimumNorm`]).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct DynamicsOptions {
     /// How the augmented system is solved.
@@ -56,6 +67,12 @@ pub struct DynamicsOptions {
     pub baumgarte: Option<Baumgarte>,
     /// Relative pivot tolerance of the KKT solver (`None`: `contour_linalg::DEFAULT_KKT_PIVOT_RTOL`).
     pub pivot_rtol: Option<f64>,
+    /// Relative rank cut-off of the rank-revealing solve, on the singular values of `L⁻¹Jᵀ`
+    /// (`None`: [`contour_linalg::DEFAULT_KKT_RANK_RTOL`]).
+    pub rank_rtol: Option<f64>,
+    /// What a rank-deficient `J` gives: the unique `q̈` and the minimum-norm `λ` (default), or
+    /// [`ModelError::RankDeficientJacobian`].
+    pub rank_deficiency: RankDeficiency,
 }
 
 /// Workspace for the constrained dynamics of one mechanism: the matrices
@@ -87,6 +104,8 @@ pub struct ConstrainedDynamics {
     chol: Cholesky,
     /// The mechanism answers [`Mechanism::fast_forward_dynamics`] (a kinematic tree: ABA).
     fast: bool,
+    /// Solves that took the rank-revealing path.
+    rank_revealing_solves: usize,
 }
 
 impl ConstrainedDynamics {
@@ -116,6 +135,7 @@ impl ConstrainedDynamics {
             chol: Cholesky::new(n),
             // probe with empty slices: a model without the O(N) path answers `None` at once
             fast: mech.fast_forward_dynamics(&[], &[], &[], &mut []).is_some(),
+            rank_revealing_solves: 0,
         }
     }
 
@@ -143,7 +163,27 @@ impl ConstrainedDynamics {
                     value: tol,
                 })?;
         }
+        if let Some(tol) = options.rank_rtol {
+            s.kkt
+                .set_rank_rtol(tol)
+                .map_err(|_| ModelError::InvalidParameter {
+                    what: "rank_rtol",
+                    value: tol,
+                })?;
+        }
+        s.kkt.set_rank_deficiency(options.rank_deficiency);
         Ok(s)
+    }
+
+    /// Number of solves that took the rank-revealing path (`J` not certified of full rank by
+    /// the fast path) since the workspace was built.
+    pub fn rank_revealing_solves(&self) -> usize {
+        self.rank_revealing_solves
+    }
+
+    /// Numerical rank of `J` at the last constrained solve (L after the fast path).
+    pub fn last_rank(&self) -> usize {
+        self.kkt.last_rank()
     }
 
     /// Number of coordinates N.
@@ -261,10 +301,14 @@ impl ConstrainedDynamics {
     ///
     /// `qdd` has length N, `lambda` length L. Does not allocate.
     ///
+    /// Where `J` lacks full row rank (e.g. [`RedundantFourBar`](crate::models::RedundantFourBar):
+    /// rank 2 of 3 rows; a flat [`NFourBar`](crate::models::NFourBar)) the unique `q̈` and the
+    /// minimum-norm `λ` (module documentation).
+    ///
     /// Errors: dimension and NaN checks on inputs and model outputs;
-    /// [`ModelError::MassMatrixNotPositiveDefinite`];
-    /// [`ModelError::RankDeficientJacobian`] when `J` lacks full row rank
-    /// (e.g. [`RedundantFourBar`](crate::models::RedundantFourBar): rank 2 of 3 rows).
+    /// [`ModelError::MassMatrixNotPositiveDefinite`]; [`ModelError::NonFinite`] for a NaN or
+    /// ±∞ in `q̈` or `λ` (an overflowing solve); [`ModelError::IllConditioned`];
+    /// [`ModelError::RankDeficientJacobian`] only with [`RankDeficiency::Error`].
     pub fn accelerations<M: Mechanism + ?Sized>(
         &mut self,
         mech: &M,
@@ -318,7 +362,13 @@ impl ConstrainedDynamics {
                 lambda,
             )
             .map_err(|e| ModelError::from_solver(e, l))?;
-        self.check_residual(qdd, lambda)
+        let rank_revealing = self.kkt.last_solve_was_rank_revealing();
+        if rank_revealing {
+            self.rank_revealing_solves += 1;
+        }
+        check_finite("accelerations", qdd)?;
+        check_finite("lambda", lambda)?;
+        self.check_residual(qdd, lambda, rank_revealing)
     }
 
     /// The acceleration constraint after the solve, row by row:
@@ -333,9 +383,24 @@ impl ConstrainedDynamics {
     /// well-conditioned system meets it by orders of magnitude; an ill-conditioned `M` or
     /// `J M⁻¹ Jᵀ` (e.g. `M = diag(1, 1e-12)`) does not, and is reported as
     /// [`ModelError::IllConditioned`] instead of returning accelerations that violate the
-    /// constraint. No allocation.
-    fn check_residual(&mut self, qdd: &[f64], lambda: &[f64]) -> Result<(), ModelError> {
+    /// constraint. After a rank-revealing solve the rows hold, besides round-off, the
+    /// inconsistency `d` of the data in the dropped singular directions (`J q̈ = c − d`,
+    /// [`contour_linalg::KktSolver::dropped_residual`]): `J q̈ − c + d` is checked, i.e. the
+    /// accuracy of the solve in the directions it keeps; and `d` itself must stay within the
+    /// rank cut-off times the row's terms, `|d_i| ≤ rank_rtol · scale_i`, else
+    /// [`ModelError::InconsistentAtSingularity`]: data that no `q̈` meets (a state that drifted
+    /// off the constraint near a singular configuration) have no unique answer, and the
+    /// least-squares one lets a simulation continue on a branch chosen by the drift. Not
+    /// finite residuals fail. No allocation.
+    fn check_residual(
+        &mut self,
+        qdd: &[f64],
+        lambda: &[f64],
+        rank_revealing: bool,
+    ) -> Result<(), ModelError> {
+        let factor = RESIDUAL_FACTOR * f64::EPSILON;
         let n = self.n;
+        let dropped = self.kkt.dropped_residual();
         let (mm, j, f) = (
             self.terms.mass_matrix(),
             self.terms.jacobian(),
@@ -351,19 +416,29 @@ impl ConstrainedDynamics {
             self.force[k] = force / m;
         }
         for i in 0..self.l {
-            let mut r = -self.c[i];
-            let mut scale = self.c[i].abs();
+            let d = if rank_revealing { dropped[i] } else { 0.0 };
+            let mut r = d - self.c[i];
+            let mut scale = self.c[i].abs() + d.abs();
             for k in 0..n {
                 let jik = j[(i, k)];
                 r += jik * qdd[k];
                 scale += jik.abs() * (qdd[k].abs() + self.force[k]);
             }
-            let bound = RESIDUAL_FACTOR * f64::EPSILON * scale;
-            // a NaN residual fails too
-            if r.is_nan() || r.abs() > bound {
+            let bound = factor * scale;
+            // a NaN residual (or bound) fails too
+            if !within(r.abs(), bound) {
                 return Err(ModelError::IllConditioned {
                     what: "constrained accelerations (J qdd + rho)",
                     residual: r.abs(),
+                    bound,
+                });
+            }
+            let bound = self.kkt.rank_rtol() * scale;
+            if !within(d.abs(), bound) {
+                return Err(ModelError::InconsistentAtSingularity {
+                    rank: self.kkt.last_rank(),
+                    rows: self.l,
+                    residual: d.abs(),
                     bound,
                 });
             }
@@ -460,8 +535,16 @@ impl ConstrainedDynamics {
             .map_err(|e| ModelError::from_solver(e, self.l))?;
         qdd.copy_from_slice(self.terms.net_force());
         self.chol.solve_in_place(qdd);
-        Ok(())
+        check_finite("accelerations", qdd)
     }
+}
+
+/// `x ≤ bound`, false when either is NaN (a NaN residual fails its check).
+fn within(x: f64, bound: f64) -> bool {
+    matches!(
+        x.partial_cmp(&bound),
+        Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+    )
 }
 
 #[cfg(test)]
@@ -746,6 +829,76 @@ mod tests {
         // Keerthi's robot has no O(N) path
         let robot = KeerthiRobot::default();
         assert!(!ConstrainedDynamics::new(&robot).fast);
+    }
+
+    /// An ill-conditioned `M = diag(1, 1e-300)` under `u = (1e300, 1e300)` overflows `q̈`:
+    /// a typed error naming the accelerations, with and without a constraint row, never NaN
+    /// or ∞ returned as `Ok`.
+    #[test]
+    fn overflowing_accelerations_are_a_typed_error() {
+        struct Stiff(usize);
+        impl Mechanism for Stiff {
+            fn name(&self) -> &str {
+                "stiff"
+            }
+            fn dof(&self) -> usize {
+                2
+            }
+            fn n_constraints(&self) -> usize {
+                self.0
+            }
+            fn mass_matrix(&self, _q: &[f64], mut m: faer::MatMut<'_, f64>) {
+                m.fill(0.0);
+                m[(0, 0)] = 1.0;
+                m[(1, 1)] = 1e-300;
+            }
+            fn bias_forces(&self, _q: &[f64], _qd: &[f64], h: &mut [f64]) {
+                h.fill(0.0);
+            }
+            fn applied_forces(&self, _t: f64, _q: &[f64], _qd: &[f64], u: &mut [f64]) {
+                u.fill(1e300);
+            }
+            fn constraints(&self, _t: f64, q: &[f64], phi: &mut [f64]) {
+                phi.fill(q[0]);
+            }
+            fn constraint_jacobian(&self, _t: f64, _q: &[f64], mut j: faer::MatMut<'_, f64>) {
+                j.fill(0.0);
+                if self.0 > 0 {
+                    j[(0, 0)] = 1.0;
+                }
+            }
+            fn constraint_accel_bias(&self, _t: f64, _q: &[f64], _qd: &[f64], rho: &mut [f64]) {
+                rho.fill(0.0);
+            }
+        }
+        for l in [0usize, 1] {
+            let m = Stiff(l);
+            let mut d = ConstrainedDynamics::new(&m);
+            let (mut qdd, mut lambda) = ([0.0; 2], vec![0.0; l]);
+            let e = d
+                .accelerations(&m, 0.0, &[0.0; 2], &[0.0; 2], &mut qdd, &mut lambda)
+                .unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    ModelError::NonFinite {
+                        what: "accelerations",
+                        ..
+                    }
+                ),
+                "L = {l}: {e:?}"
+            );
+            let e = d
+                .unconstrained_accelerations(&m, 0.0, &[0.0; 2], &[0.0; 2], &mut qdd)
+                .unwrap_err();
+            assert!(matches!(
+                e,
+                ModelError::NonFinite {
+                    what: "accelerations",
+                    ..
+                }
+            ));
+        }
     }
 
     #[test]

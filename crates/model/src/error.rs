@@ -47,6 +47,23 @@ pub enum ModelError {
         /// Relative rank tolerance used.
         tolerance: f64,
     },
+    /// Where `J` has lost rank (numerical rank `rank` of `rows`), the acceleration constraint
+    /// `J q̈ = −ρ` is inconsistent in the lost directions by more than the rank cut-off
+    /// explains: no `q̈` meets it, because the state has left the constraint manifold (a drift
+    /// of `φ̇` that the nearly lost directions amplify), and continuing with the least-squares
+    /// `q̈` would pick a branch at random. Methods that keep the state on the manifold (the
+    /// projector method, projection after every step) do not meet it.
+    #[error("constraint Jacobian has numerical rank {rank} < {rows} rows and the acceleration constraint is inconsistent in the lost directions (row residual {residual:e} > {bound:e}): the state has left the constraint manifold near a singular configuration")]
+    InconsistentAtSingularity {
+        /// Numerical rank of `J`.
+        rank: usize,
+        /// Number of rows L.
+        rows: usize,
+        /// Largest `|d_i|` of the dropped part of the data.
+        residual: f64,
+        /// The bound it exceeds (`rank_rtol` times the size of the row's terms).
+        bound: f64,
+    },
     /// An iteration did not reach its tolerance.
     #[error("no convergence after {iterations} iterations (residual {residual:e})")]
     NoConvergence {

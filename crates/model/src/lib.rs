@@ -75,6 +75,7 @@ pub use consistent::{
     check_consistent, consistent_state, constraint_residuals, ConsistentState,
     ConsistentStateOptions, VelocityMetric,
 };
+pub use contour_linalg::RankDeficiency;
 pub use dynamics::{Baumgarte, ConstrainedDynamics, DynamicsOptions, RESIDUAL_FACTOR};
 pub use error::ModelError;
 pub use mechanism::{ConstraintKind, Controller, Mechanism, WithController};

@@ -4,7 +4,8 @@ use crate::common;
 use common::DiagPendulum;
 use contour_model::models::{KeerthiRobot, Pendulum, RedundantFourBar, KEERTHI_IC2};
 use contour_model::{
-    check_consistent, consistent_state, ConsistentStateOptions, ConstrainedDynamics, ModelError,
+    check_consistent, consistent_state, ConsistentStateOptions, ConstrainedDynamics,
+    DynamicsOptions, ModelError,
 };
 
 #[test]
@@ -168,7 +169,14 @@ fn indefinite_mass_matrix_is_reported() {
 fn rank_deficient_jacobian_names_the_rank() {
     let fb = RedundantFourBar::default();
     let (q, qd) = fb.state(2.0, 1.0).unwrap();
-    let mut d = ConstrainedDynamics::new(&fb);
+    let mut d = ConstrainedDynamics::with_options(
+        &fb,
+        DynamicsOptions {
+            rank_deficiency: contour_model::RankDeficiency::Error,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let (mut qdd, mut lambda) = ([0.0; 3], [0.0; 3]);
     let e = d
         .accelerations(&fb, 0.0, &q, &qd, &mut qdd, &mut lambda)
@@ -186,7 +194,14 @@ fn rank_deficient_jacobian_names_the_rank() {
     );
     // a singular pendulum configuration (q = 0 makes J = 0): rank 0
     let p = Pendulum::default();
-    let mut d = ConstrainedDynamics::new(&p);
+    let mut d = ConstrainedDynamics::with_options(
+        &p,
+        DynamicsOptions {
+            rank_deficiency: contour_model::RankDeficiency::Error,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let (mut qdd, mut lambda) = ([0.0; 2], [0.0; 1]);
     let e = d
         .accelerations(&p, 0.0, &[0.0, 0.0], &[0.0; 2], &mut qdd, &mut lambda)

@@ -28,7 +28,9 @@
 //! **Redundant mechanisms**: [`RedundantFourBar`] (3 rows, rank 2) and
 //! [`RedundantParallelogram`] (a parallelogram linkage with a redundant middle crank: 6 rows,
 //! rank 5 on the motion), both under gravity for 10 s with DOPRI5 at τ = 1e-8. The KKT-based
-//! methods stop with [`ModelError::RankDeficientJacobian`]; the projector method runs.
+//! methods take the rank-revealing solve (the unique q̈, the minimum-norm λ) and run; asked to
+//! refuse rank deficiency (`RankDeficiency::Error`) they stop with
+//! [`ModelError::RankDeficientJacobian`]. The projector method runs.
 //! `energy_drift = max_t |E(t) − E(0)| / E_scale` over the output grid (E_scale = the largest
 //! kinetic energy reached).
 //!
@@ -40,7 +42,7 @@ use contour::model::models::{
     arm7_initial_q, ssrms_arm_tip_held, Arm7LoadCase, RedundantFourBar, RedundantParallelogram,
 };
 use contour::model::tree::ConstrainedTree;
-use contour::model::{Mechanism, ModelError, WithController};
+use contour::model::{DynamicsOptions, Mechanism, ModelError, RankDeficiency, WithController};
 use contour::projection::kovecses::{AccelerationSolver, ProjectionDynamics, VelocityFiltering};
 use contour::projection::{
     ConfigurationCorrection, CorrectionCount, ErrorControl, Integrator, Method, PerturbationConfig,
@@ -469,8 +471,16 @@ fn redundant_case<M: Mechanism + ?Sized>(
         d.accelerations(mech, 0.0, q, qd, &mut a, &mut l)?;
         rank = rank.min(d.rank());
     }
-    let direct =
-        run_redundant(mech, q, qd, cfg, Some(Method::Direct)).map_err(ProjectionError::into_cause);
+    let direct = Simulation::new(mech, q, qd, 0.0, REDUNDANT_FINAL_TIME)
+        .method(Method::Direct)
+        .integrator(Integrator::dopri5())
+        .error_control(ErrorControl::absolute(1e-8))
+        .dynamics(DynamicsOptions {
+            rank_deficiency: RankDeficiency::Error,
+            ..Default::default()
+        })
+        .run()
+        .map_err(ProjectionError::into_cause);
     let direct_fails = matches!(
         direct,
         Err(ProjectionError::Model(
@@ -497,7 +507,7 @@ fn redundant_case<M: Mechanism + ?Sized>(
             format!("{base}/direct_error"),
             if direct_fails { 1.0 } else { 0.0 },
             match &direct {
-                Err(e) => format!("1 = the direct (KKT) method stops with RankDeficientJacobian: {e}"),
+                Err(e) => format!("1 = the direct (KKT) method asked to refuse rank deficiency (RankDeficiency::Error) stops with RankDeficientJacobian: {e}"),
                 Ok(_) => "0: the direct method did NOT report the rank deficiency".to_string(),
             },
         ),

@@ -73,20 +73,21 @@ fn redundant_mechanisms_run_at_round_off() {
     let e = contour_papers::kovecses::relative_energy_drift(&fb, &tr);
     assert!(e < 1e-6, "{e:e}");
     let baumgarte = contour::projection::BaumgarteGains::critical(2.0).unwrap();
+    // the KKT-based methods take the rank-revealing solve and follow the projector method's
+    // motion (no corrections: their drift is the integrator's, 5e-5 rad after 10 s)
     for m in [Method::Direct, Method::Baumgarte(baumgarte)] {
-        let r = run_redundant(&fb, &q, &qd, ProjectorConfig::default(), Some(m))
-            .map_err(ProjectionError::into_cause);
+        let r = run_redundant(&fb, &q, &qd, ProjectorConfig::default(), Some(m)).unwrap();
         assert!(
-            matches!(
-                r,
-                Err(ProjectionError::Model(ModelError::RankDeficientJacobian {
-                    rank: 2,
-                    rows: 3,
-                    ..
-                }))
-            ),
-            "{r:?}"
+            r.stats.rank_revealing_evals >= r.stats.f_evals,
+            "{:?}",
+            r.stats
         );
+        let d =
+            r.q.iter()
+                .zip(&tr.q)
+                .flat_map(|(a, b)| a.iter().zip(b).map(|(x, y)| (x - y).abs()))
+                .fold(0.0f64, f64::max);
+        assert!(d < 1e-3, "{d:e}");
     }
     // Keerthi's perturbation approach needs L < N rows
     assert!(matches!(
@@ -120,14 +121,25 @@ fn redundant_mechanisms_run_at_round_off() {
     // the linkage really moves (released at 0.4 rad it swings through the bottom)
     let th_min = tr.q.iter().map(|q| q[0]).fold(f64::INFINITY, f64::min);
     assert!(th_min < -2.0, "{th_min}");
-    assert!(matches!(
-        run_redundant(&pg, &q, &qd, cfg, Some(Method::Direct)).map_err(ProjectionError::into_cause),
-        Err(ProjectionError::Model(ModelError::RankDeficientJacobian {
-            rank: 5,
-            rows: 6,
-            ..
-        }))
-    ));
+    let r = contour::projection::Simulation::new(&pg, &q, &qd, 0.0, 1.0)
+        .method(Method::Direct)
+        .dynamics(contour::model::DynamicsOptions {
+            rank_deficiency: contour::model::RankDeficiency::Error,
+            ..Default::default()
+        })
+        .run()
+        .map_err(ProjectionError::into_cause);
+    assert!(
+        matches!(
+            r,
+            Err(ProjectionError::Model(ModelError::RankDeficientJacobian {
+                rank: 5,
+                rows: 6,
+                ..
+            }))
+        ),
+        "{r:?}"
+    );
 }
 
 /// Counts of (35) and (36): with a fixed count exactly that many corrections; to a tolerance,

@@ -29,7 +29,7 @@ impl<'m, M: Mechanism + ?Sized> Direct<'m, M> {
     ) -> Result<MethodStart<Self>, ProjectionError> {
         let opts = DynamicsOptions {
             baumgarte,
-            ..Default::default()
+            ..ctx.dynamics
         };
         let method = Self {
             rhs: ConstrainedRhs::new(ctx.mech, opts)?,
@@ -68,5 +68,6 @@ impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for Direct<'m, M> {
 
     fn add_stats(&self, s: &mut SimulationStats) {
         s.f_evals = self.rhs.evals;
+        s.rank_revealing_evals = self.rhs.rank_revealing_solves();
     }
 }

@@ -63,6 +63,22 @@ pub enum ProjectionError {
         /// Actual length.
         found: usize,
     },
+    /// The energy `E = T + V` of a model that reports it ([`contour_model::Mechanism::kinetic_energy`],
+    /// [`contour_model::Mechanism::potential_energy`]) left `E(t0) ± tol` at an accepted step
+    /// ([`crate::Simulation::energy_tolerance`]): for a conservative model (no applied forces,
+    /// scleronomic constraints) the run has left the physical solution, e.g. on a wrong branch
+    /// after a singular configuration.
+    #[error("energy drift |E - E0| = {drift:e} exceeds {tol:e} at t = {t} (E0 = {e0})")]
+    EnergyDrift {
+        /// Time of the first accepted step beyond the tolerance.
+        t: f64,
+        /// `|E(t) − E(t0)|` there.
+        drift: f64,
+        /// `E(t0)`.
+        e0: f64,
+        /// The tolerance.
+        tol: f64,
+    },
     /// The time span is invalid (`t_end ≤ t0`, or a non-finite end).
     #[error("invalid time span: t0 = {t0}, t = {t}")]
     InvalidTimeSpan {

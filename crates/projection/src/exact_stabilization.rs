@@ -94,11 +94,11 @@ pub(crate) struct EcsResidual<'m, M: ?Sized> {
 
 impl<'m, M: Mechanism + ?Sized> EcsResidual<'m, M> {
     /// Workspace for `mech` (allocates once).
-    fn new(mech: &'m M, form: EcsForm) -> Result<Self, ProjectionError> {
+    fn new(mech: &'m M, form: EcsForm, dynamics: DynamicsOptions) -> Result<Self, ProjectionError> {
         let (n, l) = (mech.dof(), mech.n_constraints());
         let n2 = 2 * n;
         Ok(Self {
-            inner: ConstrainedRhs::new(mech, DynamicsOptions::default())?,
+            inner: ConstrainedRhs::new(mech, dynamics)?,
             n,
             l,
             form,
@@ -275,7 +275,7 @@ impl<'m, M: Mechanism + ?Sized> ExactStabilization<'m, M> {
         let (n, l) = (mech.dof(), mech.n_constraints());
         let n2 = 2 * n;
         let dim = n2 + 2 * l;
-        let mut res = EcsResidual::new(mech, cfg.form)?;
+        let mut res = EcsResidual::new(mech, cfg.form, ctx.dynamics)?;
         // Consistent y'₀ = (f(x₀), 0); counted as the initial evaluation.
         let mut y0 = ctx.x0.clone();
         y0.resize(dim, 0.0);
@@ -329,6 +329,7 @@ impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for ExactStabilization<'m, M
     fn add_stats(&self, s: &mut SimulationStats) {
         s.f_evals = self.prob.0.inner.evals;
         s.jacobian_f_evals = self.prob.0.jac_f_evals;
+        s.rank_revealing_evals = self.prob.0.inner.rank_revealing_solves();
     }
 }
 

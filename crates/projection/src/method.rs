@@ -238,6 +238,12 @@ pub struct RunContext<'a, 'm, M: ?Sized> {
     pub integrator: &'a Integrator,
     /// Record λ after every accepted step too.
     pub lambda_at_steps: bool,
+    /// Options of the constrained dynamics (KKT method, pivot and rank tolerances, what a
+    /// rank-deficient `J` gives) for every evaluation of the methods that solve (1.1)+(1.4);
+    /// the Baumgarte terms are the method's own.
+    pub dynamics: DynamicsOptions,
+    /// Energy tolerance of [`crate::Simulation::energy_tolerance`].
+    pub(crate) energy_tol: Option<f64>,
     /// `(‖φ‖₂, ‖J q̇ + b‖₂)` at `x0` when the builder checked the initial state (for the
     /// recorder's start, instead of measuring the same state again).
     pub(crate) x0_violations: Option<(f64, f64)>,

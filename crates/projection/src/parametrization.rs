@@ -115,7 +115,11 @@ pub(crate) struct ParamRhs<'m, M: ?Sized> {
 }
 
 impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
-    fn new(mech: &'m M, cfg: ParametrizationConfig) -> Result<Self, ProjectionError> {
+    fn new(
+        mech: &'m M,
+        cfg: ParametrizationConfig,
+        dynamics: DynamicsOptions,
+    ) -> Result<Self, ProjectionError> {
         let (n, l) = (mech.dof(), mech.n_constraints());
         if l == 0 || l >= n {
             return Err(ProjectionError::BadConstraintCount {
@@ -125,7 +129,7 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
             });
         }
         Ok(Self {
-            inner: ConstrainedRhs::new(mech, DynamicsOptions::default())?,
+            inner: ConstrainedRhs::new(mech, dynamics)?,
             n,
             l,
             d: n - l,
@@ -406,7 +410,7 @@ impl<'m, M: Mechanism + ?Sized> Parametrization<'m, M> {
         cfg: &ParametrizationConfig,
     ) -> Result<MethodStart<Self>, ProjectionError> {
         cfg.validate()?;
-        let mut rhs = ParamRhs::new(ctx.mech, *cfg)?;
+        let mut rhs = ParamRhs::new(ctx.mech, *cfg, ctx.dynamics)?;
         let mut y0 = vec![0.0; 2 * rhs.d];
         rhs.reparametrize(ctx.t0, &ctx.x0, &mut y0)?;
         let tol = ctx.error_control.to_ode(y0.len());
@@ -513,6 +517,7 @@ impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for Parametrization<'m, M> {
     }
     fn add_stats(&self, s: &mut SimulationStats) {
         s.f_evals = self.rhs.inner.evals;
+        s.rank_revealing_evals = self.rhs.inner.rank_revealing_solves();
         s.reparametrizations = self.reparams;
         s.restarts = self.restarts;
         s.parametrization_iterations = self.rhs.iterations;
@@ -540,7 +545,12 @@ mod tests {
         .unwrap();
         let mut xp = cs.q.clone();
         xp.extend_from_slice(&cs.qd);
-        let mut p = ParamRhs::new(&sys, ParametrizationConfig::default()).unwrap();
+        let mut p = ParamRhs::new(
+            &sys,
+            ParametrizationConfig::default(),
+            DynamicsOptions::default(),
+        )
+        .unwrap();
         let mut y0 = vec![0.0; 2];
         p.reparametrize(0.0, &xp, &mut y0).unwrap();
         for a in 0..3 {
@@ -590,10 +600,19 @@ mod tests {
             fn constraint_accel_bias(&self, _t: f64, _q: &[f64], _qd: &[f64], _r: &mut [f64]) {}
         }
         assert!(matches!(
-            ParamRhs::new(&Free, ParametrizationConfig::default()),
+            ParamRhs::new(
+                &Free,
+                ParametrizationConfig::default(),
+                DynamicsOptions::default()
+            ),
             Err(ProjectionError::BadConstraintCount { .. })
         ));
         let p = Pendulum::default();
-        assert!(ParamRhs::new(&p, ParametrizationConfig::default()).is_ok());
+        assert!(ParamRhs::new(
+            &p,
+            ParametrizationConfig::default(),
+            DynamicsOptions::default()
+        )
+        .is_ok());
     }
 }

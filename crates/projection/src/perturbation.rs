@@ -46,7 +46,7 @@
 //! same correction (`projected_output`, default on).
 
 use contour_linalg::SkinnyQr;
-use contour_model::{ConstrainedDynamics, DynamicsOptions, Mechanism};
+use contour_model::{ConstrainedDynamics, Mechanism};
 use contour_ode::{OdeError, OdeRhs, RhsError};
 use faer::Mat;
 use serde::{Deserialize, Serialize};
@@ -463,7 +463,7 @@ impl<'m, M: Mechanism + ?Sized> Perturbation<'m, M> {
         let before_final =
             cfg.project_before_final_evaluation && matches!(ctx.integrator, Integrator::Abm(_));
         let rhs = PertRhs {
-            inner: ConstrainedRhs::new(mech, DynamicsOptions::default())?,
+            inner: ConstrainedRhs::new(mech, ctx.dynamics)?,
             proj: ManifoldProjection::new(mech, ctx.error_control, cfg)?,
             before_final,
             accept: cfg.accept_factor,
@@ -580,6 +580,7 @@ impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for Perturbation<'m, M> {
 
     fn add_stats(&self, s: &mut SimulationStats) {
         s.f_evals = self.rhs.inner.evals;
+        s.rank_revealing_evals = self.rhs.inner.rank_revealing_solves();
         s.projections = self.rhs.proj.projections;
         s.projection_iterations = self.rhs.proj.iterations;
         s.qr_factorizations = self.rhs.proj.qr_factorizations;

@@ -62,6 +62,11 @@ impl<'m, M: Mechanism + ?Sized> ConstrainedRhs<'m, M> {
         &mut self.dynamics
     }
 
+    /// Evaluations that took the rank-revealing solve (`J` not certified of full rank).
+    pub fn rank_revealing_solves(&self) -> usize {
+        self.dynamics.rank_revealing_solves()
+    }
+
     /// Multipliers λ of the last evaluation.
     pub fn lambda(&self) -> &[f64] {
         &self.lambda

@@ -104,6 +104,16 @@ pub struct SimulationStats {
     pub initial_phi: f64,
     /// `‖J q̇ + b‖₂` of the initial state used.
     pub initial_phidot: f64,
+    /// Largest `|E − E(t0)|` of `E = T + V` over the accepted steps, for models that report
+    /// their energy (`None` otherwise); conserved only by conservative models (no applied
+    /// forces, scleronomic constraints), where a jump reveals a run that left the physical
+    /// solution.
+    #[serde(default)]
+    pub energy_drift: Option<f64>,
+    /// Evaluations of the constrained dynamics that found `J` rank-deficient (or not certified
+    /// of full rank) and took the rank-revealing solve.
+    #[serde(default)]
+    pub rank_revealing_evals: usize,
 }
 
 /// Kind of an [`Event`] of a trajectory.

@@ -164,13 +164,30 @@ fn initial_check_is_constraint_residuals() {
 
 #[test]
 fn rank_deficient_jacobian() {
-    // L = 3 rows of rank 2 on N = 3: the index-1 solve needs full rank …
+    // L = 3 rows of rank 2 on N = 3: the index-1 solve takes the rank-revealing path (every
+    // evaluation counted), or refuses on request …
     let fb = RedundantFourBar::default();
     let (q, qd) = fb.state(0.3, 0.5).unwrap();
+    let tr = Simulation::new(&fb, &q, &qd, 0.0, 1.0)
+        .method(Method::Direct)
+        .require_consistent(1e-8)
+        .run()
+        .unwrap();
+    // every evaluation, those of the outputs' λ included
+    assert!(
+        tr.stats.rank_revealing_evals >= tr.stats.f_evals,
+        "{:?}",
+        tr.stats
+    );
+    assert!(tr.stats.max_phi < 1e-4, "{:?}", tr.stats);
     assert!(matches!(
         Simulation::new(&fb, &q, &qd, 0.0, 1.0)
             .method(Method::Direct)
             .require_consistent(1e-8)
+            .dynamics(contour_model::DynamicsOptions {
+                rank_deficiency: contour_model::RankDeficiency::Error,
+                ..Default::default()
+            })
             .run()
             .map_err(ProjectionError::into_cause),
         Err(ProjectionError::Model(

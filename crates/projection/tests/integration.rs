@@ -15,5 +15,6 @@ mod no_allocation;
 mod pendulum;
 mod projection_property;
 mod recording;
+mod singular_configurations;
 mod trajectory_io;
 mod user_method;

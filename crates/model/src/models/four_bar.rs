@@ -22,9 +22,10 @@ use faer::MatMut;
 /// independent (everywhere except the change points where coupler and rocker are
 /// aligned). Such a set arises when a closure is "measured" twice; it is the
 /// test case for methods that must tolerate rank-deficient J
-/// (Kövecses' projectors, the SVD pseudo-inverse), while
-/// [`ConstrainedDynamics`](crate::ConstrainedDynamics) reports
-/// [`ModelError::RankDeficientJacobian`](crate::ModelError::RankDeficientJacobian).
+/// (Kövecses' projectors, the SVD pseudo-inverse, the rank-revealing solve of
+/// [`ConstrainedDynamics`](crate::ConstrainedDynamics), which reports
+/// [`ModelError::RankDeficientJacobian`](crate::ModelError::RankDeficientJacobian) only when
+/// asked to by [`crate::RankDeficiency::Error`]).
 ///
 /// With `k = m2 a b / 2`:
 ///
@@ -278,7 +279,14 @@ mod tests {
     fn constrained_accelerations_report_the_rank() {
         let fb = RedundantFourBar::default();
         let (q, qd) = fb.state(0.4, 2.0).unwrap();
-        let mut d = ConstrainedDynamics::new(&fb);
+        let mut d = ConstrainedDynamics::with_options(
+            &fb,
+            crate::DynamicsOptions {
+                rank_deficiency: crate::RankDeficiency::Error,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let (mut qdd, mut lambda) = ([0.0; 3], [0.0; 3]);
         let err = d
             .accelerations(&fb, 0.0, &q, &qd, &mut qdd, &mut lambda)

@@ -9,6 +9,7 @@
 //! | [`SliderCrank`] | 3 | 2 | absolute link angles + slider position |
 //! | [`RedundantFourBar`] | 3 | 3 (rank 2) | four-bar with a redundant closure row |
 //! | [`RedundantParallelogram`] | 6 | 6 (rank 5) | parallelogram with a redundant middle crank |
+//! | [`NFourBar`] | 2n + 2 | 2n + 1 (rank n + 1 when flat) | MBS benchmark A02, n four-bar loops in natural coordinates |
 //! | [`ssrms_arm`] / [`ssrms_arm_tip_held`] (+ [`Arm7LoadCase`]) | 7 | 0 / 3 | Kövecses & Piedbœuf, SSRMS-like (`data/arm7.urdf`) |
 //! | [`panda_arm`] | 7 | 0 | Franka Emika Panda (`data/panda.urdf`) |
 //! | [`AndrewsSqueezer`] | 7 | 6 | Andrews' squeezing mechanism (Hairer & Wanner; IVP test set) |
@@ -21,6 +22,7 @@ mod car_axis;
 mod four_bar;
 mod huang;
 mod keerthi;
+mod n_four_bar;
 mod parallelogram;
 mod pendulum;
 mod slider_crank;
@@ -37,6 +39,7 @@ pub use huang::{DesiredMotion, HuangCartesianRobot, HuangPdLaw};
 pub use keerthi::{
     KeerthiControlLaw, KeerthiInitialCondition, KeerthiRobot, KEERTHI_IC1, KEERTHI_IC2,
 };
+pub use n_four_bar::NFourBar;
 pub use parallelogram::RedundantParallelogram;
 pub use pendulum::Pendulum;
 pub use slider_crank::SliderCrank;

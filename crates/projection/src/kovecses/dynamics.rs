@@ -307,11 +307,40 @@ mod tests {
                 "{lhs} {rhs}"
             );
         }
-        // KKT refuses the same state
+        // the rank-revealing KKT solve gives the same q̈ and the same minimum-norm λ
+        // (λ = −Wᵀ M W r = S† (c − J M⁻¹ f), S = J M⁻¹ Jᵀ), from an SVD of L⁻¹Jᵀ instead of
+        // the projectors of (17)
         let mut kkt = ConstrainedDynamics::new(&fb);
+        let (mut ak, mut lk) = ([0.0; 3], [0.0; 3]);
+        kkt.accelerations(&fb, 0.0, &q, &qd, &mut ak, &mut lk)
+            .unwrap();
+        assert_eq!((kkt.rank_revealing_solves(), kkt.last_rank()), (1, 2));
+        for i in 0..3 {
+            assert!(
+                (a[i] - ak[i]).abs() <= 1e-10 * (1.0 + a[i].abs()),
+                "{a:?} {ak:?}"
+            );
+            assert!(
+                (l[i] - lk[i]).abs() <= 1e-10 * (1.0 + l[i].abs()),
+                "{l:?} {lk:?}"
+            );
+        }
+        // and refuses the state on request
+        let mut kkt = ConstrainedDynamics::with_options(
+            &fb,
+            contour_model::DynamicsOptions {
+                rank_deficiency: contour_model::RankDeficiency::Error,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert!(matches!(
             kkt.accelerations(&fb, 0.0, &q, &qd, &mut a, &mut l),
-            Err(ModelError::RankDeficientJacobian { .. })
+            Err(ModelError::RankDeficientJacobian {
+                rank: 2,
+                rows: 3,
+                ..
+            })
         ));
     }
 }

@@ -31,15 +31,17 @@ enum RhsKind<'m, M: ?Sized> {
 }
 
 impl<'m, M: Mechanism + ?Sized> ProjectorRhs<'m, M> {
-    pub(crate) fn new(mech: &'m M, cfg: &ProjectorConfig) -> Result<Self, ProjectionError> {
+    pub(crate) fn new(
+        mech: &'m M,
+        cfg: &ProjectorConfig,
+        dynamics: DynamicsOptions,
+    ) -> Result<Self, ProjectionError> {
         let (n, l) = (mech.dof(), mech.n_constraints());
         let kind = match cfg.acceleration {
             AccelerationSolver::Projection => {
                 RhsKind::Projection(ProjectionDynamics::new(mech, cfg.rank_rtol)?)
             }
-            AccelerationSolver::Lagrange => {
-                RhsKind::Lagrange(ConstrainedRhs::new(mech, DynamicsOptions::default())?)
-            }
+            AccelerationSolver::Lagrange => RhsKind::Lagrange(ConstrainedRhs::new(mech, dynamics)?),
         };
         Ok(Self {
             mech,
@@ -106,7 +108,7 @@ impl<'m, M: Mechanism + ?Sized> ProjectorMethod<'m, M> {
         filter.set_previous(ctx.t0, &ctx.x0)?;
         let method = Self {
             mech,
-            rhs: ProjectorRhs::new(mech, cfg)?,
+            rhs: ProjectorRhs::new(mech, cfg, ctx.dynamics)?,
             cfg: *cfg,
             filter,
             out_filter: ConstraintFilter::new(mech, cfg)?,
