@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Pinocchio cross-check fixture for the kinematic trees of contour-model (issue 13, item 4).
+"""Pinocchio cross-check fixture for the kinematic trees of contour-model.
 
 Loads the shipped URDFs (crates/model/data/{arm7,panda}.urdf) with Pinocchio (`pip install pin`,
 4.1), evaluates at seeded states

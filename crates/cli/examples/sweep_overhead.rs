@@ -1,4 +1,4 @@
-//! The per-run overhead of the CLI against the library, for the issue 15 note: the 1,000
+//! The per-run overhead of the CLI against the library, measured: the 1,000
 //! Keerthi runs of `examples/scenarios/sweep_keerthi.toml`, in one process, (a) as the sweep
 //! runs them (`contour_cli::sweep::run_one`: the base scenario's TOML table with the run's
 //! values set, deserialized, the model built, the method configured, the run summarized)

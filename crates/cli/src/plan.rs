@@ -5,7 +5,7 @@
 //! `Trajectory` CSV: t, q, q̇, q̈, τ sampled at `sample_rate`), `phase_plane.svg` (ṡ(s), the
 //! maximum-velocity curve, the switching points) and `plan.json` (the summary).
 //!
-//! Every call into `contour-planning` is in this module (its API is moving under issue 14):
+//! Every call into `contour-planning` is in this module (one place to follow its API):
 //! `Path`/`Segment`/`Shape`, `CartesianJointPath`, `PathDynamics`, `BoxLimits`,
 //! `AccelerationLimits`, `PhasePlane::solve`, `MinimumTimeSolution::state_at`, `Toppra`.
 

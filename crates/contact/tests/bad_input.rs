@@ -1,4 +1,4 @@
-//! Bad input never panics, never hangs, never returns a wrong `Ok` (issue 17): each case is
+//! Bad input never panics, never hangs, never returns a wrong `Ok`: each case is
 //! the input and the error variant it must give (matched on the variant, not the message).
 
 use contour_contact::test_models::BouncingBall;

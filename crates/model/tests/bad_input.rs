@@ -1,4 +1,4 @@
-//! Bad input never panics, never hangs, never returns a wrong `Ok` (issue 17): built-in
+//! Bad input never panics, never hangs, never returns a wrong `Ok`: built-in
 //! models with bad parameters, and an ill-conditioned mass matrix whose constrained solve
 //! would violate `J q̈ + ρ = 0`.
 

@@ -4,7 +4,7 @@
 //!
 //! A per-thread counting allocator (`allocation-counter`, safe to install: the
 //! unsafe `GlobalAlloc` impl lives in that crate) records the allocations of the
-//! measuring thread only, so libtest's threads cannot pollute the count (issue 11).
+//! measuring thread only, so libtest's threads cannot pollute the count.
 
 use contour_linalg::KktMethod;
 use contour_model::explicit::{ExplicitDynamics, Planar2g};

@@ -1,4 +1,4 @@
-//! Seeded fuzz of URDF import (issue 17): 400 mutations of the shipped `ARM7_URDF` (deleted,
+//! Seeded fuzz of URDF import: 400 mutations of the shipped `ARM7_URDF` (deleted,
 //! duplicated and garbled attributes, numbers replaced by NaN, ±inf, huge, negative or empty
 //! values, deleted lines, truncation) from a fixed seed. Every case must return `Ok` or a typed
 //! `UrdfImportError` without panicking, and an `Ok` tree must give a finite mass matrix.

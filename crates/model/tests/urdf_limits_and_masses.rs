@@ -1,4 +1,4 @@
-//! Issue 14: URDF `<limit>` import, and the importer's mass checks (a negative mass on any
+//! URDF `<limit>` import, and the importer's mass checks (a negative mass on any
 //! link, the root included; a movable joint that moves only massless links, which used to
 //! import and fail at the first simulation with `MassMatrixNotPositiveDefinite`).
 

@@ -730,7 +730,7 @@ impl Bdf {
                     self.ypc[i] -= self.cj * d;
                 }
                 // DASSL's test (Brenan, Campbell & Petzold §5.2.2): `ρ/(1−ρ)·‖δ‖ ≤ tol`, `ρ`
-                // the observed rate, divergence when `ρ > 0.9`. Index 2 (issue 13): in the
+                // the observed rate, divergence when `ρ > 0.9`. Index 2: in the
                 // error-test norm with the multipliers weighted through the iteration
                 // matrix — with their own absolute scale the updates of `μ ≈ 0`, at an
                 // `O(u/h)` round-off floor, stalled the test (GGL on Andrews' squeezer at

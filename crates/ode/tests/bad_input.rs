@@ -147,7 +147,7 @@ fn step_size_underflow_on_blow_up() {
     );
 }
 
-// ---- issue 17: a right-hand side that returns NaN is named as such by every stepper ----
+// ---- a right-hand side that returns NaN is named as such by every stepper ----
 
 /// `y' = −y` until `t = 0.3`, then NaN in component `1`.
 fn nan_after(t: f64, y: &[f64], dy: &mut [f64]) {

@@ -3,7 +3,7 @@
 //! and of BDF (variable order, finite-difference Jacobians, LU), Huang's BDF2 and the SIRK on
 //! Kepler through `OdeAsDae` and of BDF on the GGL pendulum (index 2), including `replace_y`
 //! and `dense`. The counter sees the measuring thread only, so other threads (libtest's
-//! own) cannot pollute it (issue 11).
+//! own) cannot pollute it.
 
 use contour_ode::test_models::{ExactSolution, Kepler, PendulumGgl};
 use contour_ode::*;

@@ -204,7 +204,7 @@ fn solvers_reject_a_path_through_the_obstacle() {
     assert_variant!(err, PlanningError::PathViolatesConstraint { row: 0, .. });
 }
 
-// ---- issue 17: bad input never panics, never hangs, never returns a wrong Ok ----
+// ---- bad input never panics, never hangs, never returns a wrong Ok ----
 
 use std::sync::Arc;
 

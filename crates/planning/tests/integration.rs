@@ -9,10 +9,10 @@ mod closed_form;
 mod common;
 mod fuzz;
 mod generic_mechanism;
-mod issue_14_speed_dependent_toppra;
 mod limit_kinds;
 mod phase_plane_accuracy;
 #[path = "../../ode/tests/support/pub_fn_scan.rs"]
 mod pub_fn_scan;
+mod speed_dependent_toppra;
 mod trajectory_sampling;
 mod tree_path_terms;

@@ -1,4 +1,4 @@
-//! Closed forms for each limit kind (issue 14, item 2): joint velocity, joint acceleration,
+//! Closed forms for each limit kind: joint velocity, joint acceleration,
 //! torque, combined, and user rows a s̈ + b ṡ² + c ≤ 0; rows with a zero coefficient.
 
 use crate::common;

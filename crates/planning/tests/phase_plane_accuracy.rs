@@ -1,4 +1,4 @@
-//! Issue 14 item 5: the phase plane's default answer against a tight-tolerance run of the same
+//! The phase plane's default answer against a tight-tolerance run of the same
 //! solver (rtol 1e-13, a 1/20000 step cap, a 16000-point MVC grid: the fine settings under
 //! which the adaptive scan and slide reduce to the former fixed ones) and against TOPP-RA at
 //! N = 1000, on the benchmark problems: the 7-joint arm's line under the torque and velocity

@@ -1,4 +1,4 @@
-//! Issue 14, items 3 and 4: a C² spline through joint waypoints of a planar 3-link arm with
+//! A C² spline through joint waypoints of a planar 3-link arm with
 //! gravity, planned under torque + joint velocity limits, sampled at 1 kHz: the sampled τ stay
 //! within the limits (≤ 1e-9 relative), q̇ and q̈ are the derivatives of q (integrating q̈
 //! reproduces q̇ and q), and the CSV has one row per sample.

@@ -1,4 +1,4 @@
-//! Issue 14 item 5: TOPP-RA takes `T = a s̈ + b ṡ² + c` (Huang (4.3.24)) of a kinematic tree from
+//! TOPP-RA takes `T = a s̈ + b ṡ² + c` (Huang (4.3.24)) of a kinematic tree from
 //! [`Mechanism::fast_path_coefficients`] (three RNEAs sharing one forward kinematics, no mass
 //! matrix). The same problems solved through the mass-matrix route (a wrapper that exposes
 //! only `M` and `h`) give the same profile to round-off: the tree's path terms change how the

@@ -32,7 +32,7 @@ use crate::trajectory::SimulationStats;
 
 /// Which `g_x` multiplies `μ` in (4.4).
 ///
-/// **Why `BlockDiagonal` is the default** (issue 13). `Full` needs `D = ∂(J v + b)/∂q` inside
+/// **Why `BlockDiagonal` is the default**. `Full` needs `D = ∂(J v + b)/∂q` inside
 /// the residual, formed by forward differences: the residual then carries `O(√u)` noise that
 /// is not a smooth function of `y`, and Newton and the error estimate see it. On Andrews'
 /// squeezer (`ErrorControl::mixed(τ)`, t ∈ [0, 0.03]) `Full` gives relative errors of β(0.03)

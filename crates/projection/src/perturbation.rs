@@ -62,7 +62,7 @@ use crate::trajectory::SimulationStats;
 
 /// Which Jacobian the velocity correction uses.
 ///
-/// **Why `Projected` is the default** (issue 13). With `Predicted` the corrected state keeps a
+/// **Why `Projected` is the default**. With `Predicted` the corrected state keeps a
 /// velocity-constraint residual `J(qₖ₊₁) vₖ₊₁ + b = (J(qₖ₊₁) − J(q̄)) vₖ₊₁ = O(‖qₖ₊₁ − q̄‖·‖v‖)`.
 /// The next step starts from it, so its correction `‖X*‖` is at least that residual whatever
 /// the step size: Remark 2.5's step halving cannot reduce it. On Andrews' squeezer at

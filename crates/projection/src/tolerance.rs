@@ -82,7 +82,7 @@ impl ErrorControl {
     }
 
     /// Largest accepted `rtol` and `atol`: a tolerance above 1 (in the units of `q` and `q̇`)
-    /// cannot keep a manifold it claims to keep (issue 17: `absolute(1e300)` never projected).
+    /// cannot keep a manifold it claims to keep (`absolute(1e300)` would never project).
     pub const MAX_TOLERANCE: f64 = 1.0;
     /// Smallest accepted non-zero `rtol` (4 ε: no step can be accurate to less).
     pub const MIN_RTOL: f64 = 4.0 * f64::EPSILON;

@@ -1,4 +1,4 @@
-//! Seeded fuzz of the deserialisers a user feeds files to (issue 17): `Trajectory::read_json`
+//! Seeded fuzz of the deserialisers a user feeds files to: `Trajectory::read_json`
 //! and the serde form of `ProjectorConfig` (and through it `ConfigurationCorrection`,
 //! `CorrectionCount`, `VelocityFiltering`). 300 mutations each of a valid JSON text (bytes
 //! replaced, deleted, duplicated; numbers replaced by huge, negative, NaN-like or garbage

@@ -37,7 +37,7 @@ fn non_positive_tolerance() {
         ErrorControl::absolute(0.0),
         ErrorControl::absolute(-1e-4),
         ErrorControl::absolute(f64::NAN),
-        // issue 17: a tolerance that cannot keep the manifold, and one below f64's reach
+        // a tolerance that cannot keep the manifold, and one below f64's reach
         ErrorControl::absolute(1e300),
         ErrorControl::absolute(2.0),
         ErrorControl::absolute(1e-300),

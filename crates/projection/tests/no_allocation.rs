@@ -12,7 +12,7 @@
 //! * the LU of `contour-linalg`.
 //!
 //! A per-thread counting allocator (`allocation-counter`) records the allocations of the
-//! measuring thread only. Issue 11: the process-wide counter used before also saw libtest's
+//! measuring thread only. A process-wide counter would also see libtest's
 //! main thread, which under load reached its first blocking `mpsc::Receiver::recv` (a lazily
 //! allocated `mpmc::Context`) inside the measured region and failed these tests by chance.
 

@@ -21,7 +21,7 @@ use faer::MatMut;
 /// On a planar tree ([`KinematicTree::is_planar_xy`]) the out-of-plane rows are
 /// structurally zero (`J` row ≡ 0, `φ` constant) and [`ConstrainedTree`] leaves them out: a
 /// point closure gives its 2 independent rows (x, y), a weld 3 (x, y and the rotation about
-/// z). A full set would be rank-deficient for every KKT-based method (issue 13).
+/// z). A full set would be rank-deficient for every KKT-based method.
 ///
 /// Orientation rows of a weld: with world axes `a_k = R_A e_k` of body A and
 /// `b'_k = R_B R₀ᵀ e_k` of body B (or the world) turned back by the assembly

@@ -54,7 +54,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 continue;
             }
             let len = hi - lo;
-            // The scan is adaptive (issue 14 item 5): the MVC, h(s, α) and the s̈ coefficients
+            // The scan is adaptive: the MVC, h(s, α) and the s̈ coefficients
             // are first taken on every `stride`-th point of the fine grid lo + len·k/n, and the
             // fine points are added only in the coarse intervals where the structure demands
             // them: σ (below) or an s̈ coefficient changes sign there or has a turning point

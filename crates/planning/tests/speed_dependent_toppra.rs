@@ -1,5 +1,5 @@
-//! Issue 14: TOPP-RA evaluated speed-dependent limits (`FnLimits`) at ṡ = 0 and returned a
-//! time *below* the true minimum, silently. Case: a unit point mass going once around a circle
+//! TOPP-RA evaluates speed-dependent limits (`FnLimits`) at the ṡ of its grid: evaluated at
+//! ṡ = 0 they give a time *below* the true minimum, silently. Case: a unit point mass going once around a circle
 //! of radius R = 1 with ‖acceleration‖₂ ≤ A = 1, rest to rest. On the unrolled circle (a line
 //! of length 2π, s = arc length, ṡ = speed) the normal acceleration ṡ²/R leaves the tangential
 //! force |F_t| ≤ √(1 − ṡ⁴), and ṡ ≤ 1. The exact minimum (lemniscate integrals):
