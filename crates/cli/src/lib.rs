@@ -14,6 +14,7 @@
 //! * [`part`] — a part's files (streamed CSV, Parquet row groups, sidecar) and `merge`;
 //! * [`table`] — CSV and Parquet of text cells.
 
+pub mod animate;
 pub mod error;
 pub mod model;
 pub mod part;

@@ -48,6 +48,9 @@ enum Command {
         /// Output directory.
         #[arg(short, long, default_value = "out")]
         out: PathBuf,
+        /// Also write animation.html: the motion as one self-contained HTML animation.
+        #[arg(long)]
+        animate: bool,
     },
     /// Minimum-time plan of the scenario's [plan]: sampled trajectory, phase plane, summary.
     Plan {
@@ -56,6 +59,9 @@ enum Command {
         /// Output directory.
         #[arg(short, long, default_value = "out")]
         out: PathBuf,
+        /// Also write animation.html: the planned motion with its phase plane.
+        #[arg(long)]
+        animate: bool,
     },
     /// Run a sweep (grid and/or seeded random sample), or `sweep merge DIR` to join shards.
     #[command(after_help = EXIT_CODES)]
@@ -205,15 +211,24 @@ fn sweep(args: SweepArgs) -> Result<u8, CliError> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Simulate { scenario, out } => contour_cli::simulate::simulate(&scenario, &out)
-            .map(|(files, summary)| {
+        Command::Simulate {
+            scenario,
+            out,
+            animate,
+        } => contour_cli::simulate::simulate_with(&scenario, &out, animate).map(
+            |(files, summary)| {
                 say!("{summary}");
                 for f in files {
                     say!("wrote {}", f.display());
                 }
                 0
-            }),
-        Command::Plan { scenario, out } => contour_cli::plan::plan(&scenario, &out).map(|s| {
+            },
+        ),
+        Command::Plan {
+            scenario,
+            out,
+            animate,
+        } => contour_cli::plan::plan_with(&scenario, &out, animate).map(|s| {
             say!("{s}");
             0
         }),

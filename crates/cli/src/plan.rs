@@ -231,6 +231,12 @@ fn joint_limits(
 
 /// Solves and writes the plan of `scenario_file` into `out`.
 pub fn plan(scenario_file: &Path, out: &Path) -> Result<PlanSummary> {
+    plan_with(scenario_file, out, false)
+}
+
+/// [`plan`], and with `animate` also `animation.html`: the planned motion of the scenario's
+/// mechanism with its phase-plane curve and switching points.
+pub fn plan_with(scenario_file: &Path, out: &Path, animate: bool) -> Result<PlanSummary> {
     let loaded = scenario::load(scenario_file)?;
     let origin = Origin {
         file: &loaded.file,
@@ -302,6 +308,14 @@ pub fn plan(scenario_file: &Path, out: &Path) -> Result<PlanSummary> {
     // t, q, q̇, q̈, τ at `sample_rate` through the workspace's one result type
     let sampled = contour::planning::sample_at_rate(&sol, &limits, rate)
         .map_err(|e| origin.error("plan.sample_rate", e.to_string()))?;
+    if animate {
+        crate::animate::Drawing::of(&loaded.scenario.model, origin)?.with(|d| {
+            contour::plan_animation(d, &sampled, &sol)
+                .write_html_file(crate::animate::html_path(out))
+                .map_err(contour::Error::from)?;
+            Ok(())
+        })?;
+    }
     let traj = contour::trajectory_from_plan(&sampled);
     let samples = traj.times.len();
     let mut csv = Vec::new();

@@ -55,6 +55,16 @@ pub fn describe(traj: &contour::prelude::Trajectory) -> String {
 /// line describing the run ([`describe`]). A run that fails after the start still writes
 /// its partial trajectory, then returns the error.
 pub fn simulate(scenario_file: &Path, out: &Path) -> Result<(Vec<PathBuf>, String)> {
+    simulate_with(scenario_file, out, false)
+}
+
+/// [`simulate`], and with `animate` also `animation.html`: the run (or the part of a failed
+/// run that was computed) as one self-contained HTML animation of the scenario's mechanism.
+pub fn simulate_with(
+    scenario_file: &Path,
+    out: &Path,
+    animate: bool,
+) -> Result<(Vec<PathBuf>, String)> {
     let loaded = scenario::load(scenario_file)?;
     let origin = Origin {
         file: &loaded.file,
@@ -85,6 +95,16 @@ pub fn simulate(scenario_file: &Path, out: &Path) -> Result<(Vec<PathBuf>, Strin
     for (name, svg) in crate::plots::trajectory_figures(&traj)? {
         let path = out.join(format!("{name}.svg"));
         write(&path, &svg)?;
+        files.push(path);
+    }
+    if animate {
+        let path = crate::animate::html_path(out);
+        crate::animate::Drawing::of(&loaded.scenario.model, origin)?.with(|d| {
+            contour::animation(d, &traj)
+                .write_html_file(&path)
+                .map_err(contour::Error::from)?;
+            Ok(())
+        })?;
         files.push(path);
     }
     match error {

@@ -84,8 +84,14 @@ fn plan_writes_samples_phase_plane_and_summary() {
         s(&scenarios().join("plan.toml")),
         "-o",
         s(dir.path()),
+        "--animate",
     ]);
     ok(&out);
+    let html = std::fs::read_to_string(dir.path().join("animation.html")).unwrap();
+    assert!(
+        html.contains("<canvas"),
+        "animation.html with the phase plane"
+    );
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("plan.json")).unwrap())
             .unwrap();
@@ -360,7 +366,7 @@ fn malformed_sweeps_name_the_key() {
 }
 
 #[test]
-fn every_built_in_model_and_a_urdf_simulates() {
+fn every_built_in_model_and_a_urdf_simulates_and_animates() {
     let dir = tempfile::tempdir().unwrap();
     let urdf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../model/data/arm7.urdf");
     let models = [
@@ -393,11 +399,23 @@ fn every_built_in_model_and_a_urdf_simulates() {
             ),
         );
         let out_dir = dir.path().join(k.to_string());
-        ok(&contour(&["simulate", s(&p), "-o", s(&out_dir)]));
+        ok(&contour(&[
+            "simulate",
+            s(&p),
+            "-o",
+            s(&out_dir),
+            "--animate",
+        ]));
         let traj =
             Trajectory::read_json(std::fs::File::open(out_dir.join("trajectory.json")).unwrap())
                 .unwrap();
         assert_eq!(traj.q[0].len(), *n, "{model}");
+        // --animate: the mechanism drawn as one self-contained page
+        let html = std::fs::read_to_string(out_dir.join("animation.html")).unwrap();
+        assert!(
+            html.contains("<canvas") && !html.contains("http://") && !html.contains("https://"),
+            "{model}: animation.html is not a self-contained canvas page"
+        );
         assert!((traj.times.last().unwrap() - 0.02).abs() < 1e-12, "{model}");
     }
     // A redundant four-bar with a method that refuses it: an error, not a panic.
