@@ -19,7 +19,7 @@ pub enum Drawing {
     /// A kinematic tree: links as capsules between joint origins, frames, joint axes.
     Tree {
         /// The tree (the same geometry the run used).
-        tree: KinematicTree,
+        tree: Box<KinematicTree>,
         /// The URDF file whose `<visual>` shapes are drawn too.
         urdf: Option<PathBuf>,
     },
@@ -36,7 +36,7 @@ impl Drawing {
             ModelSpec::Huang(p) => Drawing::Model(Box::new(p.build())),
             ModelSpec::Andrews(p) => Drawing::Model(Box::new(p.build())),
             ModelSpec::Arm7(_) => Drawing::Tree {
-                tree: lib::ssrms_arm(),
+                tree: Box::new(lib::ssrms_arm()),
                 urdf: None,
             },
             ModelSpec::Urdf(p) => {
@@ -45,7 +45,7 @@ impl Drawing {
                     origin.error("model.urdf.file", format!("{}: {e}", path.display()))
                 })?;
                 Drawing::Tree {
-                    tree,
+                    tree: Box::new(tree),
                     urdf: Some(path),
                 }
             }
