@@ -469,42 +469,24 @@ pub fn cases() -> Vec<Case> {
 #[test]
 fn every_case_is_an_error_naming_the_argument() {
     let cases = cases();
-    let mut failures = Vec::new();
-    for c in &cases {
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (c.call)())) {
-            Err(_) => failures.push(format!("{} ({}): panicked", c.func, c.input)),
-            Ok(Ok(())) => failures.push(format!("{} ({}): Ok", c.func, c.input)),
-            Ok(Err(e)) => {
-                let msg = e.to_string();
-                println!("| `{}` | {} | {} |", c.func, c.input, msg);
-                if !msg.contains(c.names) {
-                    failures.push(format!(
-                        "{} ({}): `{msg}` lacks `{}`",
-                        c.func, c.input, c.names
-                    ));
-                }
-            }
-        }
-    }
-    println!("contour-planning bad-input table: {} cases", cases.len());
-    assert!(failures.is_empty(), "{failures:#?}");
+    crate::pub_fn_scan::check_cases(
+        "contour-planning",
+        cases.iter().map(|c| {
+            (
+                c.func,
+                c.input.as_ref(),
+                c.names,
+                &*c.call as &dyn Fn() -> _,
+            )
+        }),
+    );
 }
 
 /// The lint: each public function of `src/` taking a slice or an index has a case above or
 /// an exemption with its reason.
 #[test]
 fn every_slice_or_index_fn_has_a_case() {
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let listed = crate::pub_fn_scan::slice_or_index_fns(&src);
-    assert!(listed.len() >= 20, "the scan found too little: {listed:?}");
     let mut covered: std::collections::BTreeSet<&str> = cases().iter().map(|c| c.func).collect();
     covered.extend(EXEMPT.iter().map(|(f, _)| *f));
-    let missing: Vec<_> = listed
-        .iter()
-        .filter(|f| !covered.contains(f.as_str()))
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "public functions without a bad-input case: {missing:?}"
-    );
+    crate::pub_fn_scan::check_coverage(env!("CARGO_MANIFEST_DIR"), &covered, 20, false);
 }

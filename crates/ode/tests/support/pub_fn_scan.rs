@@ -132,3 +132,58 @@ fn takes_slice_or_index(params: &str) -> bool {
                 .is_some_and(|t| matches!(t.trim(), "usize" | "Option<usize>"))
         })
 }
+
+/// Runs a crate's bad-input table: every call must return an error whose message contains its
+/// word (no panic, no `Ok`). Prints the table (`| function | input | message |`) and fails
+/// with every case that does not.
+pub fn check_cases<'a, E: std::fmt::Display + 'a>(
+    krate: &str,
+    cases: impl IntoIterator<Item = (&'a str, &'a str, &'a str, &'a dyn Fn() -> Result<(), E>)>,
+) {
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for (func, input, names, call) in cases {
+        n += 1;
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)) {
+            Err(_) => failures.push(format!("{func} ({input}): panicked")),
+            Ok(Ok(())) => failures.push(format!("{func} ({input}): Ok")),
+            Ok(Err(e)) => {
+                let msg = e.to_string();
+                println!("| `{func}` | {input} | {msg} |");
+                if !msg.contains(names) {
+                    failures.push(format!("{func} ({input}): `{msg}` lacks `{names}`"));
+                }
+            }
+        }
+    }
+    println!("{krate} bad-input table: {n} cases");
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// The lint: every public function of `<manifest_dir>/src` taking a slice or an index is in
+/// `covered` (a bad-input case or a written exemption) and the scan finds at least
+/// `min_listed` of them; with `no_stale`, no covered name is unknown to the scan either.
+pub fn check_coverage(
+    manifest_dir: &str,
+    covered: &BTreeSet<&str>,
+    min_listed: usize,
+    no_stale: bool,
+) {
+    let listed = slice_or_index_fns(&Path::new(manifest_dir).join("src"));
+    assert!(
+        listed.len() >= min_listed,
+        "the scan found too little: {listed:?}"
+    );
+    let missing: Vec<_> = listed
+        .iter()
+        .filter(|f| !covered.contains(f.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "public functions without a bad-input case: {missing:?}"
+    );
+    if no_stale {
+        let stale: Vec<_> = covered.iter().filter(|f| !listed.contains(**f)).collect();
+        assert!(stale.is_empty(), "cases of unknown functions: {stale:?}");
+    }
+}
