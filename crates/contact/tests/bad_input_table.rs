@@ -576,14 +576,9 @@ fn every_case_is_an_error_naming_the_argument() {
     let cases = cases();
     crate::pub_fn_scan::check_cases(
         "contour-contact",
-        cases.iter().map(|c| {
-            (
-                c.func,
-                c.input.as_ref(),
-                c.names,
-                &*c.call as &dyn Fn() -> _,
-            )
-        }),
+        cases
+            .iter()
+            .map(|c| (c.func, c.input, c.names, &*c.call as &dyn Fn() -> _)),
     );
 }
 
