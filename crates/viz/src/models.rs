@@ -251,26 +251,6 @@ impl Drawable for CarAxis {
     }
 }
 
-/// The geometry of Andrews' squeezer \[m\] (Hairer & Wanner, §VII.7, Table 7.1; the IVP test
-/// set's data, as in `contour_model::models::AndrewsSqueezer`, which keeps it private).
-mod andrews_geometry {
-    pub const XA: f64 = -0.06934;
-    pub const YA: f64 = -0.00227;
-    pub const XB: f64 = -0.03635;
-    pub const YB: f64 = 0.03273;
-    pub const XC: f64 = 0.014;
-    pub const YC: f64 = 0.072;
-    pub const D: f64 = 28e-3;
-    pub const E: f64 = 2e-2;
-    pub const RR: f64 = 7e-3;
-    pub const SS: f64 = 35e-3;
-    pub const SC: f64 = 18e-3;
-    pub const SD: f64 = 2e-2;
-    pub const U: f64 = 4e-2;
-    pub const ZF: f64 = 2e-2;
-    pub const ZT: f64 = 4e-2;
-}
-
 /// Andrews' squeezer (Hairer & Wanner (7.9)), `q = (β, Θ, γ, Φ, δ, Ω, ε)`: O (0), the crank
 /// tip F (1), the common point E from β, Θ (2); B (3) and E from γ (4); A (5), G (6) and E from
 /// δ, Φ (7); H (8) and E from ε, Ω (9); the spring's anchor C (10) and its end D (11) on the
@@ -283,7 +263,7 @@ impl Drawable for AndrewsSqueezer {
         12
     }
     fn points(&self, _t: f64, q: &[f64], out: &mut [[f64; 3]]) -> Result<(), VizError> {
-        use andrews_geometry as A;
+        use contour_model::models::andrews_geometry as A;
         let (be, th, ga, ph, de, om, ep) = (q[0], q[1], q[2], q[3], q[4], q[5], q[6]);
         let f = polar(A::RR, be);
         let fe = polar(A::D, be + th);

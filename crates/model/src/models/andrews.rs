@@ -42,35 +42,61 @@ impl Default for AndrewsSqueezer {
     }
 }
 
-/// Geometry of the test set \[m\].
-mod geo {
+/// The geometry of the squeezer \[m\], as the IVP test set names it (Hairer & Wanner, §VII.7,
+/// Table 7.1); public so that drawings and tests use the numbers the dynamics use.
+pub mod geometry {
+    /// x of the fixed point A (Table 7.1's `xa`).
     pub const XA: f64 = -0.06934;
+    /// y of the fixed point A (Table 7.1's `ya`).
     pub const YA: f64 = -0.00227;
+    /// x of the fixed point B (Table 7.1's `xb`).
     pub const XB: f64 = -0.03635;
+    /// y of the fixed point B (Table 7.1's `yb`).
     pub const YB: f64 = 0.03273;
+    /// x of the fixed point C (Table 7.1's `xc`).
     pub const XC: f64 = 0.014;
+    /// y of the fixed point C (Table 7.1's `yc`).
     pub const YC: f64 = 0.072;
+    /// Table 7.1's `d`.
     pub const D: f64 = 28e-3;
+    /// Table 7.1's `da`.
     pub const DA: f64 = 115e-4;
+    /// Table 7.1's `e`.
     pub const E: f64 = 2e-2;
+    /// Table 7.1's `ea`.
     pub const EA: f64 = 1421e-5;
+    /// Table 7.1's `rr`.
     pub const RR: f64 = 7e-3;
+    /// Table 7.1's `ra`.
     pub const RA: f64 = 92e-5;
+    /// Table 7.1's `ss`.
     pub const SS: f64 = 35e-3;
+    /// Table 7.1's `sa`.
     pub const SA: f64 = 1874e-5;
+    /// Table 7.1's `sb`.
     pub const SB: f64 = 1043e-5;
+    /// Table 7.1's `sc`.
     pub const SC: f64 = 18e-3;
+    /// Table 7.1's `sd`.
     pub const SD: f64 = 2e-2;
+    /// Table 7.1's `ta`.
     pub const TA: f64 = 2308e-5;
+    /// Table 7.1's `tb`.
     pub const TB: f64 = 916e-5;
+    /// Table 7.1's `u`.
     pub const U: f64 = 4e-2;
+    /// Table 7.1's `ua`.
     pub const UA: f64 = 1228e-5;
+    /// Table 7.1's `ub`.
     pub const UB: f64 = 449e-5;
+    /// Table 7.1's `zf`.
     pub const ZF: f64 = 2e-2;
+    /// Table 7.1's `zt`.
     pub const ZT: f64 = 4e-2;
+    /// Table 7.1's `fa`.
     pub const FA: f64 = 1421e-5;
 }
-use geo::*;
+use geometry::*;
 
 /// The test set's consistent initial angles (at rest, `q̇₀ = 0`), with its printed digits.
 #[allow(clippy::excessive_precision)]

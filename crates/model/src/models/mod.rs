@@ -27,7 +27,9 @@ mod parallelogram;
 mod pendulum;
 mod slider_crank;
 
-pub use andrews::{AndrewsSqueezer, ANDREWS_Q0, ANDREWS_REFERENCE_Q_AT_0_03};
+pub use andrews::{
+    geometry as andrews_geometry, AndrewsSqueezer, ANDREWS_Q0, ANDREWS_REFERENCE_Q_AT_0_03,
+};
 pub use arms::{
     arm7_initial_q, arm7_initial_tip, arm7_line_endpoints, panda_arm, ssrms_arm,
     ssrms_arm_tip_held, Arm7LoadCase, ARM7_INITIAL_ANGLES_DEG, ARM7_TIP_BODY, ARM7_URDF,
