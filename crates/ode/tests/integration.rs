@@ -17,3 +17,4 @@ mod norms_and_counting;
 #[path = "support/pub_fn_scan.rs"]
 mod pub_fn_scan;
 mod replace_y;
+mod step_control;

@@ -1,0 +1,228 @@
+//! Step-size control observed from outside, for every adaptive stepper: a maximum step (from
+//! the configuration and from `set_max_step`) bounds every accepted step, the proposed next
+//! step is the one taken, a problem shifted far from t = 0 reaches its end time exactly, and a
+//! tolerance the state's growth makes unattainable is reported as such (Shampine & Gordon,
+//! block 0 of STEP: `0.5·ε < 2u‖y‖` means the tolerance is below round-off).
+
+use contour_ode::{
+    AbmConfig, AdamsBashforthMoulton, Advance, Bdf, BdfConfig, DormandPrince54,
+    DormandPrinceConfig, OdeAsDae, OdeError, OdeRhs, RhsError, Stepper, Tolerances,
+};
+
+/// `y' = a·y` (decay for a < 0, growth for a > 0), two identical components.
+#[derive(Clone, Copy)]
+struct Linear(f64);
+
+impl OdeRhs for Linear {
+    fn dim(&self) -> usize {
+        2
+    }
+    fn eval(&mut self, _t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), RhsError> {
+        dy[0] = self.0 * y[0];
+        dy[1] = self.0 * y[1];
+        Ok(())
+    }
+}
+
+fn abm(t0: f64, y0: &[f64], tol: Tolerances, h_max: f64) -> AdamsBashforthMoulton {
+    let cfg = AbmConfig {
+        h_max,
+        ..Default::default()
+    };
+    AdamsBashforthMoulton::new(t0, y0, tol, cfg).unwrap()
+}
+
+fn dopri(t0: f64, y0: &[f64], h_max: f64) -> DormandPrince54 {
+    let cfg = DormandPrinceConfig {
+        h_max,
+        ..Default::default()
+    };
+    DormandPrince54::new(t0, y0, Tolerances::new(1e-6, 1e-6), cfg).unwrap()
+}
+
+fn bdf(t0: f64, y0: &[f64], h_max: f64) -> Bdf {
+    let cfg = BdfConfig {
+        h_max,
+        ..Default::default()
+    };
+    Bdf::new(t0, y0, Tolerances::new(1e-6, 1e-6), cfg).unwrap()
+}
+
+/// Steps to `t_end` and returns the largest accepted step.
+fn largest_step<F, S: Advance<F>>(s: &mut S, f: &mut F, t_end: f64) -> f64 {
+    s.set_t_stop(Some(t_end));
+    let mut largest: f64 = 0.0;
+    while s.t() < t_end {
+        s.step(f).unwrap();
+        largest = largest.max(s.t() - s.t_prev());
+    }
+    largest
+}
+
+/// A slow solution (‖f₀‖ small against the tolerance) asks for steps far above 1e-3, so the
+/// bound is what limits them; the first step included (S&G's starting step
+/// ¼·sqrt(ε/‖f₀‖) applies only when it is below the bounded step).
+#[test]
+fn a_maximum_step_bounds_every_accepted_step() {
+    let h_max = 1e-3;
+    let y0 = [1.0, 1.0];
+    let slow = Linear(-1e-3);
+    let tol = Tolerances::new(1e-6, 1e-6);
+    let mut f = slow;
+    let got = [
+        (
+            "abm",
+            largest_step(&mut abm(0.0, &y0, tol.clone(), h_max), &mut f, 0.05),
+        ),
+        (
+            "dopri5",
+            largest_step(&mut dopri(0.0, &y0, h_max), &mut f, 0.05),
+        ),
+        (
+            "bdf",
+            largest_step(&mut bdf(0.0, &y0, h_max), &mut OdeAsDae::new(slow), 0.05),
+        ),
+    ];
+    for (name, largest) in got {
+        assert!(
+            largest <= h_max * (1.0 + 1e-12),
+            "{name}: a step of {largest:e} > h_max = {h_max:e}"
+        );
+    }
+    // The same bound set after construction, through the trait.
+    let mut a = abm(0.0, &y0, tol, f64::INFINITY);
+    a.set_max_step(h_max);
+    let mut d = dopri(0.0, &y0, f64::INFINITY);
+    d.set_max_step(h_max);
+    let mut b = bdf(0.0, &y0, f64::INFINITY);
+    b.set_max_step(h_max);
+    let got = [
+        ("abm", largest_step(&mut a, &mut f, 0.05)),
+        ("dopri5", largest_step(&mut d, &mut f, 0.05)),
+        ("bdf", largest_step(&mut b, &mut OdeAsDae::new(slow), 0.05)),
+    ];
+    for (name, largest) in got {
+        assert!(
+            largest <= h_max * (1.0 + 1e-12),
+            "{name}: after set_max_step({h_max:e}), a step of {largest:e}"
+        );
+    }
+}
+
+/// The ABM's proposed next step (`h_next`) is the step it takes when that step needs no
+/// rejection and meets no bound (after the starting step, which block 0 chooses).
+#[test]
+fn the_proposed_step_is_the_step_taken() {
+    let mut f = Linear(-1.0);
+    let mut s = abm(0.0, &[1.0, 1.0], Tolerances::new(1e-8, 1e-8), f64::INFINITY);
+    s.set_t_stop(Some(100.0));
+    s.step(&mut f).unwrap(); // the first step is S&G's starting step, not a proposed one
+    let mut checked = 0;
+    while s.t() < 100.0 {
+        let proposed = s.h_next();
+        let rejected = s.stats().rejected_steps;
+        s.step(&mut f).unwrap();
+        if s.stats().rejected_steps == rejected && s.t() < 100.0 {
+            let taken = s.t() - s.t_prev();
+            assert!(
+                (taken - proposed).abs() <= 1e-12 * proposed.abs(),
+                "proposed {proposed:e}, took {taken:e} at t = {:e}",
+                s.t()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "only {checked} steps without a rejection");
+}
+
+/// Far from t = 0 the round-off of t is large (4u·|t| ≈ 1e-7 at 1e8): the last step must
+/// land on the end time (within that round-off, as DE's STEP does) instead of leaving a
+/// remainder smaller than the smallest step allowed there. Steps bounded by `h_max = span/n`
+/// make the last remainder differ from `h_max` by the round-off of t, the case that matters.
+#[test]
+fn a_problem_far_from_t0_reaches_its_end() {
+    let mut f = Linear(-1.0);
+    for t0 in [1e6, 1e7, 1e8, 3.3e8] {
+        for span in [0.7, 1.0, 2.9, 5.3, 10.1] {
+            for n in [0, 7, 10, 13] {
+                let h_max = if n == 0 {
+                    f64::INFINITY
+                } else {
+                    span / n as f64
+                };
+                reaches_its_end(&mut f, t0, span, h_max);
+            }
+        }
+    }
+}
+
+fn reaches_its_end(f: &mut Linear, t0: f64, span: f64, h_max: f64) {
+    let t_end = t0 + span;
+    let y0 = [1.0, 1.0];
+    for name in ["abm", "dopri5", "bdf"] {
+        let result = match name {
+            "abm" => {
+                let mut s = abm(t0, &y0, Tolerances::new(1e-8, 1e-8), h_max);
+                s.set_t_stop(Some(t_end));
+                let mut r = Ok(());
+                while s.t() < t_end && r.is_ok() {
+                    r = s.step(f).map(|_| ());
+                }
+                r.map(|()| (s.t(), s.y()[0]))
+            }
+            "dopri5" => {
+                let mut s = dopri(t0, &y0, h_max);
+                s.set_t_stop(Some(t_end));
+                let mut r = Ok(());
+                while s.t() < t_end && r.is_ok() {
+                    r = s.step(f).map(|_| ());
+                }
+                r.map(|()| (s.t(), s.y()[0]))
+            }
+            _ => {
+                let mut s = bdf(t0, &y0, h_max);
+                let mut g = OdeAsDae::new(*f);
+                s.set_t_stop(Some(t_end));
+                let mut r = Ok(());
+                while s.t() < t_end && r.is_ok() {
+                    r = s.step(&mut g).map(|_| ());
+                }
+                r.map(|()| (s.t(), s.y()[0]))
+            }
+        };
+        let case = format!("{name} from t0 = {t0:e} over {span} (h_max {h_max:e})");
+        let (t, y) = result.unwrap_or_else(|e| panic!("{case}: {e}"));
+        assert_eq!(t, t_end, "{case}");
+        let exact = (-(t_end - t0)).exp();
+        assert!(
+            (y - exact).abs() <= 1e-6,
+            "{case}: y = {y:e}, exact {exact:e}"
+        );
+    }
+}
+
+/// A pure absolute tolerance at its floor (1e-15·|y₀|) is attainable at the start; once
+/// `y' = y` has grown the state by 1e4, 2u‖y‖_w exceeds ½ and the ABM must say the tolerance
+/// is too small (with the factor), not fail later on a vanishing step or return a result.
+#[test]
+fn a_tolerance_outgrown_by_the_state_is_reported() {
+    let mut f = Linear(1.0);
+    let y0 = [1.0, 1.0];
+    let mut s = abm(0.0, &y0, Tolerances::new(0.0, 1e-14), f64::INFINITY);
+    let t_end = 20.0;
+    s.set_t_stop(Some(t_end));
+    let err = loop {
+        match s.step(&mut f) {
+            Ok(_) if s.t() < t_end => {}
+            Ok(_) => panic!("reached t = {t_end} with atol = 1e-14 and |y| = e^20"),
+            Err(e) => break e,
+        }
+    };
+    match err {
+        OdeError::ToleranceTooSmall { t, factor } => {
+            assert!(t > 2.0 && t < 20.0, "reported at t = {t}");
+            assert!(factor > 1.0, "factor {factor}");
+        }
+        other => panic!("expected ToleranceTooSmall, got {other}"),
+    }
+}
