@@ -109,30 +109,60 @@ fn a_maximum_step_bounds_every_accepted_step() {
     }
 }
 
-/// The ABM's proposed next step (`h_next`) is the step it takes when that step needs no
-/// rejection and meets no bound (after the starting step, which block 0 chooses).
-#[test]
-fn the_proposed_step_is_the_step_taken() {
-    let mut f = Linear(-1.0);
-    let mut s = abm(0.0, &[1.0, 1.0], Tolerances::new(1e-8, 1e-8), f64::INFINITY);
-    s.set_t_stop(Some(100.0));
-    s.step(&mut f).unwrap(); // the first step is S&G's starting step, not a proposed one
+/// Steps `s` to `t_end` after its starting step; after each step that needed no rejection
+/// and met no bound, checks the size taken against `proposed` read before the step. Returns
+/// the number of steps checked.
+fn check_proposals<F, S: Advance<F>>(
+    name: &str,
+    s: &mut S,
+    f: &mut F,
+    t_end: f64,
+    proposed: impl Fn(&S) -> f64,
+) -> usize {
+    s.set_t_stop(Some(t_end));
+    s.step(f).unwrap(); // the starting step is chosen by the start-up rule, not proposed
     let mut checked = 0;
-    while s.t() < 100.0 {
-        let proposed = s.h_next();
+    while s.t() < t_end {
+        let h = proposed(s);
         let rejected = s.stats().rejected_steps;
-        s.step(&mut f).unwrap();
-        if s.stats().rejected_steps == rejected && s.t() < 100.0 {
+        s.step(f).unwrap();
+        if s.stats().rejected_steps == rejected && s.t() < t_end {
             let taken = s.t() - s.t_prev();
             assert!(
-                (taken - proposed).abs() <= 1e-12 * proposed.abs(),
-                "proposed {proposed:e}, took {taken:e} at t = {:e}",
+                (taken - h).abs() <= 1e-12 * h.abs(),
+                "{name}: proposed {h:e}, took {taken:e} at t = {:e}",
                 s.t()
             );
             checked += 1;
         }
     }
-    assert!(checked > 50, "only {checked} steps without a rejection");
+    checked
+}
+
+/// Every adaptive stepper's proposed next step (`h_next`) is the step it takes when that
+/// step needs no rejection and meets no bound.
+#[test]
+fn the_proposed_step_is_the_step_taken() {
+    use contour_ode::{RungeKuttaGill, RungeKuttaGillConfig};
+    let mut f = Linear(-1.0);
+    let y0 = [1.0, 1.0];
+    let tol = Tolerances::new(1e-8, 1e-8);
+    let mut a = abm(0.0, &y0, tol.clone(), f64::INFINITY);
+    let n_abm = check_proposals("abm", &mut a, &mut f, 30.0, |s| s.h_next());
+    let mut d = dopri(0.0, &y0, f64::INFINITY);
+    let n_dopri = check_proposals("dopri5", &mut d, &mut f, 30.0, |s| s.h_next());
+    let mut g = RungeKuttaGill::new(0.0, &y0, tol, RungeKuttaGillConfig::default()).unwrap();
+    let n_rkg = check_proposals("rkg", &mut g, &mut f, 30.0, |s| s.h_next());
+    let mut b = bdf(0.0, &y0, f64::INFINITY);
+    let n_bdf = check_proposals("bdf", &mut b, &mut OdeAsDae::new(f), 30.0, |s| s.h_next());
+    for (name, n) in [
+        ("abm", n_abm),
+        ("dopri5", n_dopri),
+        ("rkg", n_rkg),
+        ("bdf", n_bdf),
+    ] {
+        assert!(n >= 10, "{name}: only {n} steps without a rejection");
+    }
 }
 
 /// Far from t = 0 the round-off of t is large (4u·|t| ≈ 1e-7 at 1e8): the last step must
