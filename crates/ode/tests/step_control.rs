@@ -256,3 +256,29 @@ fn a_tolerance_outgrown_by_the_state_is_reported() {
         other => panic!("expected ToleranceTooSmall, got {other}"),
     }
 }
+
+/// A state replaced right after a restart (before any step of the new start) is a new initial
+/// value: the run continues bit for bit as a fresh stepper started from it.
+#[test]
+fn a_replacement_before_the_first_step_is_a_new_start() {
+    let mut f = Linear(-1.0);
+    let tol = Tolerances::new(1e-9, 1e-9);
+    let y_new = [0.75, -0.5];
+    let mut replaced = abm(0.0, &[1.0, 1.0], tol.clone(), f64::INFINITY);
+    replaced.set_t_stop(Some(2.0));
+    while replaced.t() < 2.0 {
+        replaced.step(&mut f).unwrap();
+    }
+    replaced.restart(&mut f, 2.0, &[1.0, 1.0]).unwrap();
+    replaced.replace_y(&mut f, &y_new).unwrap();
+    let before = replaced.stats().steps; // statistics are kept across a restart
+    let mut fresh = abm(2.0, &y_new, tol, f64::INFINITY);
+    for s in [&mut replaced, &mut fresh] {
+        s.set_t_stop(Some(5.0));
+        while s.t() < 5.0 {
+            s.step(&mut f).unwrap();
+        }
+    }
+    assert_eq!(replaced.y(), fresh.y());
+    assert_eq!(replaced.stats().steps - before, fresh.stats().steps);
+}
