@@ -282,3 +282,33 @@ fn a_replacement_before_the_first_step_is_a_new_start() {
     assert_eq!(replaced.y(), fresh.y());
     assert_eq!(replaced.stats().steps - before, fresh.stats().steps);
 }
+
+/// The BDF's interpolated derivative (DASSL's DDATRP) is the derivative of its interpolated
+/// state: inside each step of `y' = −y` at τ = 1e-10, `dense_derivative(t)` equals
+/// `−dense(t)` and the exact `−e^{−t}` to the interpolant's accuracy, at the step's ends and
+/// in between (orders 1 … 5 all occur on the way).
+#[test]
+fn the_bdf_interpolated_derivative_is_the_derivative_of_the_state() {
+    let mut f = OdeAsDae::new(Linear(-1.0));
+    let cfg = BdfConfig::default();
+    let mut s = Bdf::new(0.0, &[1.0, 1.0], Tolerances::new(1e-10, 1e-10), cfg).unwrap();
+    s.set_t_stop(Some(3.0));
+    let (mut y, mut yd) = ([0.0; 2], [0.0; 2]);
+    let mut worst: f64 = 0.0;
+    let mut checked = 0;
+    while s.t() < 3.0 {
+        s.step(&mut f).unwrap();
+        let (a, b) = (s.t_prev(), s.t());
+        for theta in [0.0, 0.25, 0.5, 0.9, 1.0] {
+            let t = a + theta * (b - a);
+            s.dense(t, &mut y).unwrap();
+            s.dense_derivative(t, &mut yd).unwrap();
+            let exact = -(-t).exp();
+            worst = worst.max((yd[0] + y[0]).abs()).max((yd[0] - exact).abs());
+            checked += 1;
+        }
+    }
+    println!("BDF dense derivative: worst deviation {worst:e} over {checked} points");
+    assert!(checked > 50);
+    assert!(worst < 1e-6, "dense derivative off by {worst:e}");
+}
