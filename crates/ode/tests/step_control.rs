@@ -312,3 +312,35 @@ fn the_bdf_interpolated_derivative_is_the_derivative_of_the_state() {
     assert!(checked > 50);
     assert!(worst < 1e-6, "dense derivative off by {worst:e}");
 }
+
+/// A BDF history at constant step `h` needs `h > 0`: zero and negative steps are refused with
+/// the argument named.
+#[test]
+fn a_bdf_history_needs_a_positive_step() {
+    for h in [0.0, -0.1, f64::NAN] {
+        let mut s = bdf(0.0, &[1.0, 1.0], f64::INFINITY);
+        let (y0, y1) = ([1.0, 1.0], [1.1, 1.1]);
+        match s.start_with_history(h, &[&y0, &y1]) {
+            Err(OdeError::InvalidParameter { name: "h", .. }) => {}
+            other => panic!("h = {h}: expected InvalidParameter for h, got {other:?}"),
+        }
+    }
+}
+
+/// DASSL's starting step h₀ = min(0.001·|t_end − t₀|, 0.5/‖y'₀‖): a slow solution at a loose
+/// tolerance (‖y'₀‖ ≈ 0.5) starts with 0.001·span, not with the much larger 0.5/‖y'₀‖.
+#[test]
+fn the_bdf_starting_step_follows_dassl() {
+    let mut f = OdeAsDae::new(Linear(-1e-3));
+    let cfg = BdfConfig::default();
+    let mut s = Bdf::new(0.0, &[1.0, 1.0], Tolerances::new(1e-3, 1e-3), cfg).unwrap();
+    let span = 10.0;
+    s.set_t_stop(Some(span));
+    s.step(&mut f).unwrap();
+    let first = s.t() - s.t_prev();
+    assert_eq!(s.stats().rejected_steps, 0);
+    assert!(
+        first <= 0.001 * span * (1.0 + 1e-12),
+        "first step {first:e} > 0.001·span"
+    );
+}
