@@ -40,6 +40,7 @@ from ._errors import (
     SimulationError,
 )
 from . import toppra_compat
+from ._sweep import sweep
 
 __all__ = [
     "CallbackError",
@@ -64,5 +65,6 @@ __all__ = [
     "simulate",
     "simulate_contact",
     "spline",
+    "sweep",
     "toppra_compat",
 ]
