@@ -225,10 +225,10 @@ pub fn plan(
     let solved = py.detach(|| -> PyResult<Result<Solved, contour::Error>> {
         Ok(match model {
             Some(m) => {
-                let mech = m.lock()?;
+                let mech = m.mechanism();
                 match &torque {
                     Some(t) => solve(
-                        &**mech,
+                        mech,
                         &joint_path,
                         t,
                         vlim.as_ref(),
@@ -238,7 +238,7 @@ pub fn plan(
                         intervals,
                     ),
                     None => solve(
-                        &**mech,
+                        mech,
                         &joint_path,
                         &NoTorqueLimits,
                         vlim.as_ref(),
