@@ -467,8 +467,19 @@ fn closure(
 }
 
 impl Urdf {
+    /// The kinematic tree (closures aside).
+    pub fn tree(&self) -> &KinematicTree {
+        &self.tree
+    }
+
     fn n(&self) -> usize {
         self.limits.lower.len()
+    }
+
+    fn body(&self, py: Python<'_>, frame: &str) -> PyResult<usize> {
+        self.tree
+            .body_index(frame)
+            .ok_or_else(|| input(py, format!("frame: no link `{frame}` in the URDF")))
     }
 }
 
@@ -539,6 +550,49 @@ impl Urdf {
     #[getter]
     fn effort_limit<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<f64>> {
         out1(py, &self.limits.effort)
+    }
+
+    /// World position [m] of the point ``point`` (coordinates in link ``frame``, default
+    /// its origin) at configuration ``q``, shape (3,).
+    #[pyo3(signature = (q, frame, point=None))]
+    fn frame_position<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        frame: &str,
+        point: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, numpy::PyArray1<f64>>> {
+        let q = vec1(py, q, "q", Some(self.n()))?;
+        let body = self.body(py, frame)?;
+        let point = point
+            .map(|p| vec3(py, p, "point"))
+            .transpose()?
+            .unwrap_or([0.0; 3]);
+        let x = self
+            .tree
+            .point_position(&q, body, point)
+            .map_err(|e| facade(py, e))?;
+        Ok(out1(py, &x))
+    }
+
+    /// Orientation of link ``frame`` at configuration ``q``: the rotation matrix ``R`` that
+    /// maps link coordinates to world coordinates, shape (3, 3).
+    fn frame_rotation<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        frame: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let q = vec1(py, q, "q", Some(self.n()))?;
+        let body = self.body(py, frame)?;
+        let e = self
+            .tree
+            .body_transform(&q, body)
+            .map_err(|e| facade(py, e))?
+            .rot;
+        // the transform holds the coordinate rotation E (world → link); R = Eᵀ
+        let r: Vec<Vec<f64>> = (0..3).map(|i| (0..3).map(|j| e[j][i]).collect()).collect();
+        out2(py, &r, 3)
     }
 
     /// Joint-space inertia matrix ``M(q)`` by the composite-rigid-body algorithm (RBDA
