@@ -167,12 +167,12 @@ def test_ctrl_c_stops_a_sweep_after_its_running_runs():
     import threading
     import time
 
-    # 4,000 runs take seconds; Ctrl-C (interrupt_main) 0.3 s in stops the sweep at once
+    # 20,000 runs take about 15 s; Ctrl-C (interrupt_main) 0.3 s in stops the sweep at once
     timer = threading.Timer(0.3, _thread.interrupt_main)
     t0 = time.perf_counter()
     timer.start()
     with pytest.raises(KeyboardInterrupt):
         contour.sweep(dict(BASE, time={"end": 2.0}),
-                      random={"initial.angle": {"uniform": [-1.0, 1.0]}}, samples=4000, jobs=1)
-    assert time.perf_counter() - t0 < 1.5
+                      random={"initial.angle": {"uniform": [-1.0, 1.0]}}, samples=20_000, jobs=1)
+    assert time.perf_counter() - t0 < 5.0
     timer.join()
