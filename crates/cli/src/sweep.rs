@@ -190,12 +190,19 @@ impl Sweep {
     pub fn load(path: &Path) -> Result<Self> {
         let src = scenario::read_source(path)?;
         let file = path.display().to_string();
-        let f: SweepFile =
-            toml::from_str(&src).map_err(|e| scenario::toml_error(&file, &src, &e))?;
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Self::from_source(&src, &file, &dir)
+    }
+
+    /// Reads and checks a sweep from its TOML text: `file` names it in errors, `dir` is the
+    /// directory of the relative paths it holds (a base scenario file, a URDF file). The
+    /// Python binding's `contour.sweep` builds its sweeps here.
+    pub fn from_source(src: &str, file: &str, dir: &Path) -> Result<Self> {
+        let f: SweepFile = toml::from_str(src).map_err(|e| scenario::toml_error(file, src, &e))?;
+        let dir = dir.to_path_buf();
         let origin = Origin {
-            file: &file,
-            source: Some(&src),
+            file,
+            source: Some(src),
             dir: &dir,
         };
         let (base, base_dir) = match &f.base {

@@ -9,6 +9,7 @@
 //! | C² cubic splines through joint waypoints (natural, clamped) | [`spline`] | — |
 //! | a tree's end effector along Cartesian lines/arcs (inverse kinematics) | [`tree_kinematics`] | (4.3.2) |
 //! | joint paths q = Q(s), B = Q′, B̄ = Q″ (identity or inverse kinematics) | [`joint_path`] | (4.2.2), (4.3.2) |
+//! | a tool line of a URDF arm, orientation held (6 joints: IK; more: minimum-norm rates) | [`tree_path`] | (4.3.2) |
 //! | construction from boundary / normality / tangency conditions | [`construction`] | 6.2.1, (6.2.5), (6.2.9) |
 //! | kinematic histories (constant speed, rest-to-rest cubics) | [`history`] | (4.3.12)–(4.3.21) |
 //! | inverse dynamics T(s, ṡ, s̈) with the prescribed contact force | [`dynamics`] | (4.3.5)–(4.3.7) |
@@ -17,6 +18,7 @@
 //! | minimum time: phase plane (Bobrow, Shin–McKay) | [`phase_plane`] | 4.3.3, Theorem 4.3.4 |
 //! | the solution sampled in time: t, q, q̇, q̈, τ (CSV/JSON) | [`sampling`] | (4.3.2), (4.3.6) |
 //! | minimum time: TOPP-RA (reachability on a grid) as a cross-check | [`toppra`] | Pham & Pham 2018 |
+//! | the TOPP-RA profile sampled in time | [`toppra_sampling`] | (4.3.2), (4.3.6) |
 //!
 //! Everything works for any [`contour_model::Mechanism`] with any number of joints: the
 //! Cartesian robot of Huang 6.1 is only the example; Huang's section 6.2 is reproduced with
@@ -50,7 +52,9 @@ pub mod phase_plane;
 pub mod sampling;
 pub mod spline;
 pub mod toppra;
+pub mod toppra_sampling;
 pub mod tree_kinematics;
+pub mod tree_path;
 pub mod validation;
 
 pub use constraints::{
@@ -67,4 +71,6 @@ pub use limits::{
 pub use path::{ContactForce, Path, Segment, SegmentKind, Shape, MAX_SAMPLES_PER_SEGMENT};
 pub use sampling::{sample, sample_at_rate, SampledTrajectory};
 pub use spline::{cubic_spline, SplineEnds};
+pub use toppra_sampling::sample_toppra_at_rate;
 pub use tree_kinematics::{redundant_joint_path, RedundantJointPath, TreePointKinematics};
+pub use tree_path::CartesianLine;

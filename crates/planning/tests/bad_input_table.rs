@@ -462,6 +462,23 @@ pub fn cases() -> Vec<Case> {
                     .map(|_| ())
             },
         ),
+        case("tree_path.rs:new", "q_start of length 2", "q_start", || {
+            let arm = contour_model::models::panda_arm();
+            CartesianLine::new(arm, 7, [0.0; 3], &[0.0; 2], None, [0.3, 0.0, 0.5]).map(|_| ())
+        }),
+        case("tree_path.rs:new", "body index 99", "body", || {
+            let arm = contour_model::models::panda_arm();
+            CartesianLine::new(arm, 99, [0.0; 3], &[0.0; 7], None, [0.3, 0.0, 0.5]).map(|_| ())
+        }),
+        case("tree_path.rs:task_error", "q of length 3", "q", || {
+            let arm = contour_model::models::panda_arm();
+            let q = [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785];
+            let x = arm
+                .point_position(&q, 7, [0.0; 3])
+                .map_err(|_| PlanningError::NonFinite { what: "x" })?;
+            let line = CartesianLine::new(arm, 7, [0.0; 3], &q, None, [x[0] + 0.1, x[1], x[2]])?;
+            line.task_error(0.5, &[0.0; 3]).map(|_| ())
+        }),
     ]
 }
 

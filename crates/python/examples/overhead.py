@@ -79,6 +79,11 @@ def cell(x, scale, unit):
 print()
 print("| what | Python | Rust | Python / Rust | Pinocchio (Python) |")
 print("|---|---|---|---|---|")
+if rust is not None and "pendulum_dyn_run_s" in rust:
+    # The Python door holds every model as `&dyn Mechanism`: the same run in Rust that way.
+    r = rust["pendulum_dyn_run_s"]
+    print(f"| pendulum as in the first row, Rust through `&dyn Mechanism` | {cell(pendulum, 1e3, 'ms')} "
+          f"| {cell(r, 1e3, 'ms')} | {pendulum / r:.3f} | — |")
 for name, py, key, scale, unit, pin_val in [
     ("pendulum, perturbation + DOPRI5, 10 s, 1001 outputs (whole run)", pendulum, "pendulum_run_s", 1e3, "ms", None),
     ("Panda URDF, direct + DOPRI5, 1 s (whole run)", arm, "panda_run_s", 1e3, "ms", None),

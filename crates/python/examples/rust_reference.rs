@@ -43,6 +43,18 @@ fn main() {
         steps = tr.stats.steps;
     });
 
+    // The same run through `&dyn Mechanism`, the way the Python door holds every model.
+    let dyn_p: &(dyn Mechanism + Send + Sync) = &p;
+    let pendulum_dyn = time_runs(21, || {
+        Simulation::new(dyn_p, &q0, &qd0, 0.0, 10.0)
+            .method(Method::Perturbation(PerturbationConfig::default()))
+            .integrator(Integrator::dopri5())
+            .error_control(ErrorControl::absolute(1e-8))
+            .output_times(t_eval.clone())
+            .run()
+            .unwrap();
+    });
+
     let panda = KinematicTree::from_urdf_str(PANDA_URDF).unwrap();
     let q0 = [0.1, -0.2, 0.3, -1.4, 0.5, 1.6, 0.7];
     let arm = time_runs(11, || {
@@ -71,6 +83,6 @@ fn main() {
         }
     }) / calls as f64;
     println!(
-        "{{\"pendulum_run_s\": {pendulum:e}, \"pendulum_steps\": {steps}, \"panda_run_s\": {arm:e}, \"crba_call_s\": {crba:e}, \"rnea_call_s\": {rnea:e}}}"
+        "{{\"pendulum_run_s\": {pendulum:e}, \"pendulum_steps\": {steps}, \"pendulum_dyn_run_s\": {pendulum_dyn:e}, \"panda_run_s\": {arm:e}, \"crba_call_s\": {crba:e}, \"rnea_call_s\": {rnea:e}}}"
     );
 }

@@ -3,7 +3,6 @@
 //! The classes live in Python (`python/contour/_errors.py`) so that `InvalidInputError` can
 //! derive from both `ContourError` and `ValueError`; Rust looks them up by name when it raises.
 
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 use contour::projection::ProjectionError;
@@ -139,11 +138,4 @@ pub fn attach_partial(
 /// Converts any error that converts into the facade's [`Error`].
 pub fn facade<E: Into<Error>>(py: Python<'_>, e: E) -> PyErr {
     to_py(py, e.into())
-}
-
-/// A poisoned lock (a panic while the model was in use elsewhere) as a `RuntimeError`.
-pub fn poisoned() -> PyErr {
-    PyRuntimeError::new_err(
-        "contour: a model was left in an unknown state by a panic in another thread",
-    )
 }

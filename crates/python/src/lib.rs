@@ -14,8 +14,10 @@
 //! | `Model.accelerations` | `ConstrainedDynamics::accelerations` |
 //! | `contour.simulate` | `Simulation` |
 //! | `contour.simulate_contact` | `contour::contact::simulate` |
-//! | `contour.plan` | `PathDynamics`, `AccelerationLimits`, `PhasePlane`, `Toppra`, `sample_at_rate` |
+//! | `contour.plan` | `PathDynamics`, `AccelerationLimits`, `PhasePlane`, `Toppra`, `sample_at_rate`, `sample_toppra_at_rate` |
+//! | `contour.cartesian_line` | `CartesianLine` |
 //! | `contour.mechanism(...)` | a `Mechanism` whose terms are Python callables |
+//! | `contour.sweep` | `contour_cli::sweep` (`Sweep::from_source`, `run_one`, `Sweep::cells`) |
 
 use pyo3::prelude::*;
 
@@ -25,6 +27,7 @@ mod model;
 mod plan;
 mod pymech;
 mod simulate;
+mod sweep;
 mod trajectory;
 
 /// The native module `contour._contour` (re-exported by the `contour` package).
@@ -42,6 +45,8 @@ fn _contour(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(plan::plan, m)?)?;
     m.add_function(wrap_pyfunction!(plan::joint_line, m)?)?;
     m.add_function(wrap_pyfunction!(plan::spline, m)?)?;
+    m.add_function(wrap_pyfunction!(plan::cartesian_line, m)?)?;
     m.add_function(wrap_pyfunction!(pymech::mechanism, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep_columns, m)?)?;
     Ok(())
 }

@@ -1,11 +1,11 @@
 //! `contour.Model` (built-in models by name, user mechanisms) and `contour.Urdf` (a URDF tree,
 //! optionally closed by loop closures, with its joint limits and `crba` / `rnea` / `aba`).
 //!
-//! The Rust models keep scratch memory behind `&self` (`RefCell`): they are `Send` but not
-//! `Sync`, so a Python model holds its mechanism in a `Mutex`. Several Python threads can share
-//! one model; their runs take turns on it (each run releases the GIL while it holds the lock).
+//! The Rust models are `Sync` (a tree keeps its scratch memory per call, outside the model), so
+//! a Python model lends its mechanism (`&self`) to every run: several Python threads use one
+//! model at the same time, each run with the GIL released.
 
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Mutex;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -18,10 +18,10 @@ use contour::prelude::{
 };
 
 use crate::convert::{out1, out2, vec1, vec3};
-use crate::error::{facade, input, poisoned};
+use crate::error::{facade, input};
 
-/// A mechanism that can move between threads (every Rust model and the Python-callable one).
-pub type BoxedMechanism = Box<dyn Mechanism + Send>;
+/// A mechanism that threads share (every Rust model and the Python-callable one).
+pub type BoxedMechanism = Box<dyn Mechanism + Send + Sync>;
 
 /// The default initial state of a built-in model at an angle and rate (`None`: the model's
 /// own default angle), or a message when it cannot be assembled there.
@@ -32,10 +32,10 @@ type StateFn = Box<dyn Fn(Option<f64>, f64) -> Result<(Vec<f64>, Vec<f64>), Stri
 ///
 /// Build one with ``contour.model(name, **params)`` (built-in models),
 /// ``contour.Urdf(path, ...)`` (a URDF tree) or ``contour.Mechanism(...)`` (Python callables).
-/// A model can be shared between threads: runs on the same model take turns.
+/// A model can be shared between threads: runs on the same model run at the same time.
 #[pyclass(module = "contour", subclass, frozen)]
 pub struct Model {
-    mech: Mutex<BoxedMechanism>,
+    mech: BoxedMechanism,
     name: String,
     dof: usize,
     n_constraints: usize,
@@ -57,7 +57,7 @@ impl Model {
             (0..n_constraints).any(|r| mech.constraint_kind(r) == ConstraintKind::Unilateral);
         Self {
             name: mech.name().to_string(),
-            mech: Mutex::new(mech),
+            mech,
             dof,
             n_constraints,
             unilateral,
@@ -79,9 +79,9 @@ impl Model {
             .and_then(|s| s.lock().ok().and_then(|mut e| e.take()))
     }
 
-    /// The mechanism, locked for one run or evaluation.
-    pub fn lock(&self) -> PyResult<MutexGuard<'_, BoxedMechanism>> {
-        self.mech.lock().map_err(|_| poisoned())
+    /// The mechanism, lent to a run or an evaluation.
+    pub fn mechanism(&self) -> &(dyn Mechanism + Send + Sync) {
+        &*self.mech
     }
 
     /// Number of coordinates N.
@@ -156,11 +156,11 @@ impl Model {
         let qd = vec1(py, qd, "qd", Some(self.dof))?;
         let mut qdd = vec![0.0; self.dof];
         let mut lam = vec![0.0; self.n_constraints];
-        let result = py.detach(|| -> PyResult<Result<(), contour::model::ModelError>> {
-            let m = self.lock()?;
-            let mut dynamics = ConstrainedDynamics::new(&**m);
-            Ok(dynamics.accelerations(&**m, t, &q, &qd, &mut qdd, &mut lam))
-        })?;
+        let result = py.detach(|| {
+            let m = self.mechanism();
+            let mut dynamics = ConstrainedDynamics::new(m);
+            dynamics.accelerations(m, t, &q, &qd, &mut qdd, &mut lam)
+        });
         result.map_err(|e| facade(py, e))?;
         Ok((out1(py, &qdd).into_any(), out1(py, &lam).into_any()))
     }
@@ -387,7 +387,7 @@ pub fn model(py: Python<'_>, name: &str, params: Option<&Bound<'_, PyDict>>) -> 
 ///     M = arm.crba(q); tau = arm.rnea(q, v, a); qdd = arm.aba(q, v, tau)
 #[pyclass(module = "contour", extends = Model, frozen)]
 pub struct Urdf {
-    tree: Mutex<KinematicTree>,
+    tree: KinematicTree,
     limits: UrdfJointLimits,
 }
 
@@ -467,12 +467,19 @@ fn closure(
 }
 
 impl Urdf {
-    fn tree(&self) -> PyResult<MutexGuard<'_, KinematicTree>> {
-        self.tree.lock().map_err(|_| poisoned())
+    /// The kinematic tree (closures aside).
+    pub fn tree(&self) -> &KinematicTree {
+        &self.tree
     }
 
     fn n(&self) -> usize {
         self.limits.lower.len()
+    }
+
+    fn body(&self, py: Python<'_>, frame: &str) -> PyResult<usize> {
+        self.tree
+            .body_index(frame)
+            .ok_or_else(|| input(py, format!("frame: no link `{frame}` in the URDF")))
     }
 }
 
@@ -515,12 +522,8 @@ impl Urdf {
                 .collect::<PyResult<Vec<_>>>()?;
             Box::new(ConstrainedTree::new(tree.clone(), cs).map_err(|e| facade(py, e))?)
         };
-        Ok(
-            PyClassInitializer::from(Model::new(mech, Some(state))).add_subclass(Urdf {
-                tree: Mutex::new(tree),
-                limits,
-            }),
-        )
+        Ok(PyClassInitializer::from(Model::new(mech, Some(state)))
+            .add_subclass(Urdf { tree, limits }))
     }
 
     /// Joint names in q order.
@@ -549,16 +552,59 @@ impl Urdf {
         out1(py, &self.limits.effort)
     }
 
+    /// World position [m] of the point ``point`` (coordinates in link ``frame``, default
+    /// its origin) at configuration ``q``, shape (3,).
+    #[pyo3(signature = (q, frame, point=None))]
+    fn frame_position<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        frame: &str,
+        point: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, numpy::PyArray1<f64>>> {
+        let q = vec1(py, q, "q", Some(self.n()))?;
+        let body = self.body(py, frame)?;
+        let point = point
+            .map(|p| vec3(py, p, "point"))
+            .transpose()?
+            .unwrap_or([0.0; 3]);
+        let x = self
+            .tree
+            .point_position(&q, body, point)
+            .map_err(|e| facade(py, e))?;
+        Ok(out1(py, &x))
+    }
+
+    /// Orientation of link ``frame`` at configuration ``q``: the rotation matrix ``R`` that
+    /// maps link coordinates to world coordinates, shape (3, 3).
+    fn frame_rotation<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        frame: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let q = vec1(py, q, "q", Some(self.n()))?;
+        let body = self.body(py, frame)?;
+        let e = self
+            .tree
+            .body_transform(&q, body)
+            .map_err(|e| facade(py, e))?
+            .rot;
+        // the transform holds the coordinate rotation E (world → link); R = Eᵀ
+        let r: Vec<Vec<f64>> = (0..3).map(|i| (0..3).map(|j| e[j][i]).collect()).collect();
+        out2(py, &r, 3)
+    }
+
     /// Joint-space inertia matrix ``M(q)`` by the composite-rigid-body algorithm (RBDA
     /// Table 6.2), shape (n, n).
     fn crba<'py>(&self, py: Python<'py>, q: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let n = self.n();
         let q = vec1(py, q, "q", Some(n))?;
-        let m = py.detach(|| -> PyResult<contour::faer::Mat<f64>> {
+        let m = py.detach(|| {
             let mut m = contour::faer::Mat::<f64>::zeros(n, n);
-            self.tree()?.mass_matrix(&q, m.as_mut());
-            Ok(m)
-        })?;
+            self.tree.mass_matrix(&q, m.as_mut());
+            m
+        });
         let rows: Vec<Vec<f64>> = (0..n)
             .map(|i| (0..n).map(|j| m[(i, j)]).collect())
             .collect();
@@ -581,9 +627,7 @@ impl Urdf {
             vec1(py, a, "a", Some(n))?,
         );
         let mut tau = vec![0.0; n];
-        let r = py.detach(|| -> PyResult<_> {
-            Ok(self.tree()?.inverse_dynamics(&q, &v, &a, &mut tau))
-        })?;
+        let r = py.detach(|| self.tree.inverse_dynamics(&q, &v, &a, &mut tau));
         r.map_err(|e| facade(py, e))?;
         Ok(out1(py, &tau).into_any())
     }
@@ -604,9 +648,7 @@ impl Urdf {
             vec1(py, tau, "tau", Some(n))?,
         );
         let mut qdd = vec![0.0; n];
-        let r = py.detach(|| -> PyResult<_> {
-            Ok(self.tree()?.forward_dynamics(&q, &v, &tau, &mut qdd))
-        })?;
+        let r = py.detach(|| self.tree.forward_dynamics(&q, &v, &tau, &mut qdd));
         r.map_err(|e| facade(py, e))?;
         Ok(out1(py, &qdd).into_any())
     }

@@ -185,9 +185,8 @@ pub fn simulate(
             ))
         }
     };
-    let result = py.detach(|| -> PyResult<_> {
-        let mech = model.lock()?;
-        let mut sim = Simulation::new(&**mech, &q0, &qd0, t0, t1)
+    let result = py.detach(|| {
+        let mut sim = Simulation::new(model.mechanism(), &q0, &qd0, t0, t1)
             .method(method)
             .integrator(integrator)
             .error_control(ec)
@@ -201,8 +200,8 @@ pub fn simulate(
         } else {
             sim.require_consistent(consistency_tol)
         };
-        Ok(sim.run())
-    })?;
+        sim.run()
+    });
     match result {
         Ok(tr) => Ok(tr.into()),
         Err(e) => Err(with_callback_cause(py, model, to_py(py, e.into()))),
@@ -263,10 +262,7 @@ pub fn simulate_contact(
     cfg.friction = friction;
     cfg.output_dt = output_dt;
     cfg.max_events = max_events;
-    let result = py.detach(|| -> PyResult<_> {
-        let mech = model.lock()?;
-        Ok(contour::contact::simulate(&**mech, t0, &q0, &qd0, cfg))
-    })?;
+    let result = py.detach(|| contour::contact::simulate(model.mechanism(), t0, &q0, &qd0, cfg));
     match result {
         Ok(tr) => Ok(contour::projection::Trajectory::from(tr).into()),
         Err(e) => Err(with_callback_cause(py, model, facade(py, e))),

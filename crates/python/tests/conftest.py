@@ -27,5 +27,8 @@ def cli_binary() -> pathlib.Path | None:
 def cli():
     p = cli_binary()
     if p is None:
-        pytest.skip("the `contour` binary is not built (cargo build -p contour-cli)")
+        why = "the `contour` binary is not built (cargo build -p contour-cli)"
+        if os.environ.get("CONTOUR_REQUIRE_CLI"):
+            pytest.fail(why)
+        pytest.skip(why)
     return p

@@ -40,8 +40,37 @@ def test_toppra_algorithm_agrees_with_the_phase_plane():
     pp = contour.plan(None, contour.joint_line(Q0, Q1), vlim=VLIM, alim=ALIM)
     tp = contour.plan(None, contour.joint_line(Q0, Q1), vlim=VLIM, alim=ALIM,
                       algorithm="toppra", intervals=2000)
-    assert tp.trajectory is None and tp.s.shape == tp.sd.shape
+    assert tp.grid_s.shape == tp.grid_sd.shape == (2001,) and pp.grid_s is None
     assert tp.total_time == pytest.approx(pp.total_time, rel=1e-3)
+
+
+def test_toppra_plans_are_sampled_in_time_like_the_phase_plane():
+    pp = contour.plan(None, contour.joint_line(Q0, Q1), vlim=VLIM, alim=ALIM, rate=1000.0)
+    tp = contour.plan(None, contour.joint_line(Q0, Q1), vlim=VLIM, alim=ALIM,
+                      algorithm="toppra", intervals=2000, rate=1000.0)
+    tr = tp.trajectory
+    assert tr.integrator == "toppra" and pp.trajectory.integrator == "phase_plane"
+    k = len(tr.t)
+    assert tr.q.shape == tr.qd.shape == tr.qdd.shape == (k, 7)
+    assert tp.s.shape == tp.sd.shape == tp.sdd.shape == (k,)
+    # sampled at 1 kHz up to TOPP-RA's own minimum time, which is the phase plane's to 1e-3
+    assert tr.t[-1] == pytest.approx(tp.total_time, rel=1e-12)
+    assert np.allclose(np.diff(tr.t[:-1]), 1e-3)
+    assert tp.total_time == pytest.approx(pp.total_time, rel=1e-3)
+    assert np.allclose(tr.q[0], Q0) and np.allclose(tr.q[-1], Q1, atol=1e-9)
+    # the same motion as the phase plane's, up to the grid
+    m = min(k, len(pp.trajectory.t))
+    assert np.max(np.abs(tr.q[:m] - pp.trajectory.q[:m])) < 5e-3
+    # q on the joint line: q = Q0 + s (Q1 − Q0), q̇ = ṡ (Q1 − Q0), q̈ = s̈ (Q1 − Q0)
+    assert np.allclose(tr.q, Q0 + np.outer(tp.s, Q1 - Q0), atol=1e-12)
+    assert np.allclose(tr.qd, np.outer(tp.sd, Q1 - Q0), atol=1e-12)
+    assert np.allclose(tr.qdd, np.outer(tp.sdd, Q1 - Q0), atol=1e-12)
+    # q̇ is the time derivative of q (central differences)
+    fd = (tr.q[2:-1] - tr.q[:-3]) / 2e-3
+    assert np.max(np.abs(fd - tr.qd[1:-2])) < 1e-3 * np.max(VLIM)
+    # limits met up to TOPP-RA's discretization
+    assert np.all(np.abs(tr.qd) <= VLIM * (1 + 1e-3))
+    assert np.all(np.abs(tr.qdd) <= ALIM * (1 + 1e-2))
 
 
 def test_torque_limits_of_a_urdf_arm():

@@ -20,6 +20,7 @@ from ._contour import (
     Plan,
     Trajectory,
     Urdf,
+    cartesian_line,
     joint_line,
     mechanism,
     model,
@@ -40,6 +41,7 @@ from ._errors import (
     SimulationError,
 )
 from . import toppra_compat
+from ._sweep import sweep
 
 __all__ = [
     "CallbackError",
@@ -57,6 +59,7 @@ __all__ = [
     "SimulationError",
     "Trajectory",
     "Urdf",
+    "cartesian_line",
     "joint_line",
     "mechanism",
     "model",
@@ -64,5 +67,6 @@ __all__ = [
     "simulate",
     "simulate_contact",
     "spline",
+    "sweep",
     "toppra_compat",
 ]

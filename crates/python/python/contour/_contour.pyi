@@ -44,6 +44,8 @@ class Urdf(Model):
     def velocity_limit(self) -> F64: ...
     @property
     def effort_limit(self) -> F64: ...
+    def frame_position(self, q: ArrayLike, frame: str, point: Optional[ArrayLike] = None) -> F64: ...
+    def frame_rotation(self, q: ArrayLike, frame: str) -> F64: ...
     def crba(self, q: ArrayLike) -> F64: ...
     def rnea(self, q: ArrayLike, v: ArrayLike, a: ArrayLike) -> F64: ...
     def aba(self, q: ArrayLike, v: ArrayLike, tau: ArrayLike) -> F64: ...
@@ -91,16 +93,20 @@ class JointPathSpec:
     @property
     def s_range(self) -> tuple[float, float]: ...
     def point(self, s: float) -> F64: ...
+    def derivatives_at(self, s: float) -> tuple[F64, F64, F64]: ...
 
 class Plan:
-    """The result of ``plan``."""
+    """The result of ``plan``: the motion sampled at ``rate`` (phase plane or TOPP-RA)."""
 
     total_time: float
     algorithm: str
     switching_points: int
-    trajectory: Optional[Trajectory]
+    trajectory: Trajectory
     s: F64
     sd: F64
+    sdd: F64
+    grid_s: Optional[F64]
+    grid_sd: Optional[F64]
     max_violation: float
 
 class EvaluationCounter:
@@ -142,6 +148,14 @@ def simulate_contact(
 ) -> Trajectory: ...
 def joint_line(q_start: ArrayLike, q_end: ArrayLike) -> JointPathSpec: ...
 def spline(waypoints: ArrayLike) -> JointPathSpec: ...
+def cartesian_line(
+    urdf: Urdf,
+    frame: str,
+    p_end: ArrayLike,
+    q_start: ArrayLike,
+    p_start: Optional[ArrayLike] = None,
+    point: Optional[ArrayLike] = None,
+) -> JointPathSpec: ...
 def plan(
     model: Optional[Model],
     path: JointPathSpec,
@@ -165,3 +179,12 @@ def mechanism(
     unilateral: bool = False,
     name: str = "python",
 ) -> tuple[Model, EvaluationCounter]: ...
+def sweep_columns(
+    spec: Union[dict[str, Any], str],
+    grid: Optional[dict[str, Any]] = None,
+    random: Optional[dict[str, Any]] = None,
+    samples: Optional[int] = None,
+    seed: Optional[int] = None,
+    jobs: Optional[int] = None,
+    base_dir: Optional[str] = None,
+) -> tuple[list[tuple[str, str, list[Any]]], str]: ...
