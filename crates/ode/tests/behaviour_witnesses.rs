@@ -163,3 +163,25 @@ fn bdf_order_climbs_on_a_smooth_solution() {
         );
     }
 }
+
+/// The scalar DOPRI5 step that the phase plane runs (`Tableau::scalar_step`) on `y' = y cos t`:
+/// fifth order, so its stage times are right (the autonomous exponential of its unit test
+/// cannot see them).
+#[test]
+fn scalar_dormand_prince_step_is_fifth_order_on_a_non_autonomous_problem() {
+    use contour_ode::DORMAND_PRINCE_1980;
+    let run = |h: f64| {
+        let mut f = |t: f64, y: f64| -> Result<f64, ()> { Ok(y * t.cos()) };
+        let n = (T_END / h).round() as usize;
+        let (mut t, mut y) = (0.0, 1.0);
+        let mut fy = 1.0;
+        for _ in 0..n {
+            let r = DORMAND_PRINCE_1980
+                .scalar_step(&mut f, t, y, fy, h)
+                .unwrap();
+            (t, y, fy) = (t + h, r.y, r.f);
+        }
+        (y - exact()).abs()
+    };
+    assert_order("scalar DOPRI5", 5.0, order(&[50, 100, 200], run));
+}
