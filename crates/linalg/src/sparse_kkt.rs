@@ -47,7 +47,7 @@ const MAX_REFINEMENT: usize = 10;
 
 /// A refinement that stalls above this relative size of the last correction is reported as
 /// [`SparseSolve::NearSingular`].
-const STALL_RTOL: f64 = 1e-10;
+const STALL_RTOL: f64 = 1e-12;
 
 /// Outcome of [`SparseKkt::solve`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -374,7 +374,9 @@ mod tests {
     use faer::prelude::*;
 
     /// A chain: `H` tridiagonal SPD, each row of `J` couples two neighbouring coordinates.
-    fn chain(n: usize, l: usize) -> (Vec<(usize, usize)>, Vec<f64>, Vec<(usize, usize)>, Vec<f64>) {
+    type Pattern = Vec<(usize, usize)>;
+
+    fn chain(n: usize, l: usize) -> (Pattern, Vec<f64>, Pattern, Vec<f64>) {
         let mut hp = Vec::new();
         let mut hv = Vec::new();
         for k in 0..n {
