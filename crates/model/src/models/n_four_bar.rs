@@ -217,7 +217,7 @@ impl Mechanism for NFourBar {
         }
     }
     /// `M`: per point coordinate its diagonal and the coupler term to the previous point;
-    /// `J`: two entries per crank row, four per coupler row (`2n + 2 + 2n` and `8n + 2`
+    /// `J`: two entries per crank row, four per coupler row (`4n + 2` and `6n + 2`
     /// entries: O(n)).
     fn sparsity(&self) -> Option<SparsityPattern> {
         let n = self.loops;
