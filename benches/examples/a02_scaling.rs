@@ -6,8 +6,9 @@
 //! * `a02_scaling eval` — microseconds per constrained-acceleration evaluation (Keerthi
 //!   (1.1)+(1.4), regular configuration θ = 0.7) and per correction (Keerthi (2.16)–(2.17), a
 //!   state moved off the manifold by ~1e-7), dense and sparse, at N = 10, 40, 100, 400.
-//! * `a02_scaling run N dense|sparse [SPAN]` — one run of perturbation + ABM at τ = 1e-6 from
-//!   θ = π/2, θ̇ = −1 over SPAN seconds (20: A02), outputs every 0.05 s: wall time, steps,
+//! * `a02_scaling run N dense|sparse [SPAN [hand|autodiff]]` — one run of perturbation + ABM at
+//!   τ = 1e-6 from θ = π/2, θ̇ = −1 over SPAN seconds (20: A02), outputs every 0.05 s, of the
+//!   hand-written (default) or the automatic-derivative model: wall time, steps,
 //!   evaluations (handed to the dense rank-revealing path), B0 error against the exact reduced
 //!   solution (`NFourBar::reduced_solution`), energy drift.
 //! * `a02_scaling autodiff` — the automatic-derivative model (`AutoDiff`) against the
@@ -25,7 +26,7 @@ use contour::model::autodiff::{AutoDiff, AutoDiffModel, Scalar};
 use contour::model::models::NFourBar;
 use contour::prelude::*;
 use contour::projection::sparse::{SparseDynamics, SparseMode, SparseProjection};
-use contour::projection::ManifoldProjection;
+use contour::projection::{ManifoldProjection, Recording};
 
 /// A02 written as energies and constraints (the example `n_four_bar`'s model).
 struct FourBars {
@@ -130,19 +131,25 @@ fn eval() {
     }
 }
 
-fn run(n: usize, mode: &str, span: f64) {
-    let p = NFourBar::new(n);
-    let (q0, qd0) = p.state(FRAC_PI_2, -1.0);
+fn run(n: usize, mode: &str, span: f64, model: &str) {
+    let hand = NFourBar::new(n);
+    let ad = AutoDiff::new(FourBars { n });
+    let p: &dyn Mechanism = match model {
+        "hand" => &hand,
+        "autodiff" => &ad,
+        m => panic!("unknown model {m}"),
+    };
+    let (q0, qd0) = hand.state(FRAC_PI_2, -1.0);
     let k_end = (span / 0.05).round() as usize;
     let times: Vec<f64> = (0..=k_end).map(|k| 0.05 * k as f64).collect();
-    let exact = p.reduced_solution(FRAC_PI_2, -1.0, &times, 20_000);
+    let exact = hand.reduced_solution(FRAC_PI_2, -1.0, &times, 20_000);
     let sparse = match mode {
         "dense" => SparseMode::Dense,
         "sparse" => SparseMode::Sparse,
         m => panic!("unknown mode {m}"),
     };
     let start = Instant::now();
-    let r = Simulation::new(&p, &q0, &qd0, 0.0, span)
+    let r = Simulation::new(p, &q0, &qd0, 0.0, span)
         .method(Method::Perturbation(PerturbationConfig::default()))
         .integrator(Integrator::abm())
         .error_control(ErrorControl::absolute(1e-6))
@@ -164,7 +171,7 @@ fn run(n: usize, mode: &str, span: f64) {
     });
     let s = &tr.stats;
     println!(
-        "| {n} | {mode} | {span} | {secs:.3} | {} | {} ({}) | {:.1} | {b0:.1e} | {:.1e} | {} |",
+        "| {n} | {model} | {mode} | {span} | {secs:.3} | {} | {} ({}) | {:.1} | {b0:.1e} | {:.1e} | {} |",
         s.steps,
         s.f_evals,
         s.rank_revealing_evals,
@@ -223,8 +230,11 @@ fn main() {
             a[2].parse().unwrap(),
             &a[3],
             a.get(4).map_or(20.0, |s| s.parse().unwrap()),
+            a.get(5).map_or("hand", String::as_str),
         ),
         Some("autodiff") => autodiff(),
-        _ => eprintln!("usage: a02_scaling eval | run N dense|sparse [SPAN] | autodiff"),
+        _ => eprintln!(
+            "usage: a02_scaling eval | run N dense|sparse [SPAN [hand|autodiff]] | autodiff"
+        ),
     }
 }

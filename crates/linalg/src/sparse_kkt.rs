@@ -22,7 +22,12 @@
 //! rank-revealing path for that evaluation (the regularized answer is not the one the dense
 //! path defines).
 //!
-//! `δ = SPARSE_KKT_DELTA_RTOL · max|J_ij|² / max H_kk`, the scale of `J H⁻¹ Jᵀ`.
+//! `δ = SPARSE_KKT_DELTA_RTOL · max|J_ij|² / max H_kk`, relative to the scale of `J H⁻¹ Jᵀ`.
+//! A smaller δ contracts the refinement faster in the constraint directions (`δ/σ_min`) but
+//! loses more of `H` to cancellation in the pivots that follow a pivot `−δ` (about
+//! `ε·‖J‖²/(δ·‖H‖)`); with `1e-10` both stay near `1e-6`, and A02 takes three refinement steps
+//! from N = 10 to N = 400 (a correction of at most 64 ulps of the solution ends the
+//! refinement).
 //!
 //! No allocation after [`SparseKkt::new`].
 
@@ -40,7 +45,7 @@ use crate::scratch::Scratch;
 use crate::LinalgError;
 
 /// Relative regularization `δ` of the lower block (module documentation).
-pub const SPARSE_KKT_DELTA_RTOL: f64 = 1e-8;
+pub const SPARSE_KKT_DELTA_RTOL: f64 = 1e-10;
 
 /// Most refinement steps of one solve.
 const MAX_REFINEMENT: usize = 10;
@@ -350,7 +355,7 @@ impl SparseKkt {
                 break SparseSolve::NearSingular;
             }
             let rel = if zmax > 0.0 { dmax / zmax } else { dmax };
-            if rel <= 8.0 * f64::EPSILON {
+            if rel <= 64.0 * f64::EPSILON {
                 break SparseSolve::Solved { refinements };
             }
             if rel > 0.5 * prev || refinements >= MAX_REFINEMENT {
