@@ -3,9 +3,10 @@
 //! (`contour_projection::sparse`), and what the automatic-derivative model costs against the
 //! hand-written one.
 //!
-//! * `a02_scaling eval` — microseconds per constrained-acceleration evaluation (Keerthi
+//! * `a02_scaling eval [N…]` — microseconds per constrained-acceleration evaluation (Keerthi
 //!   (1.1)+(1.4), regular configuration θ = 0.7) and per correction (Keerthi (2.16)–(2.17), a
-//!   state moved off the manifold by ~1e-7), dense and sparse, at N = 10, 40, 100, 400.
+//!   state moved off the manifold by ~1e-7), dense and sparse, at N = 10, 40, 100, 400 (or the
+//!   N given: `eval 1 2 3 4 5`, the crossover).
 //! * `a02_scaling run N dense|sparse [SPAN [hand|autodiff]]` — one run of perturbation + ABM at
 //!   τ = 1e-6 from θ = π/2, θ̇ = −1 over SPAN seconds (20: A02), outputs every 0.05 s, of the
 //!   hand-written (default) or the automatic-derivative model: wall time, steps,
@@ -96,10 +97,10 @@ fn moved_state(p: &NFourBar) -> Vec<f64> {
     x
 }
 
-fn eval() {
+fn eval(sizes: &[usize]) {
     println!("| N | coordinates | accelerations dense [µs] | accelerations sparse [µs] | correction dense [µs] | correction sparse [µs] |");
     println!("|---|---|---|---|---|---|");
-    for n in [10usize, 40, 100, 400] {
+    for &n in sizes {
         let p = NFourBar::new(n);
         let dim = p.dof();
         let pattern = p.sparsity().unwrap();
@@ -225,7 +226,13 @@ fn autodiff() {
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     match a.get(1).map(String::as_str) {
-        Some("eval") => eval(),
+        Some("eval") if a.len() > 2 => eval(
+            &a[2..]
+                .iter()
+                .map(|s| s.parse().unwrap())
+                .collect::<Vec<_>>(),
+        ),
+        Some("eval") => eval(&[10, 40, 100, 400]),
         Some("run") => run(
             a[2].parse().unwrap(),
             &a[3],

@@ -56,9 +56,10 @@ pub enum SparseMode {
     Sparse,
 }
 
-/// Coordinates from which [`SparseMode::Auto`] takes the sparse path: on A02 the sparse
-/// evaluation is cheaper than the dense one from about N = 2 loops (6 coordinates); the
-/// threshold is set a little above, where the sparse path is clearly ahead.
+/// Coordinates from which [`SparseMode::Auto`] takes the sparse path. On A02 at N = 10
+/// (22 coordinates) a sparse evaluation costs 6.3 µs against 16.0 µs dense, a correction
+/// 17.6 µs against 40.4 µs (`benches/results/a02_scaling_2026-11-26.md`); below, where the
+/// dense kernels of small systems are at their best, the dense path is kept.
 pub const SPARSE_CROSSOVER_DOF: usize = 12;
 
 impl SparseMode {
