@@ -84,6 +84,17 @@ pub enum LinalgError {
         /// The rejected value.
         value: f64,
     },
+    /// An entry of a sparsity pattern lies outside the matrix, or below the diagonal of a
+    /// pattern that must hold the upper triangle only.
+    #[error("{what}: entry ({row}, {col}) is outside the allowed part of the matrix")]
+    InvalidPattern {
+        /// Name of the pattern argument.
+        what: &'static str,
+        /// Row of the offending entry.
+        row: usize,
+        /// Column of the offending entry.
+        col: usize,
+    },
 }
 
 /// Checks the shape of a matrix argument.

@@ -27,6 +27,9 @@
 //!   `(n+m)²` matrix ([`KktMethod`]); where `J` is rank-deficient (redundant rows, singular
 //!   configurations) a rank-revealing solve by the SVD of `L⁻¹Jᵀ` gives the unique `q̈` and the
 //!   minimum-norm `λ` ([`RankDeficiency`]).
+//! * [`SparseKkt`] — the same augmented system with sparse `M` and `J` by faer's sparse
+//!   `LDLᵀ` of the quasi-definite regularized matrix (symbolic analysis once) and iterative
+//!   refinement; a (near) rank loss of `J` is reported, not answered ([`SparseSolve`]).
 //! * [`testing`] — the seeded random matrices used by tests, benches and the accuracy report
 //!   of `contour-papers` (`tables/linalg.md`).
 //!
@@ -73,6 +76,7 @@ mod lu;
 mod pinv;
 mod qr;
 mod scratch;
+mod sparse_kkt;
 pub mod testing;
 mod weighted;
 
@@ -85,6 +89,7 @@ pub use kkt::{
 pub use lu::{Lu, DEFAULT_LU_PIVOT_RTOL};
 pub use pinv::{moore_penrose_residual, null_space, numerical_rank, PseudoInverse};
 pub use qr::SkinnyQr;
+pub use sparse_kkt::{SparseKkt, SparseSolve, SPARSE_KKT_DELTA_RTOL};
 pub use weighted::{projector_identity_residuals, ProjectorResiduals, WeightedProjectors};
 
 /// Default relative rank tolerance: singular values (or `|R_ii|`)

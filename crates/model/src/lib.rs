@@ -78,7 +78,7 @@ pub use consistent::{
 pub use contour_linalg::RankDeficiency;
 pub use dynamics::{Baumgarte, ConstrainedDynamics, DynamicsOptions, RESIDUAL_FACTOR};
 pub use error::ModelError;
-pub use mechanism::{ConstraintKind, Controller, Mechanism, WithController};
+pub use mechanism::{ConstraintKind, Controller, Mechanism, SparsityPattern, WithController};
 pub use terms::{ModelTerms, Terms};
 /// Finite-difference checks (the [`testing`] module).
 pub use testing as fd;

@@ -23,6 +23,19 @@ pub enum ConstraintKind {
     Unilateral,
 }
 
+/// The nonzero pattern of `M` and `J` of a sparse mechanism ([`Mechanism::sparsity`]), fixed
+/// for the whole motion: the sparse solvers analyse it once and then take the values in this
+/// order at every evaluation ([`Mechanism::mass_matrix_values`],
+/// [`Mechanism::constraint_jacobian_values`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct SparsityPattern {
+    /// Entries `(row, col)` of the upper triangle of `M` (`row ≤ col`), every diagonal entry
+    /// among them; an entry listed twice is the sum of its values.
+    pub mass: Vec<(usize, usize)>,
+    /// Entries `(row, col)` of `J` (L×N) that may be nonzero.
+    pub jacobian: Vec<(usize, usize)>,
+}
+
 /// A holonomically constrained mechanical system
 /// `M(q) q̈ + h(q, q̇) = u(t, q, q̇) + J(q)ᵀλ`, `φ(t, q) = 0` (or `≥ 0`).
 ///
@@ -213,6 +226,29 @@ pub trait Mechanism {
         None
     }
 
+    /// The nonzero pattern of `M` and `J`, when the model is sparse (natural coordinates, many
+    /// bodies): the sparse path of the solvers then factors them with sparse factorizations
+    /// whose symbolic analysis is done once. `None` (the default): the model is treated as
+    /// dense and [`Mechanism::mass_matrix_values`] / [`Mechanism::constraint_jacobian_values`]
+    /// are never called. The pattern must not depend on the state.
+    fn sparsity(&self) -> Option<SparsityPattern> {
+        None
+    }
+
+    /// The values of `M(q)` at the entries of [`SparsityPattern::mass`], in that order. The
+    /// default (for a model without a pattern) writes NaN.
+    fn mass_matrix_values(&self, q: &[f64], values: &mut [f64]) {
+        let _ = q;
+        values.fill(f64::NAN);
+    }
+
+    /// The values of `J(t, q)` at the entries of [`SparsityPattern::jacobian`], in that order.
+    /// The default (for a model without a pattern) writes NaN.
+    fn constraint_jacobian_values(&self, t: f64, q: &[f64], values: &mut [f64]) {
+        let _ = (t, q);
+        values.fill(f64::NAN);
+    }
+
     /// Checks the model's own parameters (lengths and masses positive and finite, other
     /// parameters finite): [`crate::ModelError::InvalidParameter`] naming the field. Models
     /// have public fields, so this runs where they are used: by
@@ -287,6 +323,15 @@ macro_rules! forward_mechanism {
         }
         fn validate(&self) -> Result<(), crate::ModelError> {
             (**self).validate()
+        }
+        fn sparsity(&self) -> Option<SparsityPattern> {
+            (**self).sparsity()
+        }
+        fn mass_matrix_values(&self, q: &[f64], values: &mut [f64]) {
+            (**self).mass_matrix_values(q, values)
+        }
+        fn constraint_jacobian_values(&self, t: f64, q: &[f64], values: &mut [f64]) {
+            (**self).constraint_jacobian_values(t, q, values)
         }
         fn fast_inverse_dynamics(
             &self,
@@ -444,6 +489,15 @@ impl<M: Mechanism, C: Controller> Mechanism for WithController<M, C> {
     }
     fn validate(&self) -> Result<(), crate::ModelError> {
         self.mechanism.validate()
+    }
+    fn sparsity(&self) -> Option<SparsityPattern> {
+        self.mechanism.sparsity()
+    }
+    fn mass_matrix_values(&self, q: &[f64], values: &mut [f64]) {
+        self.mechanism.mass_matrix_values(q, values)
+    }
+    fn constraint_jacobian_values(&self, t: f64, q: &[f64], values: &mut [f64]) {
+        self.mechanism.constraint_jacobian_values(t, q, values)
     }
     fn fast_forward_dynamics(
         &self,

@@ -70,6 +70,7 @@ mod recorder;
 pub mod recording;
 pub mod rhs;
 mod simulation;
+pub mod sparse;
 pub mod tolerance;
 pub mod trajectory;
 

@@ -247,6 +247,8 @@ pub struct RunContext<'a, 'm, M: ?Sized> {
     /// `(‖φ‖₂, ‖J q̇ + b‖₂)` at `x0` when the builder checked the initial state (for the
     /// recorder's start, instead of measuring the same state again).
     pub(crate) x0_violations: Option<(f64, f64)>,
+    /// Dense or sparse linear algebra of the perturbation method ([`crate::Simulation::sparse`]).
+    pub(crate) sparse: crate::sparse::SparseMode,
 }
 
 /// An ODE method ready to run: the method, its initial integrated state `y0` and the

@@ -54,7 +54,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::ProjectionError;
 use crate::integrator::Integrator;
 use crate::method::{
-    check_parameters, Accepted, AfterStep, ConstraintMethod, MethodStart, RunContext,
+    check_parameters, Accepted, AfterStep, ConstraintMethod, MethodStart, Multipliers, RunContext,
 };
 use crate::rhs::{ode_error, ConstrainedRhs};
 use crate::tolerance::{ErrorControl, NormKind};
@@ -400,6 +400,9 @@ pub(crate) struct PertRhs<'m, M: ?Sized> {
     cache_f: Vec<f64>,
     pending: Pending,
     error: Option<ProjectionError>,
+    /// The sparse path ([`crate::sparse`]), when the run uses it.
+    sparse_dyn: Option<crate::sparse::SparseDynamics>,
+    sparse_proj: Option<crate::sparse::SparseProjection>,
 }
 
 impl<M: Mechanism + ?Sized> OdeRhs for PertRhs<'_, M> {
@@ -417,10 +420,12 @@ impl<M: Mechanism + ?Sized> OdeRhs for PertRhs<'_, M> {
         self.last_t = t;
         if second {
             let mech = self.inner.mechanism();
-            match self.proj.project(mech, t, y, &mut self.cache_x) {
+            let sparse = self.sparse_proj.as_mut();
+            match crate::sparse::project(&mut self.proj, sparse, mech, t, y, &mut self.cache_x) {
                 Ok(o) if o.converged && o.norm <= self.accept => {
-                    self.inner
-                        .eval_counted(t, &self.cache_x, &mut self.cache_f)?;
+                    let sparse = self.sparse_dyn.as_mut();
+                    let (x, f) = (&self.cache_x, &mut self.cache_f);
+                    crate::sparse::eval_counted(&mut self.inner, sparse, t, x, f)?;
                     dy.copy_from_slice(&self.cache_f);
                     self.cache_t = t;
                     self.cache_valid = true;
@@ -434,7 +439,7 @@ impl<M: Mechanism + ?Sized> OdeRhs for PertRhs<'_, M> {
                 }
             }
         }
-        self.inner.eval_counted(t, y, dy)
+        crate::sparse::eval_counted(&mut self.inner, self.sparse_dyn.as_mut(), t, y, dy)
     }
 }
 
@@ -444,6 +449,7 @@ pub(crate) struct Perturbation<'m, M: ?Sized> {
     rhs: PertRhs<'m, M>,
     /// The correction of interpolated outputs (Remark 2.2).
     out_proj: ManifoldProjection,
+    out_sparse: Option<crate::sparse::SparseProjection>,
     mech: &'m M,
     cfg: PerturbationConfig,
     /// Step halvings of the current step.
@@ -462,6 +468,10 @@ impl<'m, M: Mechanism + ?Sized> Perturbation<'m, M> {
         let n2 = ctx.x0.len();
         let before_final =
             cfg.project_before_final_evaluation && matches!(ctx.integrator, Integrator::Abm(_));
+        let pattern = ctx.sparse.pattern(mech);
+        let sparse_proj = |p: &contour_model::SparsityPattern| {
+            crate::sparse::SparseProjection::new(mech, p, ctx.error_control, cfg)
+        };
         let rhs = PertRhs {
             inner: ConstrainedRhs::new(mech, ctx.dynamics)?,
             proj: ManifoldProjection::new(mech, ctx.error_control, cfg)?,
@@ -474,10 +484,16 @@ impl<'m, M: Mechanism + ?Sized> Perturbation<'m, M> {
             cache_f: vec![0.0; n2],
             pending: Pending::None,
             error: None,
+            sparse_dyn: match &pattern {
+                Some(p) => Some(crate::sparse::SparseDynamics::new(mech, p)?),
+                None => None,
+            },
+            sparse_proj: pattern.as_ref().map(sparse_proj).transpose()?,
         };
         let method = Self {
             rhs,
             out_proj: ManifoldProjection::new(mech, ctx.error_control, cfg)?,
+            out_sparse: pattern.as_ref().map(sparse_proj).transpose()?,
             mech,
             cfg: *cfg,
             redos: 0,
@@ -542,7 +558,8 @@ impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for Perturbation<'m, M> {
                 Pending::None => {
                     // No detection on replace_y's evaluation of the already corrected point.
                     self.rhs.last_t = f64::NAN;
-                    self.rhs.proj.project(self.mech, t, y, y_new)?
+                    let sparse = self.rhs.sparse_proj.as_mut();
+                    crate::sparse::project(&mut self.rhs.proj, sparse, self.mech, t, y, y_new)?
                 }
             };
         // Remark 2.5: accept when ‖X*‖ ≤ τ/2.
@@ -571,11 +588,22 @@ impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for Perturbation<'m, M> {
     ) -> Result<(), ProjectionError> {
         if self.cfg.projected_output {
             // Remark 2.2: the projected interpolant.
-            self.out_proj.project(self.mech, t, y, x)?;
+            let sparse = self.out_sparse.as_mut();
+            crate::sparse::project(&mut self.out_proj, sparse, self.mech, t, y, x)?;
         } else {
             x.copy_from_slice(y);
         }
         Ok(())
+    }
+
+    fn multipliers(&mut self, t: f64, x: &[f64]) -> Result<Multipliers<'_>, ProjectionError> {
+        crate::sparse::multipliers(self.rhs.sparse_dyn.as_mut(), self.mech, t, x)
+    }
+
+    fn violations(&mut self, t: f64, x: &[f64]) -> Option<(f64, f64)> {
+        self.out_sparse
+            .as_mut()
+            .map(|sp| sp.violations(self.mech, t, x))
     }
 
     fn add_stats(&self, s: &mut SimulationStats) {
@@ -584,6 +612,11 @@ impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for Perturbation<'m, M> {
         s.projections = self.rhs.proj.projections;
         s.projection_iterations = self.rhs.proj.iterations;
         s.qr_factorizations = self.rhs.proj.qr_factorizations;
+        crate::sparse::add_stats(
+            s,
+            self.rhs.sparse_dyn.as_ref(),
+            self.rhs.sparse_proj.as_ref(),
+        );
         s.redone_steps = self.redone;
         s.restarts = self.redone;
     }

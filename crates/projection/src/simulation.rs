@@ -156,6 +156,7 @@ pub struct Simulation<'m, M: ?Sized> {
     recording: Recording,
     dynamics: DynamicsOptions,
     energy_tol: Option<f64>,
+    sparse: crate::sparse::SparseMode,
 }
 
 impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
@@ -179,7 +180,19 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             recording: Recording::Full,
             dynamics: DynamicsOptions::default(),
             energy_tol: None,
+            sparse: crate::sparse::SparseMode::Auto,
         }
+    }
+
+    /// Dense or sparse linear algebra for the perturbation method's evaluations and
+    /// corrections ([`crate::sparse`]); default [`SparseMode::Auto`](crate::sparse::SparseMode):
+    /// sparse for mechanisms that declare their pattern ([`Mechanism::sparsity`]) from
+    /// [`SPARSE_CROSSOVER_DOF`](crate::sparse::SPARSE_CROSSOVER_DOF) coordinates. The other
+    /// methods solve densely.
+    #[must_use]
+    pub fn sparse(mut self, mode: crate::sparse::SparseMode) -> Self {
+        self.sparse = mode;
+        self
     }
 
     /// Options of the constrained dynamics of every method that solves (1.1)+(1.4) (direct,
@@ -389,6 +402,7 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             dynamics: self.dynamics,
             energy_tol: self.energy_tol,
             x0_violations,
+            sparse: self.sparse,
         };
         Ok((ctx, monitor))
     }

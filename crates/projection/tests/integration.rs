@@ -16,5 +16,6 @@ mod pendulum;
 mod projection_property;
 mod recording;
 mod singular_configurations;
+mod sparse_no_allocation;
 mod trajectory_io;
 mod user_method;

@@ -4,7 +4,7 @@
 
 use faer::MatMut;
 
-use crate::Mechanism;
+use crate::{Mechanism, SparsityPattern};
 
 /// An assembly of `n` four-bar linkages: `n + 1` cranks pivoting at `A_i = (i·l, 0)` and `n`
 /// couplers `B_{i−1} B_i`, every bar uniform with length `l` and mass `m`, gravity along −y
@@ -216,6 +216,64 @@ impl Mechanism for NFourBar {
             rho[n + i] = 2.0 * (u * u + v * v);
         }
     }
+    /// `M`: per point coordinate its diagonal and the coupler term to the previous point;
+    /// `J`: two entries per crank row, four per coupler row (`4n + 2` and `6n + 2`
+    /// entries: O(n)).
+    fn sparsity(&self) -> Option<SparsityPattern> {
+        let n = self.loops;
+        let mut mass = Vec::with_capacity(4 * n + 2);
+        for i in 0..=n {
+            for c in 0..2 {
+                mass.push((Self::ix(i) + c, Self::ix(i) + c));
+                if i > 0 {
+                    mass.push((Self::ix(i - 1) + c, Self::ix(i) + c));
+                }
+            }
+        }
+        let mut jacobian = Vec::with_capacity(8 * n + 2);
+        for i in 0..=n {
+            jacobian.extend([(i, Self::ix(i)), (i, Self::ix(i) + 1)]);
+        }
+        for i in 1..=n {
+            for c in 0..2 {
+                jacobian.extend([(n + i, Self::ix(i) + c), (n + i, Self::ix(i - 1) + c)]);
+            }
+        }
+        Some(SparsityPattern { mass, jacobian })
+    }
+    fn mass_matrix_values(&self, _q: &[f64], values: &mut [f64]) {
+        let n = self.loops;
+        let (d, o) = (self.mass / 3.0, self.mass / 6.0);
+        let mut p = 0;
+        for i in 0..=n {
+            let couplers = usize::from(i > 0) + usize::from(i < n);
+            for _ in 0..2 {
+                values[p] = d * (1 + couplers) as f64;
+                p += 1;
+                if i > 0 {
+                    values[p] = o;
+                    p += 1;
+                }
+            }
+        }
+    }
+    fn constraint_jacobian_values(&self, _t: f64, q: &[f64], values: &mut [f64]) {
+        let (n, l) = (self.loops, self.length);
+        let mut p = 0;
+        for i in 0..=n {
+            values[p] = 2.0 * (q[Self::ix(i)] - i as f64 * l);
+            values[p + 1] = 2.0 * q[Self::ix(i) + 1];
+            p += 2;
+        }
+        for i in 1..=n {
+            for c in 0..2 {
+                let d = 2.0 * (q[Self::ix(i) + c] - q[Self::ix(i - 1) + c]);
+                values[p] = d;
+                values[p + 1] = -d;
+                p += 2;
+            }
+        }
+    }
     fn kinetic_energy(&self, _q: &[f64], qd: &[f64]) -> Option<f64> {
         let n = self.loops;
         let (m3, m6) = (self.mass / 3.0, self.mass / 6.0);
@@ -378,6 +436,39 @@ mod tests {
             }
         }
         assert_eq!(d.rank_revealing_solves(), 3);
+    }
+
+    /// The declared pattern holds every nonzero of the dense `M` and `J`, and the values in
+    /// pattern order are the dense ones.
+    #[test]
+    fn sparsity_pattern_and_values_match_the_dense_matrices() {
+        for loops in [1usize, 3] {
+            let p = NFourBar::new(loops);
+            let (n, l) = (p.dof(), p.n_constraints());
+            let sp = p.sparsity().unwrap();
+            let q = SplitMix64::new(9).vector(n, -1.0, 1.0);
+            let (mut m, mut j) = (faer::Mat::zeros(n, n), faer::Mat::zeros(l, n));
+            p.mass_matrix(&q, m.as_mut());
+            p.constraint_jacobian(0.0, &q, j.as_mut());
+            let mut mv = vec![0.0; sp.mass.len()];
+            let mut jv = vec![0.0; sp.jacobian.len()];
+            p.mass_matrix_values(&q, &mut mv);
+            p.constraint_jacobian_values(0.0, &q, &mut jv);
+            let mut ms = faer::Mat::<f64>::zeros(n, n);
+            for (&(r, c), &v) in sp.mass.iter().zip(&mv) {
+                assert!(r <= c);
+                ms[(r, c)] += v;
+                if r != c {
+                    ms[(c, r)] += v;
+                }
+            }
+            let mut js = faer::Mat::<f64>::zeros(l, n);
+            for (&(r, c), &v) in sp.jacobian.iter().zip(&jv) {
+                js[(r, c)] += v;
+            }
+            assert_eq!((&ms - &m).norm_max(), 0.0);
+            assert_eq!((&js - &j).norm_max(), 0.0);
+        }
     }
 
     /// The reduced solution conserves the reduced energy and converges at fourth order.
