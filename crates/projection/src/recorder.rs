@@ -5,7 +5,7 @@ use contour_model::{ConstrainedDynamics, DynamicsOptions, Mechanism};
 
 use crate::error::ProjectionError;
 use crate::rhs::ConstraintMonitor;
-use crate::trajectory::{Event, EventKind, SimulationStats, Trajectory};
+use crate::trajectory::{Event, EventKind, Rows, SimulationStats, Trajectory};
 
 /// Copies the implicit integrator's counters (zero for the explicit methods) into `s`; the
 /// finite-difference columns are `dim` right-hand-side evaluations per iteration matrix
@@ -54,9 +54,9 @@ impl<'a> Recorder<'a> {
         Self {
             traj: Trajectory {
                 times: Vec::with_capacity(out.len()),
-                q: Vec::with_capacity(out.len()),
-                qd: Vec::with_capacity(out.len()),
-                lambda: Vec::with_capacity(out.len()),
+                q: Rows::with_capacity(out.len(), n),
+                qd: Rows::with_capacity(out.len(), n),
+                lambda: Rows::with_capacity(out.len(), l),
                 step_times: Vec::with_capacity(STEP_HISTORY_START),
                 step_phi: Vec::with_capacity(STEP_HISTORY_START),
                 step_phidot: Vec::with_capacity(STEP_HISTORY_START),
@@ -143,7 +143,7 @@ impl<'a> Recorder<'a> {
     ) -> Result<(), ProjectionError> {
         self.kkt(mech, lent, t, x)?;
         self.push(t, x);
-        self.traj.lambda.push(self.lam.clone());
+        self.traj.lambda.push(&self.lam);
         Ok(())
     }
 
@@ -156,33 +156,33 @@ impl<'a> Recorder<'a> {
         x: &[f64],
     ) -> Result<(), ProjectionError> {
         self.kkt(mech, lent, t, x)?;
-        self.traj.step_lambda.push(self.lam.clone());
+        self.traj.step_lambda.push(&self.lam);
         Ok(())
     }
 
     /// Appends the given λ (or an empty row) after an accepted step.
     pub fn step_lambda_given(&mut self, lambda: &[f64]) {
-        self.traj.step_lambda.push(lambda.to_vec());
+        self.traj.step_lambda.push(lambda);
     }
 
     /// Appends an output `(t, x)` with the given multipliers.
     pub fn output_with_lambda(&mut self, t: f64, x: &[f64], lambda: &[f64]) {
         self.traj.stats.output_evals += 1;
         self.push(t, x);
-        self.traj.lambda.push(lambda.to_vec());
+        self.traj.lambda.push(lambda);
     }
 
     /// Appends an output `(t, x)` without multipliers (an empty row).
     pub fn output_without_lambda(&mut self, t: f64, x: &[f64]) {
         self.push(t, x);
-        self.traj.lambda.push(Vec::new());
+        self.traj.lambda.push(&[]);
     }
 
     fn push(&mut self, t: f64, x: &[f64]) {
         let (q, qd) = x.split_at(self.n);
         self.traj.times.push(t);
-        self.traj.q.push(q.to_vec());
-        self.traj.qd.push(qd.to_vec());
+        self.traj.q.push(q);
+        self.traj.qd.push(qd);
     }
 
     /// Records an event of `kind` at `t` with the state `x = (q, q̇)` (rare: re-parametrizations,
