@@ -320,7 +320,7 @@ mod tests {
         assert_eq!(r.first(), Some(&[1.0, 2.0][..]));
         assert_eq!(r.last(), Some(&[5.0, 6.0][..]));
         assert_eq!(r.get(3), None);
-        assert_eq!(r.iter().rev().next(), Some(&[5.0, 6.0][..]));
+        assert_eq!(r.iter().next_back(), Some(&[5.0, 6.0][..]));
         assert_eq!(r.iter().len(), 3);
         assert_eq!(r.to_vecs(), v);
         assert_eq!(r.as_flat(), &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
