@@ -18,6 +18,16 @@ pub(crate) fn implicit_stats(s: &mut SimulationStats, st: &contour_ode::Stats, d
     s.jacobian_f_evals = st.jacobian_evals * dim;
 }
 
+/// `max(m, v)` that keeps a NaN of either operand (`f64::max` returns the other one, so a NaN
+/// violation would leave `max_phi` looking clean).
+fn nan_max(m: f64, v: f64) -> f64 {
+    if m.is_nan() || v.is_nan() {
+        f64::NAN
+    } else {
+        m.max(v)
+    }
+}
+
 /// Initial capacity of the per-step histories (`step_times`, `step_phi`, `step_phidot`): 1 KiB
 /// each, a small-allocator size, where 1024 entries (8 KiB each, a large request that made the
 /// allocator consolidate its free lists at every run) cost more than the doublings of a long
@@ -111,8 +121,8 @@ impl<'a> Recorder<'a> {
     pub fn step(&mut self, t: f64, (p, v): (f64, f64)) {
         let s = &mut self.traj.stats;
         s.steps += 1;
-        s.max_phi = s.max_phi.max(p);
-        s.max_phidot = s.max_phidot.max(v);
+        s.max_phi = nan_max(s.max_phi, p);
+        s.max_phidot = nan_max(s.max_phidot, v);
         self.traj.step_times.push(t);
         self.traj.step_phi.push(p);
         self.traj.step_phidot.push(v);
@@ -195,5 +205,34 @@ impl<'a> Recorder<'a> {
     pub fn finish(mut self, x_final: &[f64]) -> Trajectory {
         self.traj.x_final = x_final.to_vec();
         self.traj
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ConstraintMonitor, Recorder};
+    use contour_model::models::Pendulum;
+    use contour_model::DynamicsOptions;
+
+    /// A NaN violation after one step stays NaN in the maxima of the statistics.
+    #[test]
+    fn a_nan_violation_is_kept_in_the_maxima() {
+        let p = Pendulum::default();
+        let monitor = ConstraintMonitor::new(&p);
+        let mut r = Recorder::new(
+            &p,
+            "direct",
+            "rkg",
+            &[],
+            DynamicsOptions::default(),
+            monitor,
+        );
+        r.step(0.1, (1e-9, 1e-8));
+        r.step(0.2, (f64::NAN, 1e-8));
+        r.step(0.3, (1e-9, f64::NAN));
+        r.step(0.4, (1e-12, 1e-12));
+        let s = &r.traj.stats;
+        assert!(s.max_phi.is_nan() && s.max_phidot.is_nan(), "{s:?}");
+        assert_eq!(s.steps, 4);
     }
 }
