@@ -231,8 +231,8 @@ impl<'a> Animation<'a> {
         let mut all_points = Vec::with_capacity(keep.len() * np);
         let mut all_poses = Vec::with_capacity(keep.len() * nf);
         for &k in &keep {
-            d.points(self.times[k], &self.q[k], &mut pts)?;
-            d.frames(self.times[k], &self.q[k], &mut poses)?;
+            d.points(self.times[k], self.q[k], &mut pts)?;
+            d.frames(self.times[k], self.q[k], &mut poses)?;
             if let Some(index) = pts.iter().position(|p| !p.iter().all(|x| x.is_finite())) {
                 return Err(VizError::NonFinitePoint { sample: k, index });
             }
