@@ -15,7 +15,7 @@ pub fn trajectory_figures(traj: &Trajectory) -> Result<Vec<(String, String)>, Cl
         ("qd", "velocities", "q̇", &traj.qd),
         ("lambda", "multipliers", "λ", &traj.lambda),
     ] {
-        let n = rows.first().map_or(0, Vec::len);
+        let n = rows.first().map_or(0, <[f64]>::len);
         if n == 0 || traj.times.is_empty() {
             continue;
         }

@@ -120,7 +120,12 @@ impl Lcp {
                 for i in 0..k {
                     let wi = b[i] + (0..k).map(|j| a[i * k + j] * z[j]).sum::<f64>();
                     w[i] = wi;
-                    viol = viol.max(-z[i]).max(-wi);
+                    // a NaN (an overflowing solve) is a violation, kept: f64::max drops it
+                    viol = if viol.is_nan() || z[i].is_nan() || wi.is_nan() {
+                        f64::NAN
+                    } else {
+                        viol.max(-z[i]).max(-wi)
+                    };
                 }
                 if viol <= tol {
                     for i in 0..k {
@@ -170,5 +175,21 @@ mod tests {
         ));
         let e = lcp.solve(&[1.0], &[f64::NAN], &mut [0.0], &mut [0.0]);
         assert!(matches!(e, Err(ContactError::NonFinite { .. })));
+    }
+
+    /// An active set whose solve overflows (`z = (∞, ∞)`, `w₁ = ∞ − ∞ = NaN`) is not taken as
+    /// a solution: the NaN violation is kept, not dropped by `f64::max`.
+    #[test]
+    fn an_overflowing_active_set_is_no_solution() {
+        let mut lcp = Lcp::new(2);
+        let a = [1e-300, -1e-300, 0.0, 1e-300];
+        let (mut z, mut w) = ([0.0; 2], [0.0; 2]);
+        match lcp.solve(&a, &[-1e300, -1e300], &mut z, &mut w) {
+            Ok(()) => assert!(
+                z.iter().chain(&w).all(|v| v.is_finite()),
+                "z = {z:?}, w = {w:?}"
+            ),
+            Err(e) => assert!(matches!(e, ContactError::LcpNoSolution { .. }), "{e:?}"),
+        }
     }
 }

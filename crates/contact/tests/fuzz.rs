@@ -201,12 +201,7 @@ fn simulations_never_panic_nor_return_non_finite_ok() {
         t.record(&r);
         if let Ok(tr) = r {
             assert!(finite(&tr.x_final), "round {round}: {:?}", tr.x_final);
-            assert!(tr
-                .q
-                .iter()
-                .chain(&tr.qd)
-                .chain(&tr.lambda)
-                .all(|v| finite(v)));
+            assert!(tr.q.iter().chain(&tr.qd).chain(&tr.lambda).all(finite));
             // the ball never ends below the floor
             assert!(tr.x_final[0] > -1e-6, "round {round}: {:?}", tr.x_final);
         }

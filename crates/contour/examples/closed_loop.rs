@@ -40,7 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "t = 5 s: {} steps, max |phi| = {:.1e}, max |J qd| = {:.1e}, energy drift {:.1e} J of {:.3} J",
         traj.stats.steps, traj.stats.max_phi, traj.stats.max_phidot, e1 - e0, e0
     );
-    println!("pin force at t = 5 s: lambda = {:.4?} N", traj.lambda[100]);
+    println!("pin force at t = 5 s: lambda = {:.4?} N", &traj.lambda[100]);
 
     let dir = std::env::args()
         .nth(1)

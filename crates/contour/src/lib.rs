@@ -88,11 +88,11 @@ pub fn trajectory_from_plan(
     let last = sampled.t.len().checked_sub(1);
     contour_projection::Trajectory {
         times: sampled.t.clone(),
-        q: sampled.q.clone(),
-        qd: sampled.qd.clone(),
-        lambda: vec![Vec::new(); sampled.t.len()],
-        qdd: sampled.qdd.clone(),
-        tau: sampled.tau.clone(),
+        q: sampled.q.iter().collect(),
+        qd: sampled.qd.iter().collect(),
+        lambda: vec![Vec::new(); sampled.t.len()].into(),
+        qdd: sampled.qdd.iter().collect(),
+        tau: sampled.tau.iter().collect(),
         x_initial: state(last.map(|_| 0)),
         x_final: state(last),
         ..contour_projection::Trajectory::new("minimum_time", "phase_plane")
@@ -207,7 +207,8 @@ mod tests {
             vec![1.0, 0.0],
             vec![1.0, 0.0],
             vec![0.0, -1.0],
-        ];
+        ]
+        .into();
         let mut impact = Event::new(0.5, EventKind::Impact);
         impact.row = Some(0);
         impact.impulse = Some(0.25);

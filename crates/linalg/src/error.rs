@@ -33,7 +33,7 @@ pub enum LinalgError {
         col: usize,
     },
     /// The Cholesky factorization met a pivot `≤ 0`.
-    #[error("matrix is not positive definite (pivot {index} is {pivot:e})")]
+    #[error("matrix is not positive definite (pivot {index} is {pivot:.3e})")]
     NotPositiveDefinite {
         /// Index of the failing pivot.
         index: usize,
@@ -42,7 +42,7 @@ pub enum LinalgError {
     },
     /// The LU factorization met a pivot `|u_kk| ≤ rtol · max|a_ij|` (or zero, or NaN): the
     /// matrix is (numerically) singular.
-    #[error("matrix is singular (pivot {index} is {pivot:e})")]
+    #[error("matrix is singular (pivot {index} is {pivot:.3e})")]
     Singular {
         /// Index `k` of the failing pivot (column of the elimination).
         index: usize,
@@ -50,7 +50,7 @@ pub enum LinalgError {
         pivot: f64,
     },
     /// A matrix that must have full rank is numerically rank-deficient.
-    #[error("matrix has numerical rank {rank} < {required} required (tolerance {tolerance:e})")]
+    #[error("matrix has numerical rank {rank} < {required} required (tolerance {tolerance:.3e})")]
     RankDeficient {
         /// Numerical rank found (see the routine's documentation for how it is estimated).
         rank: usize,
@@ -77,7 +77,7 @@ pub enum LinalgError {
         what: &'static str,
     },
     /// A tolerance argument is negative or not finite.
-    #[error("{what} must be finite and non-negative, got {value:e}")]
+    #[error("{what} must be finite and non-negative, got {value:.3e}")]
     InvalidTolerance {
         /// Name of the tolerance argument.
         what: &'static str,

@@ -30,7 +30,7 @@ pub enum ModelError {
         index: usize,
     },
     /// The mass matrix `M(q)` is not (numerically) symmetric positive definite.
-    #[error("mass matrix is not positive definite (Cholesky pivot {index} is {pivot:e})")]
+    #[error("mass matrix is not positive definite (Cholesky pivot {index} is {pivot:.3e})")]
     MassMatrixNotPositiveDefinite {
         /// Index of the failing Cholesky pivot.
         index: usize,
@@ -38,7 +38,7 @@ pub enum ModelError {
         pivot: f64,
     },
     /// The constraint Jacobian `J` (L×N) does not have full row rank L where it is required.
-    #[error("constraint Jacobian has numerical rank {rank} < {rows} rows (relative tolerance {tolerance:e})")]
+    #[error("constraint Jacobian has numerical rank {rank} < {rows} rows (relative tolerance {tolerance:.3e})")]
     RankDeficientJacobian {
         /// Numerical rank found.
         rank: usize,
@@ -53,7 +53,7 @@ pub enum ModelError {
     /// of `φ̇` that the nearly lost directions amplify), and continuing with the least-squares
     /// `q̈` would pick a branch at random. Methods that keep the state on the manifold (the
     /// projector method, projection after every step) do not meet it.
-    #[error("constraint Jacobian has numerical rank {rank} < {rows} rows and the acceleration constraint is inconsistent in the lost directions (row residual {residual:e} > {bound:e}): the state has left the constraint manifold near a singular configuration")]
+    #[error("constraint Jacobian has numerical rank {rank} < {rows} rows and the acceleration constraint is inconsistent in the lost directions (row residual {residual:.3e} > {bound:.3e}): the state has left the constraint manifold near a singular configuration")]
     InconsistentAtSingularity {
         /// Numerical rank of `J`.
         rank: usize,
@@ -65,7 +65,7 @@ pub enum ModelError {
         bound: f64,
     },
     /// An iteration did not reach its tolerance.
-    #[error("no convergence after {iterations} iterations (residual {residual:e})")]
+    #[error("no convergence after {iterations} iterations (residual {residual:.3e})")]
     NoConvergence {
         /// Iterations performed.
         iterations: usize,
@@ -73,7 +73,7 @@ pub enum ModelError {
         residual: f64,
     },
     /// A state violates `φ = 0` or `J q̇ + b = 0` by more than the tolerance.
-    #[error("inconsistent initial state: |phi| = {position_residual:e}, |J qd + b| = {velocity_residual:e}")]
+    #[error("inconsistent initial state: |phi| = {position_residual:.3e}, |J qd + b| = {velocity_residual:.3e}")]
     InconsistentInitialState {
         /// `‖φ(t, q)‖₂`.
         position_residual: f64,
@@ -81,7 +81,7 @@ pub enum ModelError {
         velocity_residual: f64,
     },
     /// An option or model parameter is out of range (negative tolerance, ...).
-    #[error("invalid parameter {what} = {value:e}")]
+    #[error("invalid parameter {what} = {value:.3e}")]
     InvalidParameter {
         /// Name of the parameter.
         what: &'static str,
@@ -92,7 +92,7 @@ pub enum ModelError {
     /// the data allow: the residual exceeds `bound`
     /// (`RESIDUAL_FACTOR · ε · (Σ|J_ik q̈_k| + |ρ_i|)` for the constrained accelerations,
     /// [`crate::RESIDUAL_FACTOR`]), i.e. `M` or `J M⁻¹ Jᵀ` is too ill-conditioned.
-    #[error("{what}: residual {residual:e} exceeds {bound:e} (ill-conditioned system)")]
+    #[error("{what}: residual {residual:.3e} exceeds {bound:.3e} (ill-conditioned system)")]
     IllConditioned {
         /// Which solve.
         what: &'static str,

@@ -158,7 +158,7 @@ pub enum UrdfImportError {
     },
     /// A negative or non-finite mass (and, in strict mode, a zero mass with a non-zero
     /// inertia tensor).
-    #[error("link '{link}' (line {line}): invalid mass {mass}")]
+    #[error("link '{link}' (line {line}): invalid mass {mass:.3e}")]
     InvalidMass {
         /// The link.
         link: String,
@@ -170,7 +170,7 @@ pub enum UrdfImportError {
     /// An inertia tensor that is not finite, or indefinite on a moving link with `M` at the
     /// zero configuration not positive definite (in strict mode: any tensor that is not
     /// positive semi-definite or breaks the triangle inequalities).
-    #[error("link '{link}' (line {line}): physically invalid inertia tensor (smallest principal moment {min_moment:e}, triangle excess {triangle_excess:e})")]
+    #[error("link '{link}' (line {line}): physically invalid inertia tensor (smallest principal moment {min_moment:.3e}, triangle excess {triangle_excess:.3e})")]
     InvalidInertia {
         /// The link.
         link: String,
@@ -210,7 +210,7 @@ pub enum UrdfImportError {
     },
     /// A `<limit>` attribute that is negative or not finite (`velocity`,
     /// `effort`), NaN, or `lower > upper`.
-    #[error("joint '{joint}' (line {line}): invalid limit {what} = {value}")]
+    #[error("joint '{joint}' (line {line}): invalid limit {what} = {value:.3e}")]
     InvalidLimit {
         /// The joint.
         joint: String,

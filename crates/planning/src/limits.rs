@@ -226,9 +226,11 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
     /// acceleration limits, user rows) to the torque limits.
     ///
     /// Errors: the constraint's [`PathConstraint::check_dof`] (wrong length, a limit ≤ 0 or
-    /// NaN).
+    /// NaN); [`PlanningError::WorkCap`] for more than
+    /// [`crate::constraints::MAX_CONSTRAINT_ROWS`] rows in all.
     pub fn with_constraint(mut self, c: &'a dyn PathConstraint) -> Result<Self, PlanningError> {
         c.check_dof(self.dynamics.dof())?;
+        crate::constraints::check_row_count(self.n_rows().saturating_add(c.rows()))?;
         self.constraints.push(c);
         let rows: usize = self.constraints.iter().map(|c| c.rows()).sum();
         let w = self.scratch.get_mut();

@@ -43,6 +43,11 @@ use crate::validation::{self, checked_speed_cap};
 use contour_model::Mechanism;
 use std::sync::Arc;
 
+/// Largest number of path coefficients a TOPP-RA solve stores, `(6 dof + 3 rows + 1)` per grid
+/// point (`rows` those added with [`crate::AccelerationLimits::with_constraint`]): 1e8 numbers,
+/// 0.8 GB. The default grid of 2000 intervals allows about 8000 rows on a 6-joint arm.
+pub const MAX_TOPPRA_COEFFICIENTS: f64 = 1e8;
+
 /// Options of [`Toppra`].
 #[derive(Clone)]
 pub struct ToppraConfig {
@@ -795,7 +800,9 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
     /// point ([`PathDynamics::torque_one_pass`](crate::PathDynamics)); a grid point is the right end of one
     /// interval and the left end of the next (same state, another s̈): its second T is the
     /// first plus `a (s̈' − s̈)` with a = M B of the solve (T is affine in s̈ exactly). The
-    /// added rows at grid points are those of the solve (the same evaluation).
+    /// added rows at grid points are those of the solve (the same evaluation). A NaN
+    /// violation is an error, never read as 0, and a non-finite `ṡ²` or `s̈` is
+    /// [`PlanningError::NonFinite`].
     fn check(&self, p: &Piece) -> Result<f64, PlanningError> {
         let (g, x, u) = (&p.grid, &p.x, &p.u);
         let d = self.lim.dynamics();
@@ -830,11 +837,16 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 } else {
                     tol
                 };
-                let sd = xv.max(0.0).sqrt();
+                if !(xv.is_finite() && u[i].is_finite()) {
+                    return Err(PlanningError::NonFinite {
+                        what: "TOPP-RA profile (sdot^2, sddot)",
+                    });
+                }
+                let sd = positive_part(xv).sqrt();
                 if let Some(f) = &self.cfg.speed_cap {
                     let c = checked_speed_cap(f(s))?;
-                    let v = (sd - c).max(0.0) / c.max(1e-300);
-                    if v > tol {
+                    let v = positive_part(sd - c) / c.max(1e-300);
+                    if v.is_nan() || v > tol {
                         return Err(PlanningError::LimitViolated {
                             joint: usize::MAX,
                             s,
@@ -848,7 +860,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     (0..ra.len()).fold(0.0f64, |m, r| {
                         let v = ra[r] * u[i] + rb[r] * xv + rc[r];
                         let scale = (ra[r] * u[i]).abs() + (rb[r] * xv).abs() + rc[r].abs();
-                        m.max(v.max(0.0) / scale.max(1e-300))
+                        nan_max(m, positive_part(v) / scale.max(1e-300))
                     })
                 };
                 let rows = match slot {
@@ -902,7 +914,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     } else {
                         big().max(1e-300)
                     };
-                    let v = (tau[j] - hi[j]).max(lo[j] - tau[j]).max(0.0) / scale;
+                    let v = positive_part(nan_max(tau[j] - hi[j], lo[j] - tau[j])) / scale;
                     if v.is_nan() || v > tol {
                         return Err(PlanningError::LimitViolated {
                             joint: j,
@@ -920,7 +932,8 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
     /// Solves on the whole path, split at the rest points.
     ///
     /// Errors: the configuration's ([`ToppraConfig::validate`]), a grid above
-    /// [`validation::MAX_TOPPRA_GRID`] ([`PlanningError::WorkCap`]), fewer intervals than
+    /// [`validation::MAX_TOPPRA_GRID`] or more stored coefficients than
+    /// [`MAX_TOPPRA_COEFFICIENTS`] ([`PlanningError::WorkCap`]), fewer intervals than
     /// pieces between breakpoints and rest points ([`PlanningError::InvalidParameter`]), limits
     /// that do not fit the joint count ([`PlanningError::DimensionMismatch`]); the same
     /// variants as the phase plane for a degenerate path or bad limits;
@@ -938,6 +951,18 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                 name: "intervals",
                 value: self.cfg.intervals as f64,
                 cap: "intervals <= 1e6",
+            });
+        }
+        // the solve stores (6 dof + 3 rows + 1) coefficients per grid point (at most
+        // 2 intervals + 2 points with the breakpoints' right ends)
+        let per_point =
+            6.0 * self.lim.dynamics().dof() as f64 + 3.0 * self.lim.n_rows() as f64 + 1.0;
+        let coefficients = per_point * (2.0 * self.cfg.intervals as f64 + 2.0);
+        if coefficients > MAX_TOPPRA_COEFFICIENTS {
+            return Err(PlanningError::WorkCap {
+                name: "TOPP-RA coefficients (6 dof + 3 rows + 1) x grid points",
+                value: coefficients,
+                cap: "<= 1e8 (MAX_TOPPRA_COEFFICIENTS)",
             });
         }
         if let Some(tol) = self.cfg.feasibility_tol {
@@ -1022,6 +1047,25 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             sol.sdd.extend(u);
         }
         Ok(sol)
+    }
+}
+
+/// `max(v, 0)` that keeps a NaN (`f64::max(NaN, 0)` is 0, which would pass a NaN violation
+/// as none).
+fn positive_part(v: f64) -> f64 {
+    if v < 0.0 {
+        0.0
+    } else {
+        v
+    }
+}
+
+/// `max(m, v)` that keeps a NaN of either operand (`f64::max` returns the other one).
+fn nan_max(m: f64, v: f64) -> f64 {
+    if m.is_nan() || v.is_nan() {
+        f64::NAN
+    } else {
+        m.max(v)
     }
 }
 

@@ -547,3 +547,102 @@ fn every_config_field_is_validated_up_front() {
         }
     );
 }
+
+/// Limits that are NaN only between grid points (where only TOPP-RA's check after the solve
+/// evaluates them): the check refuses the profile instead of reading the NaN violation as 0
+/// (`f64::max(NaN, 0) = 0`).
+#[test]
+fn a_nan_seen_only_by_the_check_after_the_solve_is_an_error() {
+    let jp = free_line();
+    let robot = HuangCartesianRobot::default();
+    let d = PathDynamics::new(&robot, &jp).unwrap();
+    // grid points s = k/10 (fract 0 or 1 − ε) have limits ±50; midpoints (fract 1/2) NaN
+    let nan_between = FnLimits(|s: f64, _sd: f64, lo: &mut [f64], hi: &mut [f64]| {
+        let between = ((s * 10.0).fract() - 0.5).abs() < 0.25;
+        let v = if between { f64::NAN } else { 50.0 };
+        lo.fill(-v);
+        hi.fill(v);
+    });
+    let cfg = ToppraConfig {
+        intervals: 10,
+        feasibility_tol: None,
+        ..ToppraConfig::default()
+    };
+    let acc = AccelerationLimits::new(&d, &nan_between);
+    let err = Toppra::new(&acc, cfg.clone()).solve().unwrap_err();
+    assert_variant!(err, PlanningError::LimitViolated { relative, .. } if relative.is_nan());
+    // the same limits finite everywhere: the solve succeeds (the NaN is what fails it)
+    let finite = FnLimits(|_s: f64, _sd: f64, lo: &mut [f64], hi: &mut [f64]| {
+        lo.fill(-50.0);
+        hi.fill(50.0);
+    });
+    let acc = AccelerationLimits::new(&d, &finite);
+    let t = Toppra::new(&acc, cfg).solve().unwrap().total_time;
+    assert!(t.is_finite() && t > 0.0, "{t}");
+}
+
+/// Row counts that would allocate without bound are refused up front: `FnConstraint::new` and
+/// `with_constraint` above `MAX_CONSTRAINT_ROWS`, and a TOPP-RA solve whose stored
+/// coefficients would exceed `MAX_TOPPRA_COEFFICIENTS`.
+#[test]
+fn absurd_row_counts_are_work_caps() {
+    let rows = |_p: &PathPoint<'_>, a: &mut [f64], b: &mut [f64], c: &mut [f64]| {
+        a.fill(0.0);
+        b.fill(0.0);
+        c.fill(-1.0);
+    };
+    for n in [usize::MAX, constraints::MAX_CONSTRAINT_ROWS + 1] {
+        let e = FnConstraint::new(n, rows).map(|_| ()).unwrap_err();
+        assert_variant!(
+            e,
+            PlanningError::WorkCap {
+                name: "constraint rows",
+                ..
+            }
+        );
+    }
+    assert!(FnConstraint::new(constraints::MAX_CONSTRAINT_ROWS, rows).is_ok());
+    let jp = free_line();
+    let robot = HuangCartesianRobot::default();
+    let d = PathDynamics::new(&robot, &jp).unwrap();
+    let lim = BoxLimits::symmetric(2, 50.0);
+    let literal = FnConstraint {
+        rows: usize::MAX,
+        f: rows,
+    };
+    let e = AccelerationLimits::new(&d, &lim)
+        .with_constraint(&literal)
+        .map(|_| ())
+        .unwrap_err();
+    assert_variant!(
+        e,
+        PlanningError::WorkCap {
+            name: "constraint rows",
+            ..
+        }
+    );
+    // two constraints of 60 000 rows each: each fits, their sum does not
+    let half = FnConstraint::new(60_000, rows).unwrap();
+    let e = AccelerationLimits::new(&d, &lim)
+        .with_constraint(&half)
+        .and_then(|a| a.with_constraint(&half))
+        .map(|_| ())
+        .unwrap_err();
+    assert_variant!(
+        e,
+        PlanningError::WorkCap {
+            name: "constraint rows",
+            ..
+        }
+    );
+    // 20 000 rows (within the row cap) on the default grid of 2000 intervals: 1.2e8 stored
+    // coefficients, refused before anything is allocated
+    let many = FnConstraint::new(20_000, rows).unwrap();
+    let acc = AccelerationLimits::new(&d, &lim)
+        .with_constraint(&many)
+        .unwrap();
+    let e = Toppra::new(&acc, ToppraConfig::default())
+        .solve()
+        .unwrap_err();
+    assert_variant!(e, PlanningError::WorkCap { value, .. } if value > toppra::MAX_TOPPRA_COEFFICIENTS);
+}

@@ -408,6 +408,59 @@ pub fn cases() -> Vec<Case> {
                 acc.bounds(0, 0.5, 0.1).map(|_| ())
             },
         ),
+        case(
+            "constraints/mod.rs:new",
+            "rows = usize::MAX",
+            "constraint rows",
+            || {
+                FnConstraint::new(
+                    usize::MAX,
+                    |_p: &PathPoint<'_>, _a: &mut [f64], _b: &mut [f64], _c: &mut [f64]| {},
+                )
+                .map(|_| ())
+            },
+        ),
+        case(
+            "limits.rs:with_constraint",
+            "an FnConstraint literal with rows = usize::MAX",
+            "constraint rows",
+            || {
+                let robot = point_mass(1.0);
+                let jp = line_of_length(1.0);
+                let d = PathDynamics::new(&robot, &jp)?;
+                let lim = BoxLimits::symmetric(2, 1.0);
+                let c = FnConstraint {
+                    rows: usize::MAX,
+                    f: |_p: &PathPoint<'_>, _a: &mut [f64], _b: &mut [f64], _c: &mut [f64]| {},
+                };
+                AccelerationLimits::new(&d, &lim)
+                    .with_constraint(&c)
+                    .map(|_| ())
+            },
+        ),
+        case(
+            "toppra.rs:solve",
+            "20 000 rows on the default grid (1.2e8 coefficients)",
+            "coefficients",
+            || {
+                let robot = point_mass(1.0);
+                let jp = line_of_length(1.0);
+                let d = PathDynamics::new(&robot, &jp)?;
+                let lim = BoxLimits::symmetric(2, 1.0);
+                let c = FnConstraint::new(
+                    20_000,
+                    |_p: &PathPoint<'_>, a: &mut [f64], b: &mut [f64], c: &mut [f64]| {
+                        a.fill(0.0);
+                        b.fill(0.0);
+                        c.fill(-1.0);
+                    },
+                )?;
+                let acc = AccelerationLimits::new(&d, &lim).with_constraint(&c)?;
+                toppra::Toppra::new(&acc, toppra::ToppraConfig::default())
+                    .solve()
+                    .map(|_| ())
+            },
+        ),
         // the profile
         case("phase_plane/mod.rs:time_at_s", "s = NaN", "s", || {
             solution().time_at_s(f64::NAN).map(|_| ())

@@ -25,7 +25,7 @@ pub enum ProjectionError {
     #[error(transparent)]
     Linalg(#[from] LinalgError),
     /// The initial state violates `φ = 0` or `J q̇ + b = 0` by more than `tol`.
-    #[error("inconsistent initial state: |phi| = {position_residual:e}, |J qd + b| = {velocity_residual:e} (tol {tol:e}); ask for make_consistent or project it with consistent_state")]
+    #[error("inconsistent initial state: |phi| = {position_residual:.3e}, |J qd + b| = {velocity_residual:.3e} (tol {tol:.3e}); ask for make_consistent or project it with consistent_state")]
     InconsistentInitialState {
         /// `‖φ(t0, q0)‖₂`.
         position_residual: f64,
@@ -35,7 +35,7 @@ pub enum ProjectionError {
         tol: f64,
     },
     /// A method parameter is out of range (negative Baumgarte gain, zero iteration limit, ...).
-    #[error("invalid parameter {name} = {value}")]
+    #[error("invalid parameter {name} = {value:.3e}")]
     InvalidParameter {
         /// Name of the parameter.
         name: &'static str,
@@ -44,7 +44,7 @@ pub enum ProjectionError {
     },
     /// `rtol`/`atol` outside their range (see `ErrorControl::validate`): negative, not finite,
     /// both zero, above 1, or below what `f64` can resolve.
-    #[error("invalid tolerance {which} = {value}: {reason}")]
+    #[error("invalid tolerance {which} = {value:.3e}: {reason}")]
     InvalidTolerance {
         /// `"rtol"` or `"atol"`.
         which: &'static str,
@@ -68,7 +68,9 @@ pub enum ProjectionError {
     /// ([`crate::Simulation::energy_tolerance`]): for a conservative model (no applied forces,
     /// scleronomic constraints) the run has left the physical solution, e.g. on a wrong branch
     /// after a singular configuration.
-    #[error("energy drift |E - E0| = {drift:e} exceeds {tol:e} at t = {t} (E0 = {e0})")]
+    #[error(
+        "energy drift |E - E0| = {drift:.3e} exceeds {tol:.3e} at t = {t:.3e} (E0 = {e0:.3e})"
+    )]
     EnergyDrift {
         /// Time of the first accepted step beyond the tolerance.
         t: f64,
@@ -80,7 +82,7 @@ pub enum ProjectionError {
         tol: f64,
     },
     /// The time span is invalid (`t_end ≤ t0`, or a non-finite end).
-    #[error("invalid time span: t0 = {t0}, t = {t}")]
+    #[error("invalid time span: t0 = {t0:.3e}, t = {t:.3e}")]
     InvalidTimeSpan {
         /// Start time.
         t0: f64,
@@ -89,7 +91,7 @@ pub enum ProjectionError {
     },
     /// The output times are not sorted: `output_times[index] = t` comes before its
     /// predecessor `previous`.
-    #[error("output times not sorted: output_times[{index}] = {t} < {previous}")]
+    #[error("output times not sorted: output_times[{index}] = {t:.3e} < {previous:.3e}")]
     UnsortedOutputTimes {
         /// Position in `output_times`.
         index: usize,
@@ -99,7 +101,7 @@ pub enum ProjectionError {
         previous: f64,
     },
     /// An output time lies outside `[t0, t_end]` (or is not finite).
-    #[error("output time output_times[{index}] = {t} outside [{t0}, {t_end}]")]
+    #[error("output time output_times[{index}] = {t:.3e} outside [{t0:.3e}, {t_end:.3e}]")]
     OutputTimeOutsideSpan {
         /// Position in `output_times`.
         index: usize,
@@ -139,7 +141,7 @@ pub enum ProjectionError {
     /// The manifold correction of Procedure P1 failed (`‖X*‖ > τ/2` or no MNR convergence)
     /// even after `redos` step-size halvings (Keerthi Remark 2.5).
     #[error(
-        "projection failed at t = {t} after {redos} step halvings (|X*| = {norm:e} in units of tau); \
+        "projection failed at t = {t:.3e} after {redos} step halvings (|X*| = {norm:.3e} in units of tau); \
          a correction that halving does not shrink comes from the state the previous step left: \
          with `VelocityJacobian::Predicted` (Keerthi (3.4)) J q̇ + b is left at O(|Δq|·|q̇|) — use \
          `VelocityJacobian::Projected` (the default) — or the tolerance is too loose for the motion"
@@ -153,7 +155,9 @@ pub enum ProjectionError {
         norm: f64,
     },
     /// A Newton iteration (parametrization ψ(y), ...) did not converge.
-    #[error("no convergence at t = {t} after {iterations} iterations (residual {residual:e})")]
+    #[error(
+        "no convergence at t = {t:.3e} after {iterations} iterations (residual {residual:.3e})"
+    )]
     NoConvergence {
         /// Time.
         t: f64,
@@ -163,7 +167,7 @@ pub enum ProjectionError {
         residual: f64,
     },
     /// A small dense matrix (e.g. `J V₁` of the parametrization) is singular.
-    #[error("singular {what} (pivot {pivot:e})")]
+    #[error("singular {what} (pivot {pivot:.3e})")]
     SingularMatrix {
         /// Which matrix.
         what: &'static str,
@@ -184,7 +188,7 @@ pub enum ProjectionError {
         message: String,
     },
     /// The step budget was exhausted.
-    #[error("maximum number of steps ({max_steps}) reached at t = {t}")]
+    #[error("maximum number of steps ({max_steps}) reached at t = {t:.3e}")]
     TooManySteps {
         /// Time reached.
         t: f64,
@@ -199,7 +203,7 @@ pub enum ProjectionError {
 /// `partial` holds the outputs, violation history, events and statistics up to it
 /// (`partial.x_final` is that point).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("simulation failed after t = {t}: {source}")]
+#[error("simulation failed after t = {t:.3e}: {source}")]
 pub struct SimulationFailure {
     /// Time of the last accepted step.
     pub t: f64,
@@ -237,5 +241,183 @@ impl ProjectionError {
             ProjectionError::Failed(f) => Some(&f.partial),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ProjectionError, SimulationFailure};
+    use crate::trajectory::Trajectory;
+    use contour_linalg::LinalgError;
+    use contour_model::ModelError;
+
+    /// The longest run of characters of `text` that can belong to a printed number.
+    fn longest_number(text: &str) -> usize {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+')))
+            .filter(|w| w.chars().any(|c| c.is_ascii_digit()))
+            .map(str::len)
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn numbers_in_messages_are_short_whatever_their_size() {
+        let tiny = -1.234_567_890_123_456_7e-300;
+        let huge = 9.876_543_210_987_654e300;
+        let v = f64::MIN_POSITIVE / 3.0;
+        let errors: Vec<String> = vec![
+            ProjectionError::InconsistentInitialState {
+                position_residual: tiny,
+                velocity_residual: huge,
+                tol: v,
+            }
+            .to_string(),
+            ProjectionError::InvalidParameter {
+                name: "gain",
+                value: tiny,
+            }
+            .to_string(),
+            ProjectionError::InvalidTolerance {
+                which: "atol",
+                value: tiny,
+                reason: "below the floor",
+            }
+            .to_string(),
+            ProjectionError::EnergyDrift {
+                t: huge,
+                drift: tiny,
+                e0: v,
+                tol: huge,
+            }
+            .to_string(),
+            ProjectionError::InvalidTimeSpan { t0: tiny, t: huge }.to_string(),
+            ProjectionError::UnsortedOutputTimes {
+                index: 3,
+                t: tiny,
+                previous: huge,
+            }
+            .to_string(),
+            ProjectionError::OutputTimeOutsideSpan {
+                index: 1,
+                t: tiny,
+                t0: v,
+                t_end: huge,
+            }
+            .to_string(),
+            ProjectionError::ProjectionFailed {
+                t: tiny,
+                redos: 4,
+                norm: huge,
+            }
+            .to_string(),
+            ProjectionError::NoConvergence {
+                t: tiny,
+                iterations: 9,
+                residual: huge,
+            }
+            .to_string(),
+            ProjectionError::SingularMatrix {
+                what: "J V1",
+                pivot: tiny,
+            }
+            .to_string(),
+            ProjectionError::OutputSink {
+                t: tiny,
+                message: "full".into(),
+            }
+            .to_string(),
+            ProjectionError::TooManySteps {
+                t: tiny,
+                max_steps: 10,
+            }
+            .to_string(),
+            ProjectionError::Failed(Box::new(SimulationFailure {
+                t: tiny,
+                q: vec![],
+                qd: vec![],
+                partial: Box::new(Trajectory::new("direct", "rkg")),
+                source: ProjectionError::TooManySteps {
+                    t: huge,
+                    max_steps: 1,
+                },
+            }))
+            .to_string(),
+            ModelError::MassMatrixNotPositiveDefinite {
+                index: 0,
+                pivot: tiny,
+            }
+            .to_string(),
+            ModelError::RankDeficientJacobian {
+                rank: 1,
+                rows: 2,
+                tolerance: tiny,
+            }
+            .to_string(),
+            ModelError::InconsistentAtSingularity {
+                rank: 1,
+                rows: 2,
+                residual: tiny,
+                bound: huge,
+            }
+            .to_string(),
+            ModelError::NoConvergence {
+                iterations: 3,
+                residual: tiny,
+            }
+            .to_string(),
+            ModelError::InconsistentInitialState {
+                position_residual: tiny,
+                velocity_residual: huge,
+            }
+            .to_string(),
+            ModelError::InvalidParameter {
+                what: "mass",
+                value: tiny,
+            }
+            .to_string(),
+            ModelError::IllConditioned {
+                what: "KKT",
+                residual: tiny,
+                bound: huge,
+            }
+            .to_string(),
+            LinalgError::NotPositiveDefinite {
+                index: 2,
+                pivot: tiny,
+            }
+            .to_string(),
+            LinalgError::Singular {
+                index: 2,
+                pivot: huge,
+            }
+            .to_string(),
+            LinalgError::RankDeficient {
+                rank: 1,
+                required: 2,
+                tolerance: tiny,
+            }
+            .to_string(),
+            LinalgError::InvalidTolerance {
+                what: "rtol",
+                value: v,
+            }
+            .to_string(),
+        ];
+        for e in &errors {
+            assert!(e.contains("e-30") || e.contains("e30"), "{e}");
+            assert!(
+                longest_number(e) <= 20,
+                "{} characters in {e}",
+                longest_number(e)
+            );
+        }
+        assert_eq!(
+            ProjectionError::InvalidParameter {
+                name: "gain",
+                value: 1e-300
+            }
+            .to_string(),
+            "invalid parameter gain = 1.000e-300"
+        );
     }
 }

@@ -91,4 +91,6 @@ pub use recording::{CsvSink, LastRowSink, OutputRow, OutputSink, Recording};
 pub use rhs::{ConstrainedRhs, ConstraintMonitor};
 pub use simulation::{InitialState, Integrator, Method, Simulation};
 pub use tolerance::{ErrorControl, NormKind};
-pub use trajectory::{Event, EventKind, SimulationStats, Trajectory, TrajectoryIoError};
+pub use trajectory::{
+    Event, EventKind, Rows, RowsIter, SimulationStats, Trajectory, TrajectoryIoError,
+};

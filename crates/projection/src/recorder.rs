@@ -5,7 +5,7 @@ use contour_model::{ConstrainedDynamics, DynamicsOptions, Mechanism};
 
 use crate::error::ProjectionError;
 use crate::rhs::ConstraintMonitor;
-use crate::trajectory::{Event, EventKind, SimulationStats, Trajectory};
+use crate::trajectory::{Event, EventKind, Rows, SimulationStats, Trajectory};
 
 /// Copies the implicit integrator's counters (zero for the explicit methods) into `s`; the
 /// finite-difference columns are `dim` right-hand-side evaluations per iteration matrix
@@ -16,6 +16,16 @@ pub(crate) fn implicit_stats(s: &mut SimulationStats, st: &contour_ode::Stats, d
     s.factorizations = st.factorizations;
     s.newton_iterations = st.newton_iterations;
     s.jacobian_f_evals = st.jacobian_evals * dim;
+}
+
+/// `max(m, v)` that keeps a NaN of either operand (`f64::max` returns the other one, so a NaN
+/// violation would leave `max_phi` looking clean).
+fn nan_max(m: f64, v: f64) -> f64 {
+    if m.is_nan() || v.is_nan() {
+        f64::NAN
+    } else {
+        m.max(v)
+    }
 }
 
 /// Initial capacity of the per-step histories (`step_times`, `step_phi`, `step_phidot`): 1 KiB
@@ -54,9 +64,9 @@ impl<'a> Recorder<'a> {
         Self {
             traj: Trajectory {
                 times: Vec::with_capacity(out.len()),
-                q: Vec::with_capacity(out.len()),
-                qd: Vec::with_capacity(out.len()),
-                lambda: Vec::with_capacity(out.len()),
+                q: Rows::with_capacity(out.len(), n),
+                qd: Rows::with_capacity(out.len(), n),
+                lambda: Rows::with_capacity(out.len(), l),
                 step_times: Vec::with_capacity(STEP_HISTORY_START),
                 step_phi: Vec::with_capacity(STEP_HISTORY_START),
                 step_phidot: Vec::with_capacity(STEP_HISTORY_START),
@@ -111,8 +121,8 @@ impl<'a> Recorder<'a> {
     pub fn step(&mut self, t: f64, (p, v): (f64, f64)) {
         let s = &mut self.traj.stats;
         s.steps += 1;
-        s.max_phi = s.max_phi.max(p);
-        s.max_phidot = s.max_phidot.max(v);
+        s.max_phi = nan_max(s.max_phi, p);
+        s.max_phidot = nan_max(s.max_phidot, v);
         self.traj.step_times.push(t);
         self.traj.step_phi.push(p);
         self.traj.step_phidot.push(v);
@@ -143,7 +153,7 @@ impl<'a> Recorder<'a> {
     ) -> Result<(), ProjectionError> {
         self.kkt(mech, lent, t, x)?;
         self.push(t, x);
-        self.traj.lambda.push(self.lam.clone());
+        self.traj.lambda.push(&self.lam);
         Ok(())
     }
 
@@ -156,33 +166,33 @@ impl<'a> Recorder<'a> {
         x: &[f64],
     ) -> Result<(), ProjectionError> {
         self.kkt(mech, lent, t, x)?;
-        self.traj.step_lambda.push(self.lam.clone());
+        self.traj.step_lambda.push(&self.lam);
         Ok(())
     }
 
     /// Appends the given λ (or an empty row) after an accepted step.
     pub fn step_lambda_given(&mut self, lambda: &[f64]) {
-        self.traj.step_lambda.push(lambda.to_vec());
+        self.traj.step_lambda.push(lambda);
     }
 
     /// Appends an output `(t, x)` with the given multipliers.
     pub fn output_with_lambda(&mut self, t: f64, x: &[f64], lambda: &[f64]) {
         self.traj.stats.output_evals += 1;
         self.push(t, x);
-        self.traj.lambda.push(lambda.to_vec());
+        self.traj.lambda.push(lambda);
     }
 
     /// Appends an output `(t, x)` without multipliers (an empty row).
     pub fn output_without_lambda(&mut self, t: f64, x: &[f64]) {
         self.push(t, x);
-        self.traj.lambda.push(Vec::new());
+        self.traj.lambda.push(&[]);
     }
 
     fn push(&mut self, t: f64, x: &[f64]) {
         let (q, qd) = x.split_at(self.n);
         self.traj.times.push(t);
-        self.traj.q.push(q.to_vec());
-        self.traj.qd.push(qd.to_vec());
+        self.traj.q.push(q);
+        self.traj.qd.push(qd);
     }
 
     /// Records an event of `kind` at `t` with the state `x = (q, q̇)` (rare: re-parametrizations,
@@ -195,5 +205,34 @@ impl<'a> Recorder<'a> {
     pub fn finish(mut self, x_final: &[f64]) -> Trajectory {
         self.traj.x_final = x_final.to_vec();
         self.traj
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ConstraintMonitor, Recorder};
+    use contour_model::models::Pendulum;
+    use contour_model::DynamicsOptions;
+
+    /// A NaN violation after one step stays NaN in the maxima of the statistics.
+    #[test]
+    fn a_nan_violation_is_kept_in_the_maxima() {
+        let p = Pendulum::default();
+        let monitor = ConstraintMonitor::new(&p);
+        let mut r = Recorder::new(
+            &p,
+            "direct",
+            "rkg",
+            &[],
+            DynamicsOptions::default(),
+            monitor,
+        );
+        r.step(0.1, (1e-9, 1e-8));
+        r.step(0.2, (f64::NAN, 1e-8));
+        r.step(0.3, (1e-9, f64::NAN));
+        r.step(0.4, (1e-12, 1e-12));
+        let s = &r.traj.stats;
+        assert!(s.max_phi.is_nan() && s.max_phidot.is_nan(), "{s:?}");
+        assert_eq!(s.steps, 4);
     }
 }

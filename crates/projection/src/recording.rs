@@ -119,9 +119,9 @@ impl Recording {
         for k in 0..traj.times.len() {
             let row = OutputRow {
                 t: traj.times[k],
-                q: traj.q.get(k).map_or(none, Vec::as_slice),
-                qd: traj.qd.get(k).map_or(none, Vec::as_slice),
-                lambda: traj.lambda.get(k).map_or(none, Vec::as_slice),
+                q: traj.q.get(k).unwrap_or(none),
+                qd: traj.qd.get(k).unwrap_or(none),
+                lambda: traj.lambda.get(k).unwrap_or(none),
             };
             guard.row(row).map_err(|e| fail(row.t, &e))?;
         }

@@ -9,6 +9,9 @@ use std::io::{Read, Write};
 use contour_model::csv::write_f64;
 use serde::{Deserialize, Serialize};
 
+mod rows;
+pub use rows::{Rows, RowsIter};
+
 /// Failure to write or read a [`crate::Trajectory`] (JSON or CSV).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -239,19 +242,19 @@ pub struct Trajectory {
     /// Output times.
     pub times: Vec<f64>,
     /// `q` at the output times.
-    pub q: Vec<Vec<f64>>,
+    pub q: Rows,
     /// `q̇` at the output times.
-    pub qd: Vec<Vec<f64>>,
+    pub qd: Rows,
     /// Multipliers λ at the output times (from (1.1)+(1.4) at the output state).
-    pub lambda: Vec<Vec<f64>>,
+    pub lambda: Rows,
     /// `q̈` at the output times, when the producer computes it (a planned motion sampled by
     /// `contour::trajectory_from_plan`); empty for simulations.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub qdd: Vec<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Rows::is_empty")]
+    pub qdd: Rows,
     /// Joint forces `τ` at the output times, when the producer computes them (a planned
     /// motion's inverse dynamics, Huang (4.3.6)); empty for simulations.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tau: Vec<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Rows::is_empty")]
+    pub tau: Rows,
     /// End times of the accepted steps.
     pub step_times: Vec<f64>,
     /// `‖φ‖₂` after each accepted step (after the correction, for PERT).
@@ -262,7 +265,7 @@ pub struct Trajectory {
     /// `Simulation::lambda_at_steps(true)`; empty otherwise (and for methods that compute no
     /// multipliers, an empty row per step).
     #[serde(default)]
-    pub step_lambda: Vec<Vec<f64>>,
+    pub step_lambda: Rows,
     /// The initial state used (after `consistent_state` when asked), `x = (q, q̇)`.
     pub x_initial: Vec<f64>,
     /// The state `x = (q, q̇)` at the final time.
@@ -276,11 +279,7 @@ pub struct Trajectory {
 }
 
 /// Checks that every row of `rows` has `expected` entries.
-fn check_rows(
-    field: &'static str,
-    rows: &[Vec<f64>],
-    expected: usize,
-) -> Result<(), TrajectoryIoError> {
+fn check_rows(field: &'static str, rows: &Rows, expected: usize) -> Result<(), TrajectoryIoError> {
     match rows.iter().position(|r| r.len() != expected) {
         Some(index) => Err(TrajectoryIoError::RaggedRows {
             field,
@@ -301,15 +300,15 @@ impl Trajectory {
             method: method.into(),
             integrator: integrator.into(),
             times: Vec::new(),
-            q: Vec::new(),
-            qd: Vec::new(),
-            lambda: Vec::new(),
-            qdd: Vec::new(),
-            tau: Vec::new(),
+            q: Rows::new(),
+            qd: Rows::new(),
+            lambda: Rows::new(),
+            qdd: Rows::new(),
+            tau: Rows::new(),
             step_times: Vec::new(),
             step_phi: Vec::new(),
             step_phidot: Vec::new(),
-            step_lambda: Vec::new(),
+            step_lambda: Rows::new(),
             x_initial: Vec::new(),
             x_final: Vec::new(),
             events: Vec::new(),
@@ -356,8 +355,8 @@ impl Trajectory {
                 });
             }
         }
-        let n = self.q.first().map_or(0, Vec::len);
-        let l = self.lambda.first().map_or(0, Vec::len);
+        let n = self.q.first().map_or(0, <[f64]>::len);
+        let l = self.lambda.first().map_or(0, <[f64]>::len);
         check_rows("q", &self.q, n)?;
         check_rows("qd", &self.qd, n)?;
         check_rows("lambda", &self.lambda, l)?;
@@ -412,8 +411,13 @@ impl Trajectory {
         let n = self
             .q
             .first()
-            .or_else(|| self.events.iter().map(|e| &e.q).find(|q| !q.is_empty()))
-            .map_or(0, Vec::len);
+            .or_else(|| {
+                self.events
+                    .iter()
+                    .map(|e| e.q.as_slice())
+                    .find(|q| !q.is_empty())
+            })
+            .map_or(0, <[f64]>::len);
         for (index, e) in self.events.iter().enumerate() {
             for (field, v) in [("event q", &e.q), ("event qd", &e.qd)] {
                 if !v.is_empty() && v.len() != n {

@@ -157,7 +157,7 @@ fn csv_numbers_round_trip_at_every_magnitude() {
         times: xs.to_vec(),
         q: xs.iter().map(|&x| vec![x]).collect(),
         qd: xs.iter().map(|&x| vec![-x]).collect(),
-        lambda: vec![Vec::new(); xs.len()],
+        lambda: vec![Vec::new(); xs.len()].into(),
         ..Trajectory::new("test", "none")
     };
     let mut buf = Vec::new();
@@ -201,7 +201,18 @@ fn events_csv_leaves_missing_values_empty() {
 #[test]
 fn ragged_data_is_a_typed_error() {
     let mut tr = pendulum_with_redos();
-    tr.lambda[3].push(1.0);
+    tr.lambda = tr
+        .lambda
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            if k == 3 {
+                [r, &[1.0]].concat()
+            } else {
+                r.to_vec()
+            }
+        })
+        .collect();
     let r = tr.write_csv(Vec::new());
     assert!(
         matches!(

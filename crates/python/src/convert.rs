@@ -117,11 +117,18 @@ pub fn out1<'py>(py: Python<'py>, v: &[f64]) -> Bound<'py, PyArray1<f64>> {
     PyArray1::from_slice(py, v)
 }
 
-/// Rows of equal length `cols` as a `(rows.len(), cols)` array (`cols` given so that zero rows
+/// Rows of equal length `cols` as a `(number of rows, cols)` array (`cols` given so that zero rows
 /// or zero columns still have the right shape).
-pub fn out2<'py>(py: Python<'py>, rows: &[Vec<f64>], cols: usize) -> PyResult<Bound<'py, PyAny>> {
-    let mut flat = Vec::with_capacity(rows.len() * cols);
-    for (i, r) in rows.iter().enumerate() {
+pub fn out2<'py, R: AsRef<[f64]>>(
+    py: Python<'py>,
+    rows: impl IntoIterator<Item = R>,
+    cols: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let rows = rows.into_iter();
+    let mut flat = Vec::with_capacity(rows.size_hint().0 * cols);
+    let mut count = 0;
+    for (i, r) in rows.enumerate() {
+        let r = r.as_ref();
         if r.len() != cols {
             return Err(input(
                 py,
@@ -129,9 +136,10 @@ pub fn out2<'py>(py: Python<'py>, rows: &[Vec<f64>], cols: usize) -> PyResult<Bo
             ));
         }
         flat.extend_from_slice(r);
+        count = i + 1;
     }
     Ok(PyArray1::from_vec(py, flat)
-        .reshape([rows.len(), cols])?
+        .reshape([count, cols])?
         .into_any())
 }
 

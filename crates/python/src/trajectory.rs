@@ -3,6 +3,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use contour::projection::Rows;
+
 use crate::convert::{out1, out2, to_dict};
 
 /// The result of a simulation (or a sampled plan): times, coordinates, velocities,
@@ -23,8 +25,8 @@ impl From<contour::projection::Trajectory> for Trajectory {
     }
 }
 
-fn width(rows: &[Vec<f64>]) -> usize {
-    rows.first().map_or(0, Vec::len)
+fn width(rows: &Rows) -> usize {
+    rows.first().map_or(0, <[f64]>::len)
 }
 
 #[pymethods]
@@ -115,7 +117,7 @@ impl Trajectory {
         let pd = py.import("pandas")?;
         let cols = PyDict::new(py);
         cols.set_item("t", self.t(py))?;
-        let groups: [(&str, &Vec<Vec<f64>>); 5] = [
+        let groups: [(&str, &Rows); 5] = [
             ("q", &self.inner.q),
             ("qd", &self.inner.qd),
             ("lam", &self.inner.lambda),

@@ -48,7 +48,7 @@ pub struct HtmlSummary {
 pub struct Animation<'a> {
     drawable: &'a dyn Drawable,
     times: &'a [f64],
-    q: &'a [Vec<f64>],
+    q: Vec<&'a [f64]>,
     rate: f64,
     title: String,
     events: Vec<EventMark>,
@@ -62,12 +62,17 @@ impl<'a> Animation<'a> {
 
     /// The motion `q[k]` at `times[k]` of `drawable`, titled "Contour animation", decimated to
     /// [`Animation::DEFAULT_RATE`] frames per second of motion time. Inputs are checked when
-    /// the page is written.
-    pub fn new(drawable: &'a dyn Drawable, times: &'a [f64], q: &'a [Vec<f64>]) -> Self {
+    /// the page is written. `q` is any list of rows (`&Vec<Vec<f64>>`, a trajectory's
+    /// `&Rows`).
+    pub fn new<R: AsRef<[f64]> + ?Sized + 'a>(
+        drawable: &'a dyn Drawable,
+        times: &'a [f64],
+        q: impl IntoIterator<Item = &'a R>,
+    ) -> Self {
         Animation {
             drawable,
             times,
-            q,
+            q: q.into_iter().map(AsRef::as_ref).collect(),
             rate: Self::DEFAULT_RATE,
             title: "Contour animation".into(),
             events: Vec::new(),
@@ -131,7 +136,7 @@ impl<'a> Animation<'a> {
             return Err(VizError::DecreasingTimes { index });
         }
         let dof = self.drawable.dof();
-        for row in self.q {
+        for row in &self.q {
             check_len("q", dof, row.len())?;
             check_finite("q", row)?;
         }
@@ -226,8 +231,8 @@ impl<'a> Animation<'a> {
         let mut all_points = Vec::with_capacity(keep.len() * np);
         let mut all_poses = Vec::with_capacity(keep.len() * nf);
         for &k in &keep {
-            d.points(self.times[k], &self.q[k], &mut pts)?;
-            d.frames(self.times[k], &self.q[k], &mut poses)?;
+            d.points(self.times[k], self.q[k], &mut pts)?;
+            d.frames(self.times[k], self.q[k], &mut poses)?;
             if let Some(index) = pts.iter().position(|p| !p.iter().all(|x| x.is_finite())) {
                 return Err(VizError::NonFinitePoint { sample: k, index });
             }

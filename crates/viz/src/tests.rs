@@ -145,7 +145,7 @@ fn bad_input_gives_typed_errors() {
     let q = vec![vec![0.0, -1.0]; 2];
     let e = |a: Animation| a.write_html(Vec::new()).unwrap_err();
     assert!(matches!(
-        e(Animation::new(&p, &[], &[])),
+        e(Animation::new(&p, &[], &[] as &[Vec<f64>])),
         VizError::EmptyTrajectory
     ));
     assert!(matches!(

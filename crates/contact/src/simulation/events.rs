@@ -69,9 +69,9 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
         let n = self.n;
         self.lambda_at(t, y)?;
         self.traj.times.push(t);
-        self.traj.q.push(y[..n].to_vec());
-        self.traj.qd.push(y[n..2 * n].to_vec());
-        self.traj.lambda.push(self.rhs.lam.clone());
+        self.traj.q.push(&y[..n]);
+        self.traj.qd.push(&y[n..2 * n]);
+        self.traj.lambda.push(&self.rhs.lam);
         Ok(())
     }
 

@@ -54,13 +54,47 @@ pub trait PathConstraint {
     }
 }
 
+/// Largest number of rows an [`crate::AccelerationLimits`] accepts, over all its added
+/// constraints ([`FnConstraint::new`] and [`crate::AccelerationLimits::with_constraint`]
+/// refuse more with [`PlanningError::WorkCap`]): the rows are evaluated and stored at every
+/// grid point, 24 bytes per row and point (a polyhedral friction cone of 8 facets on 10 contacts
+/// has 80 rows).
+pub const MAX_CONSTRAINT_ROWS: usize = 100_000;
+
+/// [`PlanningError::WorkCap`] unless `rows ≤` [`MAX_CONSTRAINT_ROWS`].
+pub(crate) fn check_row_count(rows: usize) -> Result<(), PlanningError> {
+    if rows <= MAX_CONSTRAINT_ROWS {
+        Ok(())
+    } else {
+        Err(PlanningError::WorkCap {
+            name: "constraint rows",
+            value: rows as f64,
+            cap: "rows <= 1e5 (MAX_CONSTRAINT_ROWS)",
+        })
+    }
+}
+
 /// Rows given by a closure `f(point, a, b, c)` with a fixed row count (toppra's canonical
 /// linear constraint, e.g. a Cartesian acceleration cap written through the Jacobian).
+///
+/// Build it with [`FnConstraint::new`], which refuses a row count above
+/// [`MAX_CONSTRAINT_ROWS`]; a literal with more rows is refused by
+/// [`crate::AccelerationLimits::with_constraint`].
 pub struct FnConstraint<F: Fn(&PathPoint<'_>, &mut [f64], &mut [f64], &mut [f64])> {
     /// Number of rows.
     pub rows: usize,
     /// The rows' coefficients at a point.
     pub f: F,
+}
+
+impl<F: Fn(&PathPoint<'_>, &mut [f64], &mut [f64], &mut [f64])> FnConstraint<F> {
+    /// `rows` rows written by `f(point, a, b, c)` (each slice has `rows` entries).
+    ///
+    /// Errors: [`PlanningError::WorkCap`] for `rows` above [`MAX_CONSTRAINT_ROWS`].
+    pub fn new(rows: usize, f: F) -> Result<Self, PlanningError> {
+        check_row_count(rows)?;
+        Ok(Self { rows, f })
+    }
 }
 
 impl<F: Fn(&PathPoint<'_>, &mut [f64], &mut [f64], &mut [f64])> PathConstraint for FnConstraint<F> {
