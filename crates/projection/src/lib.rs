@@ -54,17 +54,23 @@
 //! | perturbation | yes, after every step | passes at τ = 1e-6; at τ = 1e-9 stops at N = 40 (and in some runs at N = 1, 4) with a typed error (step size too small) |
 //! | GGL (ECS + BDF) | yes (index-2 DAE) | passes at τ = 1e-6; at τ = 1e-9 stops with a typed error at N = 4, 40 |
 //! | direct | **no** (drift `d ∝ τ t`) | **not safe**: without an energy tolerance it can return `Ok` on another branch |
-//! | Baumgarte | **no** | **not safe**, the same |
+//! | Baumgarte | **no** (drift damped) | **not safe** with small gains. With large gains it passes at τ = 1e-6 (critical δ = 50, 200: every explicit integrator at N = 1, 4, 40). At τ = 1e-9 it passes only with ABM (δ = 50 also at N = 40); DOPRI5 and RK-Gill stop with `InconsistentAtSingularity` |
 //!
-//! **Why direct and Baumgarte cannot be made safe by their own terms.** Their drift `d` is
-//! not removed in the lost direction: at the passage `φ` is quadratic in a displacement `e`
-//! along `u` (`uᵀφ ≈ κe²/2`), so neither the acceleration constraint nor Baumgarte's
-//! `αφ̇ + βφ` has a term linear in `e` to restore it, and the Baumgarte terms themselves are
-//! divided by `σ_u²` in the solve like the drift: larger gains enlarge the kick instead of
-//! damping it. The branch is then chosen by the sign of the drift. A run with these methods
-//! through singular configurations needs [`Simulation::energy_tolerance`] (the test
+//! **Why direct and Baumgarte depend on their drift.** They do not remove the drift `d` in
+//! the lost direction. At the passage `φ` is quadratic in a displacement `e` along `u`
+//! (`uᵀφ ≈ κe²/2`). Neither the acceleration constraint nor Baumgarte's `αφ̇ + βφ` has a term
+//! linear in `e` to restore it, and the branch is chosen by the sign of what is left.
+//! Baumgarte's gains reduce the drift in the directions the constraints still see before the
+//! passage. Measured on A02 (`a02_table runs N TAU baumgarte:δ`), critical damping with
+//! δ = 1 and 10 follows another branch at τ = 1e-6 (N = 1: ABM with δ = 10; every integrator
+//! with δ = 1). δ = 50 and 200 pass with ABM, DOPRI5 and RK-Gill at N = 1, 4 and 40. At τ = 1e-9
+//! the drift left at the passage is inconsistent in the lost directions beyond the cut-off,
+//! and DOPRI5 and RK-Gill stop with a typed error. A
+//! run with these methods through singular configurations needs
+//! [`Simulation::energy_tolerance`] or a projecting method. The test
 //! `no_method_returns_a_wrong_branch` in `tests/singular_configurations.rs` runs every method ×
-//! integrator with it: each run passes or ends with a typed error) or a projecting method.
+//! integrator, with that tolerance for these two, and each run passes or ends with a typed
+//! error.
 //!
 //! Keerthi's Tables 4.1 / 4.2, Kövecses' and Featherstone's examples are reproduced with these
 //! methods by `contour-papers`: see `tables/keerthi.md`, `tables/kovecses.md` and
