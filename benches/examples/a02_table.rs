@@ -4,7 +4,8 @@
 //! precision), low = within 1e-1.
 //!
 //! * `a02_table runs N TAU [METHOD [INTEGRATOR]]` — one row per method × integrator (or the
-//!   one asked for): outcome, largest B0 error, energy drift, steps, evaluations (rank-revealing
+//!   one asked for; `baumgarte:δ` is Baumgarte with the critically damped gains α = 2δ, β = δ²,
+//!   `baumgarte` alone δ = 10): outcome, largest B0 error, energy drift, steps, evaluations (rank-revealing
 //!   ones), wall time. A run that needs more than 400 000 steps stops with a typed error.
 //! * `a02_table cost` — microseconds per evaluation at N = 10, 40, 100, 400: the constrained
 //!   accelerations (dense KKT, regular and flat configuration), Kövecses' projector
@@ -76,7 +77,11 @@ fn method(name: &str) -> Method {
         "parametrization" => Method::Parametrization(ParametrizationConfig::default()),
         "ggl" => Method::ExactStabilization(EcsConfig::default()),
         "projector" => Method::Projector(ProjectorConfig::default()),
-        m => panic!("unknown method {m}"),
+        m => match m.strip_prefix("baumgarte:") {
+            // baumgarte:δ — critically damped gains α = 2δ, β = δ²
+            Some(d) => Method::Baumgarte(BaumgarteGains::critical(d.parse().unwrap()).unwrap()),
+            None => panic!("unknown method {m}"),
+        },
     }
 }
 
@@ -105,7 +110,13 @@ fn runs(n: usize, tau: f64, only_m: Option<&str>, only_i: Option<&str>) {
         "ggl",
         "projector",
     ];
-    for m in methods.iter().filter(|m| only_m.is_none_or(|o| o == **m)) {
+    let asked = [only_m.unwrap_or("")];
+    let listed = if only_m.is_some_and(|o| !methods.contains(&o)) {
+        &asked[..]
+    } else {
+        &methods[..]
+    };
+    for m in listed.iter().filter(|m| only_m.is_none_or(|o| o == **m)) {
         for i in ["abm", "dopri5", "rkg", "bdf"]
             .iter()
             .filter(|i| only_i.is_none_or(|o| o == **i))

@@ -42,11 +42,31 @@
 //! test `abm_project_before_final_evaluation_is_equivalent` checks that both variants give the
 //! same solution to round-off with one evaluation per step less.
 //!
+//! **Singular configurations.** Where `J` loses rank (a flat four-bar, MBS benchmark A02) the
+//! normal equations `R₁ᵀR₁ δμ = −G` have no unique solution and, near the singularity, amplify
+//! the residual in the nearly lost direction by `1/σ_min²`. When the skinny QR comes near a
+//! relative rank loss (`|R_ii| ≤ rank_rtol · max |R_jj|`, or its condition estimate
+//! [`SkinnyQr::condition_estimate`] `≤ 10 · rank_rtol`; `rank_rtol` is the cut-off of
+//! [`contour_linalg::KktSolver`], [`DEFAULT_KKT_RANK_RTOL`] = 1e-6) the SVD decides, and the
+//! correction is the minimum-norm one over the kept singular directions of
+//! `A = (J T)ᵀ = U Σ Vᵀ`:
+//! `δX = U_r Σ_r⁻¹ V_rᵀ (−G)` (the pseudo-inverse form of (2.16)–(2.17); `σ_i ≤ rank_rtol·σ_max`
+//! dropped). The residual left in the dropped directions must be one a move of the accepted
+//! size could leave: `|G_i| ≤ accept_factor · Σ_k |J_ik| T_k` (plus round-off) — at a
+//! genuine singular passage it is second order in the integration error (`φ` is quadratic in
+//! the lost direction, and `J v` has no first-order part there); a larger one (e.g. a
+//! pendulum at its pivot, `J = 0`) refuses the correction, and the step is redone. With
+//! [`RankDeficiency::Error`] ([`ManifoldProjection::set_rank`]) a numerical rank below `L`
+//! (from the same SVD) is [`LinalgError::RankDeficient`] instead. Above the cut-off the QR path
+//! runs unchanged. Near a singular configuration the MNR updates stall at the round-off of `φ`
+//! amplified by `1/σ_min` and do not meet `newton_tol`: after `max_newton_iterations` a point
+//! whose `φ` is at its round-off (`|φ_i| ≤ 64 ε max_k |q_k| Σ_k |J_ik|`) counts as converged.
+//!
 //! **Dense output** (Remark 2.2): the integrator's interpolant, projected onto `M` by the
 //! same correction (`projected_output`, default on).
 
-use contour_linalg::SkinnyQr;
-use contour_model::{ConstrainedDynamics, Mechanism};
+use contour_linalg::{LinalgError, PseudoInverse, SkinnyQr, DEFAULT_KKT_RANK_RTOL};
+use contour_model::{ConstrainedDynamics, Mechanism, RankDeficiency};
 use contour_ode::{OdeError, OdeRhs, RhsError};
 use faer::Mat;
 use serde::{Deserialize, Serialize};
@@ -191,12 +211,19 @@ pub struct ManifoldProjection {
     dmu: Vec<f64>,
     xq: Vec<f64>,
     xv: Vec<f64>,
+    accept: f64,
+    rank_rtol: f64,
+    rank_deficiency: RankDeficiency,
+    /// The SVD of the rank-revealing path (`A₁`, then `A₂` when it has its own).
+    svd: PseudoInverse,
     /// Corrections computed.
     pub projections: usize,
     /// MNR iterations of the position problems.
     pub iterations: usize,
     /// QR factorizations.
     pub qr_factorizations: usize,
+    /// Position or velocity problems solved by the rank-revealing (SVD) path.
+    pub rank_revealing: usize,
 }
 
 impl ManifoldProjection {
@@ -241,9 +268,84 @@ impl ManifoldProjection {
             dmu: vec![0.0; l],
             xq: vec![0.0; n],
             xv: vec![0.0; n],
+            accept: cfg.accept_factor,
+            rank_rtol: DEFAULT_KKT_RANK_RTOL,
+            rank_deficiency: RankDeficiency::MinimumNorm,
+            svd: PseudoInverse::new(n, l),
             projections: 0,
             iterations: 0,
             qr_factorizations: 0,
+            rank_revealing: 0,
+        })
+    }
+
+    /// Sets the relative rank cut-off (on the singular values of `(J T)ᵀ`, default
+    /// [`DEFAULT_KKT_RANK_RTOL`]) and what a numerical rank below `L` gives: the minimum-norm
+    /// correction (default) or [`LinalgError::RankDeficient`] (module documentation).
+    ///
+    /// Errors: [`ProjectionError::InvalidParameter`] for a `rank_rtol` outside `(0, 1)`.
+    pub fn set_rank(
+        &mut self,
+        rank_rtol: f64,
+        rank_deficiency: RankDeficiency,
+    ) -> Result<(), ProjectionError> {
+        check_parameters(&[("rank_rtol", rank_rtol, rank_rtol > 0.0 && rank_rtol < 1.0)])?;
+        self.rank_rtol = rank_rtol;
+        self.rank_deficiency = rank_deficiency;
+        Ok(())
+    }
+
+    /// Whether the QR of the position (`second = false`, `A₁`) or velocity (`A₂`) problem
+    /// loses rank at the cut-off: then the SVD of that `n × L` matrix is computed into
+    /// `self.svd` (no allocation); with [`RankDeficiency::Error`] a numerical rank below `L` is
+    /// an error.
+    fn use_svd(&mut self, second: bool) -> Result<bool, ProjectionError> {
+        let qr = if second { &mut self.qr2 } else { &mut self.qr1 };
+        // the SVD decides when the QR's diagonal or its condition estimate come within ten
+        // times the cut-off (the estimate's c_max may be √L below σ_max)
+        if qr.rank(self.rank_rtol) == self.l && qr.condition_estimate() > 10.0 * self.rank_rtol {
+            return Ok(false);
+        }
+        let a = if second { &self.a2 } else { &self.a1 };
+        self.svd.compute(a.as_ref(), 0.0, self.rank_rtol)?;
+        self.rank_revealing += 1;
+        let rank = self.svd.rank();
+        if rank < self.l && self.rank_deficiency == RankDeficiency::Error {
+            return Err(LinalgError::RankDeficient {
+                rank,
+                required: self.l,
+                tolerance: self.rank_rtol,
+            }
+            .into());
+        }
+        Ok(true)
+    }
+
+    /// `δX = (Aᵀ)† rhs = U_r Σ_r⁻¹ V_rᵀ rhs` from the pseudo-inverse `A†` (`L × n`) in `self.svd`.
+    fn min_norm_step(&self, rhs: &[f64], out: &mut [f64]) {
+        let pinv = self.svd.pinv();
+        for (k, o) in out.iter_mut().enumerate() {
+            let mut d = 0.0;
+            for (i, r) in rhs.iter().enumerate() {
+                d += pinv[(i, k)] * r;
+            }
+            *o = d;
+        }
+    }
+
+    /// Whether every residual `res_i` is one a move of `accept` (scaled norm, weights `t`)
+    /// could leave, or round-off: `|res_i| ≤ (accept · Σ_k |J_ik| t_k) + 64 ε max_k |x_k| Σ_k |J_ik|`
+    /// (module docs).
+    fn residual_within(&self, res: &[f64], t: &[f64], x: &[f64], accept: f64) -> bool {
+        let xmax = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        res.iter().enumerate().all(|(i, r)| {
+            let (mut move_scale, mut round) = (0.0, 0.0);
+            for k in 0..self.n {
+                let jik = self.j[(i, k)].abs();
+                move_scale += jik * t[k];
+                round += jik * xmax;
+            }
+            r.abs() <= accept * move_scale + 64.0 * f64::EPSILON * round
         })
     }
 
@@ -282,6 +384,7 @@ impl ManifoldProjection {
         }
         self.qr1.factor(self.a1.as_ref())?;
         self.qr_factorizations += 1;
+        let svd1 = self.use_svd(false)?;
         // Position problem (3.5) by MNR (2.16)–(2.17); Q accumulated in xq.
         self.xq.fill(0.0);
         let qscale = qbar.iter().fold(0.0f64, |m, v| m.max(v.abs()));
@@ -294,15 +397,27 @@ impl ManifoldProjection {
             for i in 0..l {
                 self.dmu[i] = -self.phi[i];
             }
-            self.qr1.solve_normal_in_place(&mut self.dmu)?;
+            if svd1 {
+                // the minimum-norm step over the kept directions (module docs)
+                let mut dx = std::mem::take(&mut self.xv);
+                self.min_norm_step(&self.dmu, &mut dx);
+                self.xv = dx;
+            } else {
+                self.qr1.solve_normal_in_place(&mut self.dmu)?;
+            }
             // Keerthi (2.17): X_{l+1} = G_X(0)ᵀ μ_{l+1}, i.e. δX = A₁ δμ
             let mut dnorm = 0.0;
             let mut dmax = 0.0f64;
             for k in 0..n {
-                let mut d = 0.0;
-                for i in 0..l {
-                    d += self.a1[(k, i)] * self.dmu[i];
-                }
+                let d = if svd1 {
+                    self.xv[k]
+                } else {
+                    let mut d = 0.0;
+                    for i in 0..l {
+                        d += self.a1[(k, i)] * self.dmu[i];
+                    }
+                    d
+                };
                 self.xq[k] += d;
                 dnorm += d * d;
                 dmax = dmax.max((self.t1[k] * d).abs());
@@ -317,6 +432,18 @@ impl ManifoldProjection {
             }
         }
         self.iterations += it;
+        if !converged && it == self.max_it {
+            // Near a singular configuration the MNR updates stall at the round-off of φ
+            // amplified by 1/σ_min and never meet `newton_tol`; a point where φ is at its
+            // round-off is on the manifold (module docs).
+            mech.constraints(t, &out[..n], &mut self.phi);
+            converged = self.residual_within(&self.phi, &self.t1, &out[..n], 0.0);
+        }
+        if svd1 && converged {
+            // the residual left in the dropped directions (module docs); J is J(q̄) here
+            mech.constraints(t, &out[..n], &mut self.phi);
+            converged = self.residual_within(&self.phi, &self.t1, &out[..n], self.accept);
+        }
         // Velocity problem (3.6) with (3.4): J(q̄)(v̄ + T₂V) + b = 0, one MNR step (affine).
         let q_for_j = match self.vel {
             VelocityJacobian::Predicted => qbar,
@@ -337,7 +464,18 @@ impl ManifoldProjection {
         let alpha = self.t1[0] / self.t2[0];
         let shared = self.vel == VelocityJacobian::Predicted
             && (0..n).all(|k| (self.t1[k] / self.t2[k] - alpha).abs() <= 1e-12 * alpha.abs());
-        if shared {
+        // the velocity residual, kept for the check of the dropped directions
+        self.phi.copy_from_slice(&self.dmu);
+        let mut svd2 = shared && svd1;
+        if svd2 {
+            // (A₂ᵀ)† = α (A₁ᵀ)† with A₂ = A₁/α
+            let mut dx = std::mem::take(&mut self.xv);
+            self.min_norm_step(&self.dmu, &mut dx);
+            self.xv = dx;
+            for x in &mut self.xv {
+                *x *= alpha;
+            }
+        } else if shared {
             self.qr1.solve_normal_in_place(&mut self.dmu)?;
             for k in 0..n {
                 let mut d = 0.0;
@@ -355,14 +493,32 @@ impl ManifoldProjection {
             }
             self.qr2.factor(self.a2.as_ref())?;
             self.qr_factorizations += 1;
-            self.qr2.solve_normal_in_place(&mut self.dmu)?;
-            for k in 0..n {
-                let mut d = 0.0;
-                for i in 0..l {
-                    d += self.a2[(k, i)] * self.dmu[i];
+            svd2 = self.use_svd(true)?;
+            if svd2 {
+                let mut dx = std::mem::take(&mut self.xv);
+                self.min_norm_step(&self.dmu, &mut dx);
+                self.xv = dx;
+            } else {
+                self.qr2.solve_normal_in_place(&mut self.dmu)?;
+                for k in 0..n {
+                    let mut d = 0.0;
+                    for i in 0..l {
+                        d += self.a2[(k, i)] * self.dmu[i];
+                    }
+                    self.xv[k] = d;
                 }
-                self.xv[k] = d;
             }
+        }
+        if svd2 {
+            // the velocity residual left in the dropped directions, J (v̄ + T₂V) + b = r + A₂ᵀV
+            for i in 0..l {
+                let mut r = -self.phi[i];
+                for k in 0..n {
+                    r += self.j[(i, k)] * self.t2[k] * self.xv[k];
+                }
+                self.phi[i] = r;
+            }
+            converged &= self.residual_within(&self.phi, &self.t2, vbar, self.accept);
         }
         let mut norm = 0.0;
         for k in 0..n {
@@ -472,9 +628,17 @@ impl<'m, M: Mechanism + ?Sized> Perturbation<'m, M> {
         let sparse_proj = |p: &contour_model::SparsityPattern| {
             crate::sparse::SparseProjection::new(mech, p, ctx.error_control, cfg)
         };
+        // the rank cut-off and policy of the constrained dynamics (module docs)
+        let rank_rtol = ctx.dynamics.rank_rtol.unwrap_or(DEFAULT_KKT_RANK_RTOL);
+        let policy = ctx.dynamics.rank_deficiency;
+        let projection = || -> Result<ManifoldProjection, ProjectionError> {
+            let mut p = ManifoldProjection::new(mech, ctx.error_control, cfg)?;
+            p.set_rank(rank_rtol, policy)?;
+            Ok(p)
+        };
         let rhs = PertRhs {
             inner: ConstrainedRhs::new(mech, ctx.dynamics)?,
-            proj: ManifoldProjection::new(mech, ctx.error_control, cfg)?,
+            proj: projection()?,
             before_final,
             accept: cfg.accept_factor,
             last_t: f64::NAN,
@@ -492,7 +656,7 @@ impl<'m, M: Mechanism + ?Sized> Perturbation<'m, M> {
         };
         let method = Self {
             rhs,
-            out_proj: ManifoldProjection::new(mech, ctx.error_control, cfg)?,
+            out_proj: projection()?,
             out_sparse: pattern.as_ref().map(sparse_proj).transpose()?,
             mech,
             cfg: *cfg,
@@ -737,15 +901,92 @@ mod tests {
             ),
             Err(ProjectionError::UnsupportedNorm { .. })
         ));
-        // J = 2(x, y) vanishes at the pivot: the QR of (J T)ᵀ is rank deficient.
+        // J = 2(x, y) vanishes at the pivot: rank 0, and φ = −1 is no residual a correction
+        // of the accepted size could leave, so the correction is refused (not converged) ...
         let mut pr =
             ManifoldProjection::new(&p, ErrorControl::absolute(1e-4), &Default::default()).unwrap();
         let mut out = [0.0; 4];
+        let o = pr.project(&p, 0.0, &[0.0; 4], &mut out).unwrap();
+        assert!(!o.converged && pr.rank_revealing >= 1, "{o:?}");
+        // ... and with RankDeficiency::Error it is the rank error of the SVD.
+        pr.set_rank(DEFAULT_KKT_RANK_RTOL, RankDeficiency::Error)
+            .unwrap();
         assert!(matches!(
             pr.project(&p, 0.0, &[0.0; 4], &mut out),
-            Err(ProjectionError::Linalg(
-                contour_linalg::LinalgError::RankDeficient { .. }
-            ))
+            Err(ProjectionError::Linalg(LinalgError::RankDeficient {
+                rank: 0,
+                required: 1,
+                ..
+            }))
         ));
+        assert!(matches!(
+            pr.set_rank(0.0, RankDeficiency::Error),
+            Err(ProjectionError::InvalidParameter {
+                name: "rank_rtol",
+                ..
+            })
+        ));
+    }
+
+    /// A02 with one loop at its flat position (J has rank 2 of 3 rows): a state perturbed by
+    /// δ in the kept directions and by δ² in the lost one is corrected by the SVD path onto
+    /// φ = 0 (the residual left in the lost direction is second order), moved by no more than
+    /// the perturbation (the minimum-norm property). Away from the flat position, where
+    /// nothing is dropped, the SVD path (forced by a cut-off near 1) and the QR path give the
+    /// same correction.
+    #[test]
+    fn flat_four_bar_is_corrected_in_the_kept_directions() {
+        use contour_model::models::NFourBar;
+        let p = NFourBar::new(1);
+        let (q, qd) = p.state(0.0, -1.0);
+        let d = 1e-7;
+        // B0 = (1, 0), B1 = (2, 0): push B0 outward (kept: row 0) and B1 up by δ (lost: y)
+        let xbar = [
+            q[0] + d,
+            q[1],
+            q[2],
+            q[3] + d,
+            qd[0] + d,
+            qd[1],
+            qd[2],
+            qd[3],
+        ];
+        let ec = ErrorControl::absolute(1e-6);
+        let mut pr = ManifoldProjection::new(&p, ec, &Default::default()).unwrap();
+        let mut out = [0.0; 8];
+        let o = pr.project(&p, 0.0, &xbar, &mut out).unwrap();
+        assert!(o.converged, "{o:?}");
+        assert!(pr.rank_revealing >= 1);
+        let (ph, _) = phi_norm(&p, &out);
+        assert!(ph <= 2.0 * d * d, "{ph:e}");
+        let moved: f64 = out.iter().zip(&xbar).map(|(a, b)| (a - b).powi(2)).sum();
+        assert!(moved.sqrt() <= 2.0 * d, "{:e}", moved.sqrt());
+        // away from the flat position the QR path runs and both give the same correction
+        let (q, qd) = p.state(0.8, -1.0);
+        let xbar = [
+            q[0] + d,
+            q[1],
+            q[2],
+            q[3] + d,
+            qd[0] + d,
+            qd[1],
+            qd[2],
+            qd[3],
+        ];
+        let mut a = [0.0; 8];
+        let mut b = [0.0; 8];
+        let mut qr_path = ManifoldProjection::new(&p, ec, &Default::default()).unwrap();
+        qr_path.project(&p, 0.0, &xbar, &mut a).unwrap();
+        assert_eq!(qr_path.rank_revealing, 0);
+        let mut svd_path = ManifoldProjection::new(&p, ec, &Default::default()).unwrap();
+        // a cut-off so close to 1 that the condition test always sends it to the SVD
+        svd_path
+            .set_rank(0.09, RankDeficiency::MinimumNorm)
+            .unwrap();
+        svd_path.project(&p, 0.0, &xbar, &mut b).unwrap();
+        assert!(svd_path.rank_revealing >= 1);
+        for (x, y) in a.iter().zip(&b) {
+            assert!((x - y).abs() < 1e-14, "{x} {y}");
+        }
     }
 }
