@@ -1,6 +1,7 @@
-//! [`Pool`]: the workspaces of the planning objects, lent by a thread-safe pool instead of a
-//! `RefCell`, so that a [`crate::dynamics::PathDynamics`], a [`crate::limits::AccelerationLimits`]
-//! or an [`crate::joint_path::IkJointPath`] is `Sync` and one of them serves many threads.
+//! [`Pool`]: the workspaces of the planning objects, lent by a thread-safe pool (no interior
+//! mutability in the objects themselves), so that a [`crate::dynamics::PathDynamics`], a
+//! [`crate::limits::AccelerationLimits`] or an [`crate::joint_path::IkJointPath`] is `Sync`
+//! and one of them serves many threads.
 
 use std::ops::{Deref, DerefMut};
 use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};

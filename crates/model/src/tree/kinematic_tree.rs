@@ -46,8 +46,9 @@ enum CompositeLink {
 /// `T = ½ Σ v_iᵀ I_i v_i`, `V = −Σ m_i g·c_i`.
 ///
 /// Coordinates: one per non-fixed joint, in body order
-/// ([`KinematicTree::q_index`]). No call allocates (see the module doc on the
-/// `RefCell` workspace).
+/// ([`KinematicTree::q_index`]). No call allocates: scratch lives in a caller-owned
+/// [`TreeData`] (the `…_with` methods) or in the tree's thread-safe pool (the [`Mechanism`]
+/// methods), so the tree is `Sync`.
 #[derive(Debug, Clone)]
 pub struct KinematicTree {
     name: String,
