@@ -7,6 +7,9 @@
 // competent C++ users write it: one `Data`, no input checks. Not run in CI;
 // `benches/peers/pinocchio_timing.sh` builds it against the `pin` wheel and runs it beside
 // `tree_timing` in one sitting.
+// `pinocchio_timing --calls=N --only=crba|crba_full|rnea|aba name=file.urdf ...` times nothing:
+// it makes exactly N calls of one algorithm per robot (the same states), for an instruction
+// count under `valgrind --tool=callgrind`, as `tree_timing --calls=N` does.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -70,9 +73,17 @@ State state(const pinocchio::Model& model, int k) {
 }
 
 int main(int argc, char** argv) {
-  std::printf("robot,nv,crba_us,crba_full_us,rnea_us,aba_us\n");
+  long calls = -1;
+  std::string only = "crba";
+  std::vector<std::string> robots;
   for (int r = 1; r < argc; ++r) {
     std::string arg = argv[r];
+    if (arg.rfind("--calls=", 0) == 0) calls = std::stol(arg.substr(8));
+    else if (arg.rfind("--only=", 0) == 0) only = arg.substr(7);
+    else robots.push_back(arg);
+  }
+  if (calls < 0) std::printf("robot,nv,crba_us,crba_full_us,rnea_us,aba_us\n");
+  for (const std::string& arg : robots) {
     auto eq = arg.find('=');
     std::string name = arg.substr(0, eq), path = arg.substr(eq + 1);
     pinocchio::Model model;
@@ -86,6 +97,27 @@ int main(int argc, char** argv) {
       return states[k];
     };
     double sink = 0;
+    if (calls >= 0) {
+      for (long c = 0; c < calls; ++c) {
+        const State& s = states[(c + 1) % 64];
+        if (only == "crba") {
+          pinocchio::crba(model, data, s.q);
+          sink += data.M(0, 0);
+        } else if (only == "crba_full") {
+          pinocchio::crba(model, data, s.q);
+          data.M.triangularView<Eigen::StrictlyLower>() = data.M.transpose().triangularView<Eigen::StrictlyLower>();
+          sink += data.M(0, 0);
+        } else if (only == "rnea") {
+          pinocchio::rnea(model, data, s.q, s.v, s.a);
+          sink += data.tau[0];
+        } else if (only == "aba") {
+          pinocchio::aba(model, data, s.q, s.v, s.tau);
+          sink += data.ddq[0];
+        }
+      }
+      if (sink == 12345.678) std::printf("%f\n", sink);
+      continue;
+    }
     double crba = time_us([&] {
       pinocchio::crba(model, data, next().q);
       sink += data.M(0, 0);

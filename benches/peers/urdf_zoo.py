@@ -240,7 +240,10 @@ def write_zoo(rows, out_dir, k_states):
     worst = [max(r["err"][k] for r in rows if r["err"][0] != "-") for k in range(3)]
     wb = max(r["back"][0] for r in rows if r["back"][0] != "-")
     lines += ["", f"Worst over the robots both load: M {worst[0]:.1e}, tau {worst[1]:.1e}, qdd {worst[2]:.1e} "
-              f"(backward error {wb:.1e}).", ""]
+              f"(backward error {wb:.1e}).", "",
+              "The largest qdd difference is iCub's, whose M is ill-conditioned: "
+              "`urdf_zoo_icub.py` measures both ABAs' normwise backward errors and their distance to "
+              "a long-double solve (results in `urdf_zoo_icub_<date>.md`).", ""]
     lines += ["## Warnings of the import report", ""]
     for r in rows:
         for w in r["warning_text"]:

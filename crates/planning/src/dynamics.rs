@@ -17,9 +17,9 @@ use crate::error::PlanningError;
 use crate::history::PathHistory;
 use crate::joint_path::JointPath;
 use crate::path::SegmentKind;
+use crate::pool::Pool;
 use contour_model::{ConstraintKind, Mechanism};
 use faer::prelude::*;
-use std::cell::RefCell;
 
 /// One sample of a kinematic history with its joint forces.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -65,6 +65,7 @@ fn finite_out<'v>(
 /// Largest number of samples [`PathDynamics::along_history`] accepts.
 pub const MAX_HISTORY_SAMPLES: usize = 10_000_000;
 
+#[derive(Clone)]
 struct Scratch {
     q: Vec<f64>,
     b: Vec<f64>,
@@ -86,8 +87,8 @@ struct Scratch {
 pub struct PathDynamics<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> {
     mech: &'a M,
     path: &'a P,
-    scratch: RefCell<Scratch>,
-    tmp: RefCell<Vec<f64>>,
+    scratch: Pool<Scratch>,
+    tmp: Pool<Vec<f64>>,
 }
 
 impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
@@ -125,8 +126,8 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         Ok(Self {
             mech,
             path,
-            scratch: RefCell::new(scratch),
-            tmp: RefCell::new(vec![0.0; n]),
+            scratch: Pool::new(scratch),
+            tmp: Pool::new(vec![0.0; n]),
         })
     }
 
@@ -164,7 +165,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         if !sd.is_finite() {
             return Err(PlanningError::NonFinite { what: "s or sdot" });
         }
-        let mut guard = self.scratch.borrow_mut();
+        let mut guard = self.scratch.get();
         let w = &mut *guard;
         // Everything but h(Q, B ṡ) depends on s alone: the MVC search and the switching-point
         // search evaluate many ṡ at one s, so Q, B, B̄, M(Q), a = M B and J_rowᵀ Λ u are
@@ -202,7 +203,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         let n = self.dof();
         dim_check("a", n, a.len())?;
         self.path.path().check_on(seg, s)?;
-        let mut guard = self.scratch.borrow_mut();
+        let mut guard = self.scratch.get();
         let w = &mut *guard;
         self.refresh(w, seg, s)?;
         a.copy_from_slice(&w.a);
@@ -255,7 +256,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         if !sdd.is_finite() {
             return Err(PlanningError::NonFinite { what: "sddot" });
         }
-        let mut a = self.tmp.borrow_mut();
+        let mut a = self.tmp.get();
         self.coefficients(seg, s, sd, &mut a, tau)?;
         for i in 0..n {
             tau[i] += a[i] * sdd;
@@ -277,7 +278,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
     ) -> Result<(), PlanningError> {
         let n = self.dof();
         dim_check("b/c", n, if c.len() != n { c.len() } else { b.len() })?;
-        let mut guard = self.scratch.borrow_mut();
+        let mut guard = self.scratch.get();
         let w = &mut *guard;
         self.refresh(w, seg, s)?;
         if self
@@ -286,7 +287,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
             .is_none()
         {
             drop(guard);
-            let mut a = self.tmp.borrow_mut();
+            let mut a = self.tmp.get();
             self.coefficients(seg, s, 1.0, &mut a, b)?;
             for i in 0..n {
                 b[i] -= c[i];
@@ -318,7 +319,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         dim_check("a", n, a.len())?;
         dim_check("b/c", n, if c.len() != n { c.len() } else { b.len() })?;
         self.path.path().check_on(seg, s)?;
-        let mut guard = self.scratch.borrow_mut();
+        let mut guard = self.scratch.get();
         let w = &mut *guard;
         if w.key != Some((seg, s.to_bits())) {
             // Q, B, B̄ only (no mass matrix): the per-s cache is stale afterwards
@@ -374,14 +375,14 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
                 what: "s, sdot or sddot",
             });
         }
-        let mut guard = self.scratch.borrow_mut();
+        let mut guard = self.scratch.get();
         let w = &mut *guard;
         if w.key != Some((seg, s.to_bits())) {
             // Q, B, B̄ only (no mass matrix): the per-s cache is stale afterwards
             w.key = None;
             self.path.eval(seg, s, &mut w.q, &mut w.b, &mut w.bbar)?;
         }
-        let mut qdd = self.tmp.borrow_mut();
+        let mut qdd = self.tmp.get();
         for k in 0..n {
             w.qd[k] = w.b[k] * sd;
             qdd[k] = w.b[k] * sdd + w.bbar[k] * sd * sd;
@@ -431,7 +432,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
             return Err(PlanningError::BadConstraintRow { row, rows: l });
         }
         self.path.path().check_on(seg, s)?;
-        let mut guard = self.scratch.borrow_mut();
+        let mut guard = self.scratch.get();
         let w = &mut *guard;
         w.key = None; // q, B, B̄ and J are overwritten
         self.path.eval(seg, s, &mut w.q, &mut w.b, &mut w.bbar)?;
@@ -505,7 +506,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized> PathDynamics<'a, M, P> {
         for (si, seg) in self.path.path().segments().iter().enumerate() {
             for k in 0..samples {
                 let s = seg.s_start + (seg.s_end - seg.s_start) * k as f64 / (samples - 1) as f64;
-                let mut guard = self.scratch.borrow_mut();
+                let mut guard = self.scratch.get();
                 let w = &mut *guard;
                 w.key = None; // q, B, B̄ are overwritten
                 self.path.eval(si, s, &mut w.q, &mut w.b, &mut w.bbar)?;

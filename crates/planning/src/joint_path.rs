@@ -12,8 +12,8 @@
 
 use crate::error::PlanningError;
 use crate::path::Path;
+use crate::pool::Pool;
 use faer::prelude::*;
-use std::cell::RefCell;
 
 /// A joint path `q = Q(s)` with its derivatives.
 pub trait JointPath {
@@ -78,6 +78,7 @@ pub trait Kinematics {
     fn inverse_guess(&self, p: &[f64], q: &mut [f64]);
 }
 
+#[derive(Clone)]
 struct IkScratch {
     p: Vec<f64>,
     dp: Vec<f64>,
@@ -94,7 +95,7 @@ struct IkScratch {
 pub struct IkJointPath<K: Kinematics> {
     path: Path,
     kin: K,
-    scratch: RefCell<IkScratch>,
+    scratch: Pool<IkScratch>,
 }
 
 impl<K: Kinematics> IkJointPath<K> {
@@ -119,7 +120,7 @@ impl<K: Kinematics> IkJointPath<K> {
         Ok(Self {
             path,
             kin,
-            scratch: RefCell::new(scratch),
+            scratch: Pool::new(scratch),
         })
     }
 
@@ -154,7 +155,7 @@ impl<K: Kinematics> JointPath for IkJointPath<K> {
                 });
             }
         }
-        let mut guard = self.scratch.borrow_mut();
+        let mut guard = self.scratch.get();
         let w = &mut *guard;
         self.path.eval_on(seg, s, &mut w.p, &mut w.dp, &mut w.ddp)?;
         self.kin.inverse_guess(&w.p, q);

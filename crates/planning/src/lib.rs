@@ -49,6 +49,7 @@ pub mod joint_path;
 pub mod limits;
 pub mod path;
 pub mod phase_plane;
+mod pool;
 pub mod sampling;
 pub mod spline;
 pub mod toppra;

@@ -18,8 +18,8 @@ use crate::constraints::{PathConstraint, PathPoint};
 use crate::dynamics::PathDynamics;
 use crate::error::PlanningError;
 use crate::joint_path::JointPath;
+use crate::pool::Pool;
 use contour_model::Mechanism;
-use std::cell::RefCell;
 
 /// Joint torque limits `T^min(s, ṡ) ≤ T ≤ T^max(s, ṡ)`, Huang (4.3.23).
 pub trait TorqueLimits {
@@ -163,6 +163,7 @@ impl AccelBounds {
 /// Relative threshold below which `|a_i| / ‖a‖∞` counts as zero inertia.
 pub const ZERO_INERTIA_TOL: f64 = 1e-10;
 
+#[derive(Clone)]
 struct Scratch {
     a: Vec<f64>,
     r: Vec<f64>,
@@ -191,7 +192,7 @@ pub struct AccelerationLimits<
     dynamics: &'a PathDynamics<'a, M, P>,
     limits: &'a L,
     constraints: Vec<&'a dyn PathConstraint>,
-    scratch: RefCell<Scratch>,
+    scratch: Pool<Scratch>,
 }
 
 impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
@@ -218,7 +219,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
             dynamics,
             limits,
             constraints: Vec::new(),
-            scratch: RefCell::new(scratch),
+            scratch: Pool::new(scratch),
         }
     }
 
@@ -233,12 +234,13 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
         crate::constraints::check_row_count(self.n_rows().saturating_add(c.rows()))?;
         self.constraints.push(c);
         let rows: usize = self.constraints.iter().map(|c| c.rows()).sum();
-        let w = self.scratch.get_mut();
+        let mut w = self.scratch.get().clone();
         w.ra = vec![0.0; rows];
         w.rb = vec![0.0; rows];
         w.rc = vec![0.0; rows];
         w.rows_key = None;
         w.last = None;
+        self.scratch = Pool::new(w);
         Ok(self)
     }
 
@@ -262,7 +264,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
         f: impl FnOnce(&[f64], &[f64], &[f64]) -> R,
     ) -> Result<R, PlanningError> {
         self.dynamics.joint_path().path().check_on(seg, s)?;
-        let mut guard = self.scratch.borrow_mut();
+        let mut guard = self.scratch.get();
         let w = &mut *guard;
         Self::fill_rows(&self.constraints, self.dynamics, w, seg, s)?;
         Ok(f(&w.ra, &w.rb, &w.rc))
@@ -353,12 +355,13 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
         c: &mut [f64],
     ) -> Result<AccelBounds, PlanningError> {
         let torque = !self.limits.is_unlimited();
+        let mut guard = self.scratch.get();
+        let w = &mut *guard;
         if torque {
             // a fresh evaluation (the remembered result would not refresh a and r)
-            self.scratch.borrow_mut().last = None;
+            w.last = None;
         }
-        let b = self.bounds(seg, s, 0.0)?;
-        let w = self.scratch.borrow();
+        let b = self.bounds_in(w, seg, s, 0.0)?;
         if torque && a.len() == w.a.len() && c.len() == w.r.len() {
             a.copy_from_slice(&w.a);
             c.copy_from_slice(&w.r);
@@ -383,12 +386,22 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
     /// [`PlanningError::SegmentIndex`] / [`PlanningError::OutOfRange`] for a `seg` or `s` off
     /// the path ([`crate::Path::check_on`]), [`PlanningError::NonFinite`] for a NaN ṡ.
     pub fn bounds(&self, seg: usize, s: f64, sd: f64) -> Result<AccelBounds, PlanningError> {
+        let mut guard = self.scratch.get();
+        self.bounds_in(&mut guard, seg, s, sd)
+    }
+
+    /// [`Self::bounds`] on the workspace `w` (left holding `a` and `r` of the evaluation).
+    fn bounds_in(
+        &self,
+        w: &mut Scratch,
+        seg: usize,
+        s: f64,
+        sd: f64,
+    ) -> Result<AccelBounds, PlanningError> {
         self.dynamics.joint_path().path().check_on(seg, s)?;
         if !sd.is_finite() {
             return Err(PlanningError::NonFinite { what: "s or sdot" });
         }
-        let mut guard = self.scratch.borrow_mut();
-        let w = &mut *guard;
         let key = (seg, s.to_bits(), sd.to_bits());
         if let Some((k, b)) = w.last {
             if k == key {
@@ -428,7 +441,7 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
         b: &mut [f64],
         c: &mut [f64],
     ) -> Result<AccelBounds, PlanningError> {
-        let mut guard = self.scratch.borrow_mut();
+        let mut guard = self.scratch.get();
         let w = &mut *guard;
         w.last = None; // w.a and w.r are overwritten
         self.limits.check_dof(w.a.len())?;

@@ -11,6 +11,7 @@ mod fuzz;
 mod generic_mechanism;
 mod limit_kinds;
 mod phase_plane_accuracy;
+mod planning_sync;
 #[path = "../../ode/tests/support/pub_fn_scan.rs"]
 mod pub_fn_scan;
 mod speed_dependent_toppra;

@@ -124,9 +124,10 @@ pub enum InitialState {
 }
 
 /// The explicit constraint `q = γ(y)` of [`Simulation::explicit`] (a borrow of user code,
-/// which a [`Method`] value cannot carry).
+/// which a [`Method`] value cannot carry); `Sync`, so that a simulation over a `Sync` model
+/// is `Sync` and `Send`.
 #[derive(Clone, Copy)]
-struct ExplicitRef<'m>(&'m dyn ExplicitConstraint);
+struct ExplicitRef<'m>(&'m (dyn ExplicitConstraint + Sync));
 
 impl std::fmt::Debug for ExplicitRef<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -249,9 +250,10 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
     /// the initial state is used as given (only checked finite: FDgq's stabilization pulls
     /// an inconsistent one onto the constraint with time constant `T_stab`), the violation
     /// history holds `‖q − γ(y(q))‖₂`, `‖q̇ − G ẏ‖₂`, and λ is not computed (empty rows).
-    /// Every integrator but the BDF.
+    /// Every integrator but the BDF. `G` is `Sync` (as the models are), so that the
+    /// simulation can be shared across threads.
     #[must_use]
-    pub fn explicit<G: ExplicitConstraint>(mut self, gamma: &'m G) -> Self {
+    pub fn explicit<G: ExplicitConstraint + Sync>(mut self, gamma: &'m G) -> Self {
         self.explicit = Some(ExplicitRef(gamma));
         self
     }

@@ -15,6 +15,7 @@ mod no_allocation;
 mod pendulum;
 mod projection_property;
 mod recording;
+mod simulation_sync;
 mod singular_configurations;
 mod sparse_no_allocation;
 mod trajectory_io;

@@ -39,6 +39,9 @@ pub struct TreeData {
     /// CRBA: the sum of the composite inertias `I^c_j` of the children `j` of body `i` other
     /// than `i + 1` (valid for the bodies with such children, see [`CompositeLink`]).
     pub(crate) ic: Vec<SpatialInertia>,
+    /// CRBA: `M` column-major (`N × N`). Only the entries of ancestor pairs and the diagonal
+    /// are ever written, so the others stay zero from the start (Pinocchio's `data.M`).
+    pub(crate) h: Vec<f64>,
     /// Body inertias in world coordinates, `⁰X_iᵀ I_i ⁰X_i` (CRBA and RNEA), valid when `iw_ok`.
     pub(crate) iw: Vec<SpatialInertia>,
     /// Motion subspaces in world coordinates, `⁰X_i⁻¹ S_i`.
@@ -73,6 +76,7 @@ impl TreeData {
             a: vec![Motion::ZERO; nb],
             f: vec![Force::ZERO; nb],
             ic: vec![SpatialInertia::default(); nb],
+            h: vec![0.0; dof * dof],
             iw: vec![SpatialInertia::default(); nb],
             s_world: vec![Motion::ZERO; nb],
             ia: vec![ArticulatedInertia::default(); nb],
@@ -86,11 +90,13 @@ impl TreeData {
         }
     }
 
-    /// Forgets the cached state.
+    /// Forgets the cached state, and zeroes `h` (another tree of the same sizes has other
+    /// ancestor pairs).
     pub(crate) fn invalidate(&mut self) {
         self.xup_ok = false;
         self.x0_ok = false;
         self.iw_ok = false;
+        self.h.fill(0.0);
     }
 }
 

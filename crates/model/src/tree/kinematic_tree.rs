@@ -46,8 +46,9 @@ enum CompositeLink {
 /// `T = ½ Σ v_iᵀ I_i v_i`, `V = −Σ m_i g·c_i`.
 ///
 /// Coordinates: one per non-fixed joint, in body order
-/// ([`KinematicTree::q_index`]). No call allocates (see the module doc on the
-/// `RefCell` workspace).
+/// ([`KinematicTree::q_index`]). No call allocates: scratch lives in a caller-owned
+/// [`TreeData`] (the `…_with` methods) or in the tree's thread-safe pool (the [`Mechanism`]
+/// methods), so the tree is `Sync`.
 #[derive(Debug, Clone)]
 pub struct KinematicTree {
     name: String,
@@ -65,10 +66,13 @@ pub struct KinematicTree {
     composite: Vec<CompositeLink>,
     /// Per body: it has children other than `i + 1` (their `I^c` sum is in `ws.ic[i]`).
     branched: Vec<bool>,
-    /// Bodies `0..dof` are the movable ones, each the child of the one before (fixed bodies
-    /// may follow): every pair of coordinates is an ancestor pair, so the CRBA writes every
-    /// entry of `H` through its column and row slices.
-    movable_chain: bool,
+    /// Per body `i`: its moving ancestors as runs `a..b` of consecutive body indices,
+    /// `support[support_start[i]..support_start[i + 1]]` in increasing order (Featherstone's
+    /// support set `κ(i)` without `i`, RBDA §6.2), so that the CRBA walks only the bodies of
+    /// `λ(i), λ(λ(i)), …` and writes zeros over the gaps (a chain is one run `0..i`).
+    support: Vec<(usize, usize)>,
+    /// Start of body `i`'s runs in `support` (`n_B + 1` entries).
+    support_start: Vec<usize>,
     pub(super) dof: usize,
     pub(super) gravity: Vec3,
     /// Identifies the structure (bodies, joints, transforms, inertias) for the caches of a
@@ -101,7 +105,8 @@ impl KinematicTree {
             q_index: Vec::new(),
             composite: Vec::new(),
             branched: Vec::new(),
-            movable_chain: true,
+            support: Vec::new(),
+            support_start: vec![0],
             dof: 0,
             gravity: [0.0, 0.0, -9.81],
             id: super::data::next_id(),
@@ -187,9 +192,19 @@ impl KinematicTree {
         };
         self.composite.push(link);
         self.branched.push(false);
-        if joint.dof() == 1 {
-            self.movable_chain &= n == self.dof && parent == n.checked_sub(1);
+        if let Some(p) = parent {
+            // κ(n) \ {n} = κ(p): p's runs, then p itself when its joint moves
+            let runs = self.support_start[p]..self.support_start[p + 1];
+            self.support.extend_from_within(runs);
+            if self.joint[p].dof() == 1 {
+                let own = self.support.len() > self.support_start[n];
+                match self.support.last_mut() {
+                    Some(last) if own && last.1 == p => last.1 = p + 1,
+                    _ => self.support.push((p, p + 1)),
+                }
+            }
         }
+        self.support_start.push(self.support.len());
         self.dof += joint.dof();
         self.id = super::data::next_id();
         self.lumped = self.build_lumped();
@@ -541,23 +556,29 @@ impl KinematicTree {
         }
     }
 
-    /// CRBA into `m` (RBDA Table 6.2) in world coordinates; every entry is written.
+    /// CRBA into `m` (RBDA Table 6.2) in world coordinates: the upper triangle and the
+    /// diagonal, and the strictly lower triangle too when `fill` is [`Triangles::Both`].
     ///
     /// `H_ij = S_jᵀ X* I^c_i S_i` is frame invariant, so with the composite inertias summed in
     /// world coordinates, `I^c_i = Σ_{k ∈ subtree(i)} ⁰X_kᵀ I_k ⁰X_k`, and the world motion
     /// subspaces `⁰S_i = ⁰X_i⁻¹ S_i`, every entry is a dot product,
-    /// `H_ij = ⁰S_j · (I^c_i ⁰S_i)` for `j` an ancestor of `i` (no force transform per pair,
-    /// as in Pinocchio's CRBA).
-    fn crba(&self, ws: &mut TreeData, q: &[f64], mut m: MatMut<'_, f64>) {
+    /// `H_ji = ⁰S_j · (I^c_i ⁰S_i)` for `j` an ancestor of `i` (no force transform per pair,
+    /// as in Pinocchio's CRBA), and `H_ji = 0` for the other `j < i`. Column `i` above the
+    /// diagonal is written from the support runs of body `i` (RBDA §6.2: only the ancestors
+    /// `λ(i), λ(λ(i)), …` give non-zero entries), in one contiguous pass.
+    fn crba(&self, ws: &mut TreeData, q: &[f64], mut m: MatMut<'_, f64>, fill: Triangles) {
         if let (Some(l), Some(d)) = (&self.lumped, ws.lumped.as_deref_mut()) {
-            return l.crba(d, q, m);
+            return l.crba(d, q, m, fill);
         }
         self.world_inertias(ws, q);
-        if !self.movable_chain {
+        // Every body moves (no lumped form was needed): body `i` is coordinate `i`.
+        let by_column = self.dof == self.n_bodies();
+        let n = self.dof;
+        if !by_column {
             m.fill(0.0);
         }
         // One backward pass: `I^c_i` is complete when body `i` is reached (its children have
-        // larger indices), so row `i` of `H` follows at once. `next` carries `I^c_{i+1}` in
+        // larger indices), so column `i` of `H` follows at once. `next` carries `I^c_{i+1}` in
         // registers when `λ(i+1) = i` (a chain); other children leave theirs in `ws.ic`.
         let mut next: Option<SpatialInertia> = None;
         for i in (0..self.n_bodies()).rev() {
@@ -577,16 +598,20 @@ impl KinematicTree {
             let Some(k) = self.q_index[i] else { continue };
             let s = &ws.s_world[i];
             let f = ic.apply(s);
-            if self.movable_chain {
-                // Coordinates `0..k` are bodies `0..k`, all ancestors of `i`: column `k` above
-                // the diagonal and row `k` left of it, from one dot product each.
-                let (_, above, left, mut diag) = m.as_mut().split_at_mut(k, k);
-                diag[(0, 0)] = s.dot(&f);
-                let pairs = above.col_mut(0).iter_mut().zip(left.row_mut(0).iter_mut());
-                for ((hc, hr), sj) in pairs.zip(&ws.s_world[..k]) {
-                    let hij = sj.dot(&f);
-                    *hc = hij;
-                    *hr = hij;
+            if by_column {
+                // `ws.h` is `M` column-major; its entries off the support runs stay zero
+                let h = &mut ws.h;
+                h[k * n + k] = s.dot(&f);
+                for &(a, b) in &self.support[self.support_start[i]..self.support_start[i + 1]] {
+                    let col = &mut h[k * n + a..k * n + b];
+                    for (hj, sj) in col.iter_mut().zip(&ws.s_world[a..b]) {
+                        *hj = sj.dot(&f);
+                    }
+                    if fill == Triangles::Both {
+                        for j in a..b {
+                            h[j * n + k] = h[k * n + j];
+                        }
+                    }
                 }
                 continue;
             }
@@ -596,10 +621,15 @@ impl KinematicTree {
                 j = p;
                 if let Some(kj) = self.q_index[j] {
                     let hij = ws.s_world[j].dot(&f);
-                    m[(k, kj)] = hij;
                     m[(kj, k)] = hij;
+                    if fill == Triangles::Both {
+                        m[(k, kj)] = hij;
+                    }
                 }
             }
+        }
+        if by_column {
+            copy_columns(&ws.h, n, m, fill);
         }
     }
 
@@ -640,7 +670,7 @@ impl KinematicTree {
     }
 
     /// The mass matrix `M(q)` by the CRBA (RBDA Table 6.2) into `m`, every entry written
-    /// (both triangles), on a caller-owned workspace (Pinocchio's `crba`).
+    /// (both triangles), on a caller-owned workspace.
     ///
     /// Errors: [`ModelError::DimensionMismatch`] and [`ModelError::NonFinite`] for `q`, `m`'s
     /// shape and `data` of another tree's sizes.
@@ -653,7 +683,25 @@ impl KinematicTree {
         self.check_q(q)?;
         check_mat("mass matrix", &m, self.dof, self.dof)?;
         self.adopt(data)?;
-        self.crba(data, q, m);
+        self.crba(data, q, m, Triangles::Both);
+        Ok(())
+    }
+
+    /// The upper triangle of the mass matrix `M(q)` (the diagonal and every entry above it)
+    /// by the CRBA into `m`; the strictly lower triangle of `m` is not written, as in
+    /// Pinocchio's `crba` (for a Cholesky factorization that reads one triangle, e.g.
+    /// faer's `llt(Side::Upper)`). The entries written equal those of
+    /// [`KinematicTree::mass_matrix_with`] bit for bit. Errors as that method's.
+    pub fn mass_matrix_upper_with(
+        &self,
+        data: &mut TreeData,
+        q: &[f64],
+        m: MatMut<'_, f64>,
+    ) -> Result<(), ModelError> {
+        self.check_q(q)?;
+        check_mat("mass matrix", &m, self.dof, self.dof)?;
+        self.adopt(data)?;
+        self.crba(data, q, m, Triangles::Upper);
         Ok(())
     }
 
@@ -964,6 +1012,37 @@ fn check_mat(
     Ok(())
 }
 
+/// `M` from the column-major `h` (`n × n`) into `m`: every entry, or the diagonal and the
+/// entries above it ([`Triangles::Upper`]); one slice copy per column when `m`'s columns are
+/// contiguous.
+fn copy_columns(h: &[f64], n: usize, mut m: MatMut<'_, f64>, fill: Triangles) {
+    let rows = |j: usize| if fill == Triangles::Both { n } else { j + 1 };
+    match m.as_mut().try_as_col_major_mut() {
+        Some(mut m) => {
+            for (j, src) in h.chunks_exact(n).enumerate() {
+                let r = rows(j);
+                m.as_mut().col_mut(j).as_slice_mut()[..r].copy_from_slice(&src[..r]);
+            }
+        }
+        None => {
+            for (j, src) in h.chunks_exact(n).enumerate() {
+                for i in 0..rows(j) {
+                    m[(i, j)] = src[i];
+                }
+            }
+        }
+    }
+}
+
+/// Which triangles of the symmetric `M(q)` a CRBA writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Triangles {
+    /// Every entry.
+    Both,
+    /// The diagonal and the entries above it; the strictly lower triangle is left as it was.
+    Upper,
+}
+
 impl Mechanism for KinematicTree {
     fn name(&self) -> &str {
         &self.name
@@ -972,7 +1051,7 @@ impl Mechanism for KinematicTree {
         self.dof
     }
     fn mass_matrix(&self, q: &[f64], m: MatMut<'_, f64>) {
-        self.with_data(|ws| self.crba(ws, q, m));
+        self.with_data(|ws| self.crba(ws, q, m, Triangles::Both));
     }
     fn bias_forces(&self, q: &[f64], qd: &[f64], h: &mut [f64]) {
         self.with_data(|ws| self.rnea(ws, q, qd, None, h));

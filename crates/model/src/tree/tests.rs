@@ -604,3 +604,93 @@ fn world_inertias_of_every_kind_match_the_body_frame_rnea() {
         assert!(rel(&lhs, &tau) < 1e-13, "{lhs:?} vs {tau:?}");
     }
 }
+
+/// Branched trees (the CRBA's support runs with gaps between them), chains, and a workspace
+/// moved between two trees of the same sizes: every entry of `M` is written (a matrix filled
+/// with NaN comes back symmetric, with exact zeros off the ancestor pairs), the upper-triangle
+/// call writes the same upper triangle bit for bit and leaves the strictly lower one alone,
+/// and a transposed (row-major) view receives the same matrix.
+#[test]
+fn crba_writes_the_triangles_asked_for() {
+    let mut rng = SplitMix64::new(5);
+    // all joints moving, so body i is coordinate i and the gaps of the support runs show
+    let bush = [
+        None,
+        Some(0),
+        Some(0),
+        Some(1),
+        Some(2),
+        Some(1),
+        Some(3),
+        Some(0),
+    ];
+    let mut moving = KinematicTree::new("moving bush").with_gravity([0.0, 0.0, -9.81]);
+    for (i, p) in bush.iter().enumerate() {
+        let axis = [rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0), 1.0];
+        let x = Transform::from_pose(
+            &rpy_to_matrix(&[0.3 * i as f64, 0.1, -0.2]),
+            [0.2, 0.1, 0.5],
+        );
+        let inertia = random_inertia(&mut rng);
+        moving
+            .add_body(
+                format!("b{i}"),
+                *p,
+                Joint::revolute(axis).unwrap(),
+                x,
+                inertia,
+            )
+            .unwrap();
+    }
+    let mut all = trees();
+    all.push(moving.clone());
+    // one workspace for a chain and the bush (same sizes, other ancestor pairs)
+    let chain = KinematicTree::planar(8);
+    let mut shared = chain.data();
+    for t in &all {
+        let n = t.dof();
+        let mut data = t.data();
+        for _ in 0..4 {
+            let q = rng.vector(n, -3.0, 3.0);
+            let mut full = Mat::from_fn(n, n, |_, _| f64::NAN);
+            t.mass_matrix_with(&mut data, &q, full.as_mut()).unwrap();
+            let mut upper = Mat::from_fn(n, n, |_, _| f64::NAN);
+            t.mass_matrix_upper_with(&mut data, &q, upper.as_mut())
+                .unwrap();
+            let mut storage = Mat::from_fn(n, n, |_, _| f64::NAN);
+            t.mass_matrix_with(&mut data, &q, storage.as_mut().transpose_mut())
+                .unwrap();
+            let pooled = mass(t, &q);
+            for i in 0..n {
+                for j in 0..n {
+                    let v = full[(i, j)];
+                    assert!(v.is_finite(), "{} M[{i},{j}] = {v}", t.name());
+                    assert_eq!(v.to_bits(), full[(j, i)].to_bits());
+                    assert_eq!(v.to_bits(), pooled[(i, j)].to_bits());
+                    assert_eq!(v.to_bits(), storage[(j, i)].to_bits());
+                    if i <= j {
+                        assert_eq!(v.to_bits(), upper[(i, j)].to_bits());
+                    } else {
+                        assert!(upper[(i, j)].is_nan(), "lower triangle written");
+                    }
+                }
+            }
+        }
+    }
+    // the bush's zeros (bodies 1 and 2 are not ancestors of each other) after the chain's
+    // full matrix in the same workspace
+    let q = rng.vector(8, -3.0, 3.0);
+    let mut m = Mat::zeros(8, 8);
+    chain.mass_matrix_with(&mut shared, &q, m.as_mut()).unwrap();
+    assert!(m[(1, 2)] != 0.0);
+    moving
+        .mass_matrix_with(&mut shared, &q, m.as_mut())
+        .unwrap();
+    let fresh = mass(&moving, &q);
+    assert_eq!(m[(1, 2)], 0.0);
+    for i in 0..8 {
+        for j in 0..8 {
+            assert_eq!(m[(i, j)].to_bits(), fresh[(i, j)].to_bits());
+        }
+    }
+}

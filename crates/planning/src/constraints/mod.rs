@@ -38,7 +38,9 @@ pub struct PathPoint<'p> {
 }
 
 /// Rows `a s̈ + b ṡ² + c ≤ 0` along a joint path (speed-free: a, b, c depend on s only).
-pub trait PathConstraint {
+/// `Sync` (immutable data, as the models), so that the limits holding them can be shared
+/// across threads.
+pub trait PathConstraint: Sync {
     /// Number of rows.
     fn rows(&self) -> usize;
 
@@ -75,7 +77,8 @@ pub(crate) fn check_row_count(rows: usize) -> Result<(), PlanningError> {
 }
 
 /// Rows given by a closure `f(point, a, b, c)` with a fixed row count (toppra's canonical
-/// linear constraint, e.g. a Cartesian acceleration cap written through the Jacobian).
+/// linear constraint, e.g. a Cartesian acceleration cap written through the Jacobian). The
+/// closure is `Sync`, as every [`PathConstraint`].
 ///
 /// Build it with [`FnConstraint::new`], which refuses a row count above
 /// [`MAX_CONSTRAINT_ROWS`]; a literal with more rows is refused by
@@ -97,7 +100,9 @@ impl<F: Fn(&PathPoint<'_>, &mut [f64], &mut [f64], &mut [f64])> FnConstraint<F> 
     }
 }
 
-impl<F: Fn(&PathPoint<'_>, &mut [f64], &mut [f64], &mut [f64])> PathConstraint for FnConstraint<F> {
+impl<F: Fn(&PathPoint<'_>, &mut [f64], &mut [f64], &mut [f64]) + Sync> PathConstraint
+    for FnConstraint<F>
+{
     fn rows(&self) -> usize {
         self.rows
     }
