@@ -345,20 +345,24 @@ fn the_bdf_starting_step_follows_dassl() {
     );
 }
 
-/// The singly-implicit RK's dense output (the quadratic through `yₙ₋₁`, `Y₁`, `yₙ`) meets the
-/// step's end points exactly and the exact solution of `y' = −y` inside the step to the
-/// quadratic's accuracy (h = 0.01: O(h³) ≈ 1e-6 at most).
-#[test]
-fn the_sirk_dense_output_interpolates_the_step() {
+/// `y' = −y` as a DAE and Huang's singly-implicit RK on it, h = 0.01, with the exact `y'₀`.
+fn sirk_on_decay() -> (OdeAsDae<Linear>, contour_ode::SinglyImplicitRk) {
     use contour_ode::{SinglyImplicitRk, SirkConfig};
-    let mut f = OdeAsDae::new(Linear(-1.0));
     let cfg = SirkConfig {
         h: 0.01,
         initial_derivative: Some(vec![-1.0, -1.0]),
         ..Default::default()
     };
-    let mut s =
-        SinglyImplicitRk::new(0.0, &[1.0, 1.0], Tolerances::new(1e-10, 1e-10), cfg).unwrap();
+    let s = SinglyImplicitRk::new(0.0, &[1.0, 1.0], Tolerances::new(1e-10, 1e-10), cfg).unwrap();
+    (OdeAsDae::new(Linear(-1.0)), s)
+}
+
+/// The singly-implicit RK's dense output (the quadratic through `yₙ₋₁`, `Y₁`, `yₙ`) meets the
+/// step's end points exactly and the exact solution of `y' = −y` inside the step to the
+/// quadratic's accuracy (h = 0.01: O(h³) ≈ 1e-6 at most).
+#[test]
+fn the_sirk_dense_output_interpolates_the_step() {
+    let (mut f, mut s) = sirk_on_decay();
     let mut out = [0.0; 2];
     let mut worst: f64 = 0.0;
     for _ in 0..100 {
@@ -376,4 +380,25 @@ fn the_sirk_dense_output_interpolates_the_step() {
         }
     }
     assert!(worst < 1e-6, "SIRK dense output off by {worst:e}");
+}
+
+/// The singly-implicit RK's step can be changed between steps (`set_step`): the next step has
+/// the new size, and a zero, negative or non-finite size is refused with the argument named.
+#[test]
+fn the_sirk_step_can_be_changed_and_must_be_positive() {
+    let (mut f, mut s) = sirk_on_decay();
+    s.step(&mut f).unwrap();
+    s.set_step(0.025).unwrap();
+    s.step(&mut f).unwrap();
+    assert!(
+        (s.t() - s.t_prev() - 0.025).abs() <= 1e-15,
+        "step {}",
+        s.t() - s.t_prev()
+    );
+    for h in [0.0, -0.01, f64::NAN, f64::INFINITY] {
+        match s.set_step(h) {
+            Err(OdeError::InvalidParameter { name: "h", .. }) => {}
+            other => panic!("set_step({h}): expected InvalidParameter for h, got {other:?}"),
+        }
+    }
 }
