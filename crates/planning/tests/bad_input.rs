@@ -635,7 +635,7 @@ fn absurd_row_counts_are_work_caps() {
             ..
         }
     );
-    // 20 000 rows (within the row cap) on the default grid of 2000 intervals: 1.2e8 stored
+    // 20 000 rows (within the row cap) on the default grid of 2000 intervals: 2.4e8 stored
     // coefficients, refused before anything is allocated
     let many = FnConstraint::new(20_000, rows).unwrap();
     let acc = AccelerationLimits::new(&d, &lim)

@@ -440,7 +440,7 @@ pub fn cases() -> Vec<Case> {
         ),
         case(
             "toppra.rs:solve",
-            "20 000 rows on the default grid (1.2e8 coefficients)",
+            "20 000 rows on the default grid (2.4e8 coefficients)",
             "coefficients",
             || {
                 let robot = point_mass(1.0);
