@@ -16,7 +16,7 @@
 //!   hand-written one at N = 10, 40: `M + h`, `J + ρ`, one sparse evaluation, µs.
 //!
 //! Build first, then time the binary alone: `cargo build -p contour-benches --example
-//! a02_scaling` and `/tmp/measure.sh target/debug/examples/a02_scaling eval` (the dev profile
+//! a02_scaling` and `benches/measure-alone target/debug/examples/a02_scaling eval` (the dev profile
 //! is opt-level 3).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
