@@ -23,56 +23,11 @@
 use std::f64::consts::FRAC_PI_2;
 use std::time::Instant;
 
-use contour::model::autodiff::{AutoDiff, AutoDiffModel, Scalar};
-use contour::model::models::NFourBar;
+use contour::model::autodiff::AutoDiff;
+use contour::model::models::{NFourBar, NFourBarEnergies};
 use contour::prelude::*;
 use contour::projection::sparse::{SparseDynamics, SparseMode, SparseProjection};
 use contour::projection::{ManifoldProjection, Recording};
-
-/// A02 written as energies and constraints (the example `n_four_bar`'s model).
-struct FourBars {
-    n: usize,
-}
-
-impl AutoDiffModel for FourBars {
-    fn dof(&self) -> usize {
-        2 * self.n + 2
-    }
-    fn n_constraints(&self) -> usize {
-        2 * self.n + 1
-    }
-    fn kinetic_energy<S: Scalar>(&self, _q: &[S], v: &[S]) -> S {
-        let mut t = S::from(0.0);
-        for i in 0..=self.n {
-            t += (v[2 * i] * v[2 * i] + v[2 * i + 1] * v[2 * i + 1]) / 6.0;
-        }
-        for i in 1..=self.n {
-            let (a, b) = (&v[2 * i - 2..2 * i], &v[2 * i..2 * i + 2]);
-            t +=
-                (a[0] * a[0] + a[1] * a[1] + a[0] * b[0] + a[1] * b[1] + b[0] * b[0] + b[1] * b[1])
-                    / 6.0;
-        }
-        t
-    }
-    fn potential_energy<S: Scalar>(&self, q: &[S]) -> S {
-        let mut v = S::from(0.0);
-        for i in 0..=self.n {
-            let ends = 1 + usize::from(i > 0) + usize::from(i < self.n);
-            v += q[2 * i + 1] * (4.905 * ends as f64);
-        }
-        v
-    }
-    fn constraints<S: Scalar>(&self, _t: S, q: &[S], phi: &mut [S]) {
-        for i in 0..=self.n {
-            let dx = q[2 * i] - i as f64;
-            phi[i] = dx * dx + q[2 * i + 1] * q[2 * i + 1] - 1.0;
-        }
-        for i in 1..=self.n {
-            let (dx, dy) = (q[2 * i] - q[2 * i - 2], q[2 * i + 1] - q[2 * i - 1]);
-            phi[self.n + i] = dx * dx + dy * dy - 1.0;
-        }
-    }
-}
 
 /// Fastest mean of 5 batches of `reps` calls, in microseconds.
 fn time_us(reps: usize, mut f: impl FnMut()) -> f64 {
@@ -134,7 +89,7 @@ fn eval(sizes: &[usize]) {
 
 fn run(n: usize, mode: &str, span: f64, model: &str) {
     let hand = NFourBar::new(n);
-    let ad = AutoDiff::new(FourBars { n });
+    let ad = AutoDiff::new(NFourBarEnergies { loops: n });
     let p: &dyn Mechanism = match model {
         "hand" => &hand,
         "autodiff" => &ad,
@@ -187,7 +142,7 @@ fn autodiff() {
     println!("|---|---|---|---|---|---|---|---|");
     for n in [10usize, 40] {
         let p = NFourBar::new(n);
-        let ad = AutoDiff::new(FourBars { n });
+        let ad = AutoDiff::new(NFourBarEnergies { loops: n });
         let (dim, l) = (p.dof(), p.n_constraints());
         let (q, qd) = p.state(0.7, -3.0);
         let mut m = Mat::<f64>::zeros(dim, dim);

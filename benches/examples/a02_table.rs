@@ -19,55 +19,10 @@
 use std::f64::consts::FRAC_PI_2;
 use std::time::Instant;
 
-use contour::model::autodiff::{AutoDiff, AutoDiffModel, Scalar};
-use contour::model::models::NFourBar;
+use contour::model::autodiff::AutoDiff;
+use contour::model::models::{NFourBar, NFourBarEnergies};
 use contour::prelude::*;
 use contour::projection::ProjectionDynamics;
-
-/// A02 written as energies and constraints (the example `n_four_bar`'s model).
-struct FourBars {
-    n: usize,
-}
-
-impl AutoDiffModel for FourBars {
-    fn dof(&self) -> usize {
-        2 * self.n + 2
-    }
-    fn n_constraints(&self) -> usize {
-        2 * self.n + 1
-    }
-    fn kinetic_energy<S: Scalar>(&self, _q: &[S], v: &[S]) -> S {
-        let mut t = S::from(0.0);
-        for i in 0..=self.n {
-            t += (v[2 * i] * v[2 * i] + v[2 * i + 1] * v[2 * i + 1]) / 6.0;
-        }
-        for i in 1..=self.n {
-            let (a, b) = (&v[2 * i - 2..2 * i], &v[2 * i..2 * i + 2]);
-            t +=
-                (a[0] * a[0] + a[1] * a[1] + a[0] * b[0] + a[1] * b[1] + b[0] * b[0] + b[1] * b[1])
-                    / 6.0;
-        }
-        t
-    }
-    fn potential_energy<S: Scalar>(&self, q: &[S]) -> S {
-        let mut v = S::from(0.0);
-        for i in 0..=self.n {
-            let ends = 1 + usize::from(i > 0) + usize::from(i < self.n);
-            v += q[2 * i + 1] * (4.905 * ends as f64);
-        }
-        v
-    }
-    fn constraints<S: Scalar>(&self, _t: S, q: &[S], phi: &mut [S]) {
-        for i in 0..=self.n {
-            let dx = q[2 * i] - i as f64;
-            phi[i] = dx * dx + q[2 * i + 1] * q[2 * i + 1] - 1.0;
-        }
-        for i in 1..=self.n {
-            let (dx, dy) = (q[2 * i] - q[2 * i - 2], q[2 * i + 1] - q[2 * i - 1]);
-            phi[self.n + i] = dx * dx + dy * dy - 1.0;
-        }
-    }
-}
 
 fn method(name: &str) -> Method {
     match name {
@@ -206,7 +161,7 @@ fn cost() {
                 .unwrap()
         });
         let (ad_mh, ad_acc) = if n <= 40 {
-            let ad = AutoDiff::new(FourBars { n });
+            let ad = AutoDiff::new(NFourBarEnergies { loops: n });
             let mh = time_us(reps.div_ceil(10), || {
                 ad.mass_matrix(&q, m.as_mut());
                 ad.bias_forces(&q, &qd, &mut h);

@@ -41,7 +41,7 @@ pub use huang::{DesiredMotion, HuangCartesianRobot, HuangPdLaw};
 pub use keerthi::{
     KeerthiControlLaw, KeerthiInitialCondition, KeerthiRobot, KEERTHI_IC1, KEERTHI_IC2,
 };
-pub use n_four_bar::NFourBar;
+pub use n_four_bar::{NFourBar, NFourBarEnergies};
 pub use parallelogram::RedundantParallelogram;
 pub use pendulum::Pendulum;
 pub use slider_crank::SliderCrank;

@@ -4,6 +4,7 @@
 
 use faer::MatMut;
 
+use crate::autodiff::{AutoDiffModel, Scalar};
 use crate::{Mechanism, SparsityPattern};
 
 /// An assembly of `n` four-bar linkages: `n + 1` cranks pivoting at `A_i = (i·l, 0)` and `n`
@@ -302,6 +303,55 @@ impl Mechanism for NFourBar {
     }
 }
 
+/// A02 written once as energies and constraints for [`crate::autodiff::AutoDiff`]
+/// (A02's bars: 1 m, 1 kg, g = 9.81 m/s²): the same mechanism as [`NFourBar`], whose
+/// hand-written M, h, J and ρ it reproduces (a unit test checks it). Benchmarks compare the two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NFourBarEnergies {
+    /// Number n of four-bar loops (≥ 1).
+    pub loops: usize,
+}
+
+impl AutoDiffModel for NFourBarEnergies {
+    fn dof(&self) -> usize {
+        2 * self.loops + 2
+    }
+    fn n_constraints(&self) -> usize {
+        2 * self.loops + 1
+    }
+    fn kinetic_energy<S: Scalar>(&self, _q: &[S], v: &[S]) -> S {
+        let mut t = S::from(0.0);
+        for i in 0..=self.loops {
+            t += (v[2 * i] * v[2 * i] + v[2 * i + 1] * v[2 * i + 1]) / 6.0;
+        }
+        for i in 1..=self.loops {
+            let (a, b) = (&v[2 * i - 2..2 * i], &v[2 * i..2 * i + 2]);
+            t +=
+                (a[0] * a[0] + a[1] * a[1] + a[0] * b[0] + a[1] * b[1] + b[0] * b[0] + b[1] * b[1])
+                    / 6.0;
+        }
+        t
+    }
+    fn potential_energy<S: Scalar>(&self, q: &[S]) -> S {
+        let mut v = S::from(0.0);
+        for i in 0..=self.loops {
+            let ends = 1 + usize::from(i > 0) + usize::from(i < self.loops);
+            v += q[2 * i + 1] * (4.905 * ends as f64);
+        }
+        v
+    }
+    fn constraints<S: Scalar>(&self, _t: S, q: &[S], phi: &mut [S]) {
+        for i in 0..=self.loops {
+            let dx = q[2 * i] - i as f64;
+            phi[i] = dx * dx + q[2 * i + 1] * q[2 * i + 1] - 1.0;
+        }
+        for i in 1..=self.loops {
+            let (dx, dy) = (q[2 * i] - q[2 * i - 2], q[2 * i + 1] - q[2 * i - 1]);
+            phi[self.loops + i] = dx * dx + dy * dy - 1.0;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -487,5 +537,47 @@ mod tests {
         }
         // coarse error ~1e4 × fine error; coarse itself is below 1e-7 rad
         assert!(d < 1e-7 && d > 0.0, "{d:e}");
+    }
+
+    #[test]
+    fn the_energy_model_gives_the_hand_written_dynamics() {
+        use crate::autodiff::AutoDiff;
+        for loops in [1usize, 3] {
+            let p = NFourBar::new(loops);
+            let ad = AutoDiff::new(NFourBarEnergies { loops });
+            let dim = p.dof();
+            let l = p.n_constraints();
+            assert_eq!((ad.dof(), ad.n_constraints()), (dim, l));
+            let mut rng = SplitMix64::new(11 + loops as u64);
+            let q = rng.vector(dim, -1.0, 1.0);
+            let qd = rng.vector(dim, -1.0, 1.0);
+            let (mut m1, mut m2) = (faer::Mat::zeros(dim, dim), faer::Mat::zeros(dim, dim));
+            p.mass_matrix(&q, m1.as_mut());
+            ad.mass_matrix(&q, m2.as_mut());
+            let (mut h1, mut h2) = (vec![0.0; dim], vec![0.0; dim]);
+            p.bias_forces(&q, &qd, &mut h1);
+            ad.bias_forces(&q, &qd, &mut h2);
+            let (mut j1, mut j2) = (faer::Mat::zeros(l, dim), faer::Mat::zeros(l, dim));
+            p.constraint_jacobian(0.0, &q, j1.as_mut());
+            ad.constraint_jacobian(0.0, &q, j2.as_mut());
+            let (mut r1, mut r2) = (vec![0.0; l], vec![0.0; l]);
+            p.constraint_accel_bias(0.0, &q, &qd, &mut r1);
+            ad.constraint_accel_bias(0.0, &q, &qd, &mut r2);
+            let d = |a: &[f64], b: &[f64]| {
+                a.iter()
+                    .zip(b)
+                    .map(|(x, y)| (x - y).abs())
+                    .fold(0.0, f64::max)
+            };
+            let dm = (&m1 - &m2).norm_max();
+            let dj = (&j1 - &j2).norm_max();
+            assert!(dm < 1e-13 && dj < 1e-13, "M {dm:e}, J {dj:e}");
+            assert!(
+                d(&h1, &h2) < 1e-12 && d(&r1, &r2) < 1e-12,
+                "h {:e}, rho {:e}",
+                d(&h1, &h2),
+                d(&r1, &r2)
+            );
+        }
     }
 }
