@@ -113,18 +113,8 @@ pub fn sample<M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?S
     let jp = d.joint_path();
     let path = jp.path();
     let n = d.dof();
-    let m = times.len();
-    let mut out = SampledTrajectory {
-        t: Vec::with_capacity(m),
-        s: Vec::with_capacity(m),
-        sd: Vec::with_capacity(m),
-        sdd: Vec::with_capacity(m),
-        q: Vec::with_capacity(m),
-        qd: Vec::with_capacity(m),
-        qdd: Vec::with_capacity(m),
-        tau: Vec::with_capacity(m),
-    };
-    let (mut q, mut b, mut bb) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let mut out = SampledTrajectory::with_capacity(times.len());
+    let mut buf = PointBuffers::new(n);
     let smp = &sol.samples;
     if smp.is_empty() {
         return Err(PlanningError::BadHistory {
@@ -182,20 +172,76 @@ pub fn sample<M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?S
         if bounds.lower <= bounds.upper {
             sdd = sdd.clamp(bounds.lower, bounds.upper);
         }
-        jp.eval(seg, s, &mut q, &mut b, &mut bb)?;
-        let mut tau = vec![0.0; n];
-        d.inverse_dynamics(seg, s, sd, sdd, &mut tau)?;
-        out.t.push(t);
-        out.s.push(s);
-        out.sd.push(sd);
-        out.sdd.push(sdd);
-        out.q.push(q.clone());
-        out.qd.push(b.iter().map(|v| v * sd).collect());
-        out.qdd
-            .push((0..n).map(|i| b[i] * sdd + bb[i] * sd * sd).collect());
-        out.tau.push(tau);
+        out.push_point(d, seg, &mut buf, t, s, sd, sdd)?;
     }
     Ok(out)
+}
+
+/// Scratch of [`SampledTrajectory::push_point`]: `Q`, `B = Q′`, `B̄ = Q″` at one point.
+pub(crate) struct PointBuffers {
+    q: Vec<f64>,
+    b: Vec<f64>,
+    bb: Vec<f64>,
+}
+
+impl PointBuffers {
+    pub(crate) fn new(n: usize) -> Self {
+        Self {
+            q: vec![0.0; n],
+            b: vec![0.0; n],
+            bb: vec![0.0; n],
+        }
+    }
+}
+
+impl SampledTrajectory {
+    /// An empty trajectory with room for `m` samples.
+    pub(crate) fn with_capacity(m: usize) -> Self {
+        Self {
+            t: Vec::with_capacity(m),
+            s: Vec::with_capacity(m),
+            sd: Vec::with_capacity(m),
+            sdd: Vec::with_capacity(m),
+            q: Vec::with_capacity(m),
+            qd: Vec::with_capacity(m),
+            qdd: Vec::with_capacity(m),
+            tau: Vec::with_capacity(m),
+        }
+    }
+
+    /// Appends the sample at time `t` and path point `(s, ṡ, s̈)` on segment `seg`:
+    /// `q = Q(s)`, `q̇ = B ṡ`, `q̈ = B s̈ + B̄ ṡ²` (Huang (4.3.2)) and `τ` by inverse dynamics
+    /// (Huang (4.3.6)).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn push_point<M: Mechanism + ?Sized, P: JointPath + ?Sized>(
+        &mut self,
+        d: &crate::PathDynamics<'_, M, P>,
+        seg: usize,
+        buf: &mut PointBuffers,
+        t: f64,
+        s: f64,
+        sd: f64,
+        sdd: f64,
+    ) -> Result<(), PlanningError> {
+        let PointBuffers { q, b, bb } = buf;
+        d.joint_path().eval(seg, s, q, b, bb)?;
+        let mut tau = vec![0.0; q.len()];
+        d.inverse_dynamics(seg, s, sd, sdd, &mut tau)?;
+        self.t.push(t);
+        self.s.push(s);
+        self.sd.push(sd);
+        self.sdd.push(sdd);
+        self.q.push(q.clone());
+        self.qd.push(b.iter().map(|v| v * sd).collect());
+        self.qdd.push(
+            b.iter()
+                .zip(bb.iter())
+                .map(|(bi, bbi)| bi * sdd + bbi * sd * sd)
+                .collect(),
+        );
+        self.tau.push(tau);
+        Ok(())
+    }
 }
 
 /// Samples `sol` at `rate` Hz from t = 0 (k/rate for k = 0, 1, …) and at the final time.

@@ -78,18 +78,8 @@ pub fn sample_toppra_at_rate<
     let jp = d.joint_path();
     let path = jp.path();
     let n = d.dof();
-    let m = times.len();
-    let mut out = SampledTrajectory {
-        t: Vec::with_capacity(m),
-        s: Vec::with_capacity(m),
-        sd: Vec::with_capacity(m),
-        sdd: Vec::with_capacity(m),
-        q: Vec::with_capacity(m),
-        qd: Vec::with_capacity(m),
-        qdd: Vec::with_capacity(m),
-        tau: Vec::with_capacity(m),
-    };
-    let (mut q, mut b, mut bb) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let mut out = SampledTrajectory::with_capacity(times.len());
+    let mut buf = crate::sampling::PointBuffers::new(n);
     let last = s.len() - 2;
     for &t in &times {
         // interval i with t_i ≤ t ≤ t_{i+1}
@@ -107,18 +97,7 @@ pub fn sample_toppra_at_rate<
         let sdot = (sd[i] + u * tau_t).max(0.0);
         let si = (s[i] + sd[i] * tau_t + 0.5 * u * tau_t * tau_t).clamp(s[i], s[i + 1]);
         let seg = path.locate(si);
-        jp.eval(seg, si, &mut q, &mut b, &mut bb)?;
-        let mut tau = vec![0.0; n];
-        d.inverse_dynamics(seg, si, sdot, u, &mut tau)?;
-        out.t.push(t);
-        out.s.push(si);
-        out.sd.push(sdot);
-        out.sdd.push(u);
-        out.q.push(q.clone());
-        out.qd.push(b.iter().map(|v| v * sdot).collect());
-        out.qdd
-            .push((0..n).map(|j| b[j] * u + bb[j] * sdot * sdot).collect());
-        out.tau.push(tau);
+        out.push_point(d, seg, &mut buf, t, si, sdot, u)?;
     }
     Ok(out)
 }
