@@ -11,6 +11,7 @@ mod explicit_gamma_q;
 mod failed_run_keeps_trajectory;
 mod kovecses;
 mod lambda_at_steps;
+mod mutant_witnesses;
 mod no_allocation;
 mod pendulum;
 mod projection_property;

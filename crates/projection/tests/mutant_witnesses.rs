@@ -1,0 +1,163 @@
+//! Behaviours of the constraint methods that a changed constant, operator or comparison in
+//! their core would break: each test states a fact of the method (an accepted or refused
+//! parameter, a count that bounds the work, the accuracy against a closed form or an invariant)
+//! that holds for the correct code and fails for the changed one.
+
+use contour_model::autodiff::{AutoDiff, AutoDiffModel, Scalar};
+use contour_model::models::Pendulum;
+use contour_projection::{
+    ErrorControl, Integrator, ManifoldProjection, Method, PerturbationConfig, ProjectionError,
+    Simulation, Trajectory,
+};
+
+fn pendulum(
+    method: Method,
+    integrator: Integrator,
+    tau: f64,
+    t_end: f64,
+) -> Result<Trajectory, ProjectionError> {
+    let p = Pendulum::default();
+    let (q, qd) = p.state(1.0, 0.0);
+    Simulation::new(&p, &q, &qd, 0.0, t_end)
+        .method(method)
+        .integrator(integrator)
+        .error_control(ErrorControl::absolute(tau))
+        .run()
+}
+
+/// `accept_factor = 0` would refuse every correction that moves the state (Keerthi's
+/// `‖X*‖ ≤ accept_factor·τ`, Remark 2.5): it is refused as a parameter, while any positive value
+/// is accepted.
+#[test]
+fn perturbation_refuses_a_zero_accept_factor() {
+    let cfg = |a: f64| PerturbationConfig {
+        accept_factor: a,
+        ..PerturbationConfig::default()
+    };
+    let err = pendulum(Method::Perturbation(cfg(0.0)), Integrator::abm(), 1e-6, 0.1).unwrap_err();
+    assert!(err.to_string().contains("accept_factor"), "{err}");
+    assert!(pendulum(
+        Method::Perturbation(cfg(1e-3)),
+        Integrator::abm(),
+        1e-6,
+        0.1
+    )
+    .is_ok());
+}
+
+/// Every manifold correction makes at least one modified-Newton iteration (2.16)–(2.17) and at
+/// most `max_newton_iterations`: the reported count is bounded on both sides by the number of
+/// corrections.
+#[test]
+fn perturbation_counts_its_newton_iterations() {
+    let cfg = PerturbationConfig::default();
+    let tr = pendulum(
+        Method::Perturbation(cfg.clone()),
+        Integrator::abm(),
+        1e-6,
+        2.0,
+    )
+    .unwrap();
+    let s = &tr.stats;
+    assert!(s.projections > 10, "{s:?}");
+    assert!(s.projection_iterations >= s.projections, "{s:?}");
+    assert!(
+        s.projection_iterations <= cfg.max_newton_iterations * s.projections,
+        "{s:?}"
+    );
+}
+
+/// A trajectory says which method and integrator made it, with the names `Method::name` and
+/// `Integrator::name` document (the CSV/JSON writers and the tables key on them).
+#[test]
+fn every_trajectory_names_its_method_and_integrator() {
+    for method in Method::every(contour_projection::BaumgarteGains::critical(10.0).unwrap()) {
+        let integ = if matches!(method, Method::ExactStabilization(_)) {
+            Integrator::bdf()
+        } else {
+            Integrator::abm()
+        };
+        let (m, i) = (method.name(), integ.name());
+        let tr = pendulum(method, integ, 1e-5, 0.2).unwrap();
+        assert_eq!((tr.method.as_str(), tr.integrator.as_str()), (m, i));
+        assert!(!m.is_empty() && !i.is_empty());
+    }
+}
+
+/// A point mass in space held on the plane `z = 0` and on a cylinder of radius² `2c` about the
+/// z axis: `φ₁ = z`, `φ₂ = ½(x² + y²) − c`. With `c = 0` the cylinder is the z axis itself, and at
+/// `x = y = 0` its row of `J` vanishes (a lost direction, as at a singular passage).
+struct PlaneAndCylinder {
+    c: f64,
+}
+
+impl AutoDiffModel for PlaneAndCylinder {
+    fn dof(&self) -> usize {
+        3
+    }
+    fn n_constraints(&self) -> usize {
+        2
+    }
+    fn kinetic_energy<S: Scalar>(&self, _q: &[S], v: &[S]) -> S {
+        (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * 0.5
+    }
+    fn potential_energy<S: Scalar>(&self, q: &[S]) -> S {
+        q[2] * 0.0
+    }
+    fn constraints<S: Scalar>(&self, _t: S, q: &[S], phi: &mut [S]) {
+        phi[0] = q[2];
+        phi[1] = (q[0] * q[0] + q[1] * q[1]) * 0.5 - self.c;
+    }
+}
+
+/// Near a lost direction the correction is the minimum-norm one over the kept directions, and
+/// the residual left in the dropped direction is accepted only when a move of the accepted size
+/// could leave it (`|φ_i| ≤ accept_factor · Σ_k |J_ik| T_k`, module docs of `perturbation`): at
+/// `x = 1e-9` the cylinder's row is dropped; its residual `½x² ≈ 5e-19` (c = 0, a genuine
+/// passage) is accepted, a residual of `1e-6` (c = 1e-6, no move of size τ along `J₂ ≈ 1e-9`
+/// can make it) is refused.
+#[test]
+fn a_residual_in_a_dropped_direction_is_accepted_only_when_a_move_could_leave_it() {
+    let x = [1e-9, 0.0, 2e-5, 0.0, 0.0, 0.0];
+    for (c, accepted) in [(0.0, true), (1e-6, false)] {
+        let m = AutoDiff::new(PlaneAndCylinder { c });
+        let mut p = ManifoldProjection::new(
+            &m,
+            ErrorControl::absolute(1e-3),
+            &PerturbationConfig::default(),
+        )
+        .unwrap();
+        let mut out = [0.0; 6];
+        let o = p.project(&m, 0.0, &x, &mut out).unwrap();
+        assert_eq!(o.converged, accepted, "c = {c}: {o:?}");
+        assert!(p.rank_revealing > 0, "c = {c}: the SVD path must decide");
+        // the kept direction is corrected: z → 0
+        assert!(out[2].abs() < 1e-15, "c = {c}: z = {:e}", out[2]);
+    }
+}
+
+/// Keerthi, end of section 3: when the velocity weights are a constant multiple of the position
+/// weights (`W₂ = α² W₁`, `T₂ = T₁/α`) the velocity problem reuses the position problem's QR.
+/// With a pure relative tolerance and `q̇ = q/1000` the ratio `T₁/T₂ = |q_k|/|q̇_k|` is 1000 in
+/// every component up to round-off: one QR per correction, not two.
+#[test]
+fn proportional_weights_share_the_position_qr() {
+    let p = Pendulum::default();
+    let ec = ErrorControl {
+        rtol: 1e-6,
+        atol: 0.0,
+        norm: contour_projection::NormKind::L2,
+    };
+    // Keerthi's setting: the velocity problem uses J(q̄), the Jacobian of the position problem
+    let mut pr = ManifoldProjection::new(&p, ec, &PerturbationConfig::keerthi()).unwrap();
+    let q: [f64; 2] = [0.380_618_546_467_440_75, -0.924_732_135_315_418];
+    let x = [q[0], q[1], q[0] / 1000.0, q[1] / 1000.0];
+    // T_k = 1/s_k, s_k = 1/(rtol |x_k|): here the two ratios differ by 3.4e-13 (round-off), so
+    // the test of `T₁/T₂ = α` must allow a relative round-off
+    let t = |k: usize| 1.0 / (1.0 / (1e-6 * x[k].abs()));
+    assert_ne!(t(0) / t(2), t(1) / t(3));
+    let mut out = [0.0; 4];
+    let o = pr.project(&p, 0.0, &x, &mut out).unwrap();
+    assert!(o.converged);
+    assert_eq!(pr.qr_factorizations, 1);
+}
