@@ -5,7 +5,6 @@
 
 use contour_model::autodiff::{AutoDiff, AutoDiffModel, Scalar};
 use contour_model::models::Pendulum;
-use contour_model::Mechanism;
 
 use contour_projection::{
     EcsConfig, EcsForm, ErrorControl, Integrator, ManifoldProjection, Method,
@@ -317,6 +316,55 @@ fn ecs_with_two_constraint_rows_agrees_with_perturbation_in_both_forms() {
             "{:?}: {:e}",
             cfg.form,
             tr.stats.max_phi
+        );
+    }
+}
+
+/// A bead held on the line `y = 0` whose inertia across the line, `1 − x`, vanishes at `x = 1`;
+/// a force pushes it along the line past `x = 1`. Its motion along the line is smooth, but its
+/// mass matrix stops being positive definite at `x = 1`.
+struct VanishingInertia;
+
+impl AutoDiffModel for VanishingInertia {
+    fn dof(&self) -> usize {
+        2
+    }
+    fn n_constraints(&self) -> usize {
+        1
+    }
+    fn kinetic_energy<S: Scalar>(&self, q: &[S], v: &[S]) -> S {
+        (v[0] * v[0] + v[1] * v[1] * (-q[0] + 1.0)) * 0.5
+    }
+    fn potential_energy<S: Scalar>(&self, q: &[S]) -> S {
+        -q[0] * 10.0
+    }
+    fn constraints<S: Scalar>(&self, _t: S, q: &[S], phi: &mut [S]) {
+        phi[0] = q[1];
+    }
+}
+
+/// When the model itself fails during a run (here its mass matrix is no longer positive
+/// definite), every method reports the model's own error, not only that the integrator stopped.
+#[test]
+fn a_model_failure_during_a_run_is_reported_as_the_model_error() {
+    let m = AutoDiff::new(VanishingInertia);
+    for method in Method::every(contour_projection::BaumgarteGains::critical(10.0).unwrap()) {
+        let integ = if matches!(method, Method::ExactStabilization(_)) {
+            Integrator::bdf()
+        } else {
+            Integrator::abm()
+        };
+        let name = method.name();
+        let err = Simulation::new(&m, &[0.5, 0.0], &[1.0, 0.0], 0.0, 1.0)
+            .method(method)
+            .integrator(integ)
+            .error_control(ErrorControl::absolute(1e-6))
+            .run()
+            .unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.contains("mass matrix is not positive definite"),
+            "{name}: {msg}"
         );
     }
 }
