@@ -10,8 +10,9 @@
 //! * `a02_scaling run N dense|sparse [SPAN [hand|autodiff]]` — one run of perturbation + ABM at
 //!   τ = 1e-6 from θ = π/2, θ̇ = −1 over SPAN seconds (20: A02), outputs every 0.05 s, of the
 //!   hand-written (default) or the automatic-derivative model: wall time, steps,
-//!   evaluations (handed to the dense rank-revealing path), B0 error against the exact reduced
-//!   solution (`NFourBar::reduced_solution`), energy drift.
+//!   evaluations (handed to the dense rank-revealing path), sparse fallbacks (evaluations and
+//!   corrections the sparse path handed to the dense rank-revealing solve), B0 error against
+//!   the exact reduced solution (`NFourBar::reduced_solution`), energy drift.
 //! * `a02_scaling autodiff` — the automatic-derivative model (`AutoDiff`) against the
 //!   hand-written one at N = 10, 40: `M + h`, `J + ρ`, one sparse evaluation, µs.
 //!
@@ -127,10 +128,11 @@ fn run(n: usize, mode: &str, span: f64, model: &str) {
     });
     let s = &tr.stats;
     println!(
-        "| {n} | {model} | {mode} | {span} | {secs:.3} | {} | {} ({}) | {:.1} | {b0:.1e} | {:.1e} | {} |",
+        "| {n} | {model} | {mode} | {span} | {secs:.3} | {} | {} ({}) | {} | {:.1} | {b0:.1e} | {:.1e} | {} |",
         s.steps,
         s.f_evals,
         s.rank_revealing_evals,
+        s.sparse_fallbacks,
         1e6 * secs / s.f_evals.max(1) as f64,
         s.energy_drift.unwrap_or(f64::NAN),
         err.unwrap_or_else(|| "ok".into())

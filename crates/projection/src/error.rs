@@ -174,6 +174,33 @@ pub enum ProjectionError {
         /// The failing pivot.
         pivot: f64,
     },
+    /// The direct method or Baumgarte's stabilization met a singular passage: `J` lost rank
+    /// during the run, below the rank it had at the start (redundant rows present from `t0`
+    /// are not a passage). φ is quadratic in the lost direction there, so neither method has
+    /// a restoring term in it and the sign of its drift picks the branch the run continues
+    /// on. Default: end the run ([`crate::PassagePolicy::Stop`]);
+    /// [`crate::Simulation::passage_policy`] with [`crate::PassagePolicy::Continue`] opts in
+    /// to continue, best with [`crate::Simulation::energy_tolerance`] as the guard.
+    #[error(
+        "singular passage at t = {t:.3e}: the constraint Jacobian dropped to rank {rank} of \
+         {rows} rows (rank {initial_rank} at the start); the {method} method has no \
+         correction in the lost direction and may continue on a wrong branch. Methods that \
+         keep the state on the constraints pass here: perturbation, projector \
+         (Method::Projector), parametrization, GGL (exact stabilization). To continue anyway: \
+         Simulation::passage_policy(PassagePolicy::Continue), with an energy_tolerance"
+    )]
+    SingularPassage {
+        /// Time of the evaluation that found the rank drop.
+        t: f64,
+        /// Numerical rank of `J` there.
+        rank: usize,
+        /// Constraint rows L.
+        rows: usize,
+        /// Numerical rank of `J` at the initial state.
+        initial_rank: usize,
+        /// `"direct"` or `"baumgarte"`.
+        method: &'static str,
+    },
     /// A run failed after it had started: the failure with the time and state of the last
     /// accepted step and the trajectory computed so far ([`ProjectionError::cause`] is the
     /// error behind it).
@@ -329,6 +356,14 @@ mod tests {
             ProjectionError::TooManySteps {
                 t: tiny,
                 max_steps: 10,
+            }
+            .to_string(),
+            ProjectionError::SingularPassage {
+                t: tiny,
+                rank: 1,
+                rows: 3,
+                initial_rank: 2,
+                method: "direct",
             }
             .to_string(),
             ProjectionError::Failed(Box::new(SimulationFailure {

@@ -47,30 +47,41 @@
 //! a constraint error `d` there enters λ as `d/σ_u²` (σ_u the smallest singular value of
 //! `J M^-½`), so the acceleration kicks the velocity along `u` by `d/σ_u²`.
 //!
-//! | method | state on the constraints | at a singular passage (A02, N = 1, 4, 40; τ = 1e-6, 1e-9) |
-//! |---|---|---|
-//! | projector (rank cut-off 1e-6) | yes, after every step | passes with every integrator at N = 1, 4; at N = 40 with ABM, DOPRI5, RK-Gill at both τ |
-//! | parametrization | yes (coordinates of the manifold) | passes in every run that finished; the slowest |
-//! | perturbation | yes, after every step | passes at τ = 1e-6; at τ = 1e-9 stops at N = 40 (and in some runs at N = 1, 4) with a typed error (step size too small) |
-//! | GGL (ECS + BDF) | yes (index-2 DAE) | passes at τ = 1e-6; at τ = 1e-9 stops with a typed error at N = 4, 40 |
-//! | direct | **no** (drift `d ∝ τ t`) | **not safe**: without an energy tolerance it can return `Ok` on another branch |
-//! | Baumgarte | **no** (drift damped) | **not safe** with small gains. With large gains it passes at τ = 1e-6 (critical δ = 50, 200: every explicit integrator at N = 1, 4, 40). At τ = 1e-9 it passes only with ABM (δ = 50 also at N = 40); DOPRI5 and RK-Gill stop with `InconsistentAtSingularity` |
+//! Which method is safe at singular configurations with its default options, measured on A02
+//! (N = 1, 4 over 2 s by `no_method_returns_a_wrong_branch`; N = 40 over 20 s in
+//! `benches/results/a02_n40_*.md`; τ = 1e-6 and 1e-9):
+//!
+//! | method | state on the constraints | safe with its defaults? | at a singular passage |
+//! |---|---|---|---|
+//! | projector (rank cut-off 1e-6) | yes, after every step | **yes** | passes with every integrator at N = 1, 4; at N = 40 with ABM, DOPRI5, RK-Gill at both τ |
+//! | parametrization | yes (coordinates of the manifold) | **yes** | passes in every run that finished; the slowest |
+//! | perturbation | yes, after every step | **yes** (pass or typed error) | passes at τ = 1e-6; at τ = 1e-9 stops with a typed error (step size too small) at N = 40 and in some runs at N = 1, 4 |
+//! | GGL (ECS + BDF) | yes (index-2 DAE) | **yes** (pass or typed error) | passes at τ = 1e-6; at τ = 1e-9 stops with a typed error at N = 4, 40 |
+//! | direct | **no** (drift `d ∝ τ t`) | **no** | stops with [`ProjectionError::SingularPassage`] where an evaluation sees `J` below its initial rank; a step that jumps over the passage can return `Ok` on another branch (over 2 s: N = 1 with ABM and BDF, N = 4 with BDF) |
+//! | Baumgarte | **no** (drift damped) | **no** | as direct (critical δ = 10 + BDF at N = 1, τ = 1e-6 returns `Ok` on another branch); with δ = 50 every run measured passes or stops with a typed error |
 //!
 //! **Why direct and Baumgarte depend on their drift.** They do not remove the drift `d` in
 //! the lost direction. At the passage `φ` is quadratic in a displacement `e` along `u`
 //! (`uᵀφ ≈ κe²/2`). Neither the acceleration constraint nor Baumgarte's `αφ̇ + βφ` has a term
 //! linear in `e` to restore it, and the branch is chosen by the sign of what is left.
-//! Baumgarte's gains reduce the drift in the directions the constraints still see before the
-//! passage. Measured on A02 (`a02_table runs N TAU baumgarte:δ`), critical damping with
-//! δ = 1 and 10 follows another branch at τ = 1e-6 (N = 1: ABM with δ = 10; every integrator
-//! with δ = 1). δ = 50 and 200 pass with ABM, DOPRI5 and RK-Gill at N = 1, 4 and 40. At τ = 1e-9
-//! the drift left at the passage is inconsistent in the lost directions beyond the cut-off,
-//! and DOPRI5 and RK-Gill stop with a typed error. A
-//! run with these methods through singular configurations needs
-//! [`Simulation::energy_tolerance`] or a projecting method. The test
-//! `no_method_returns_a_wrong_branch` in `tests/singular_configurations.rs` runs every method ×
-//! integrator, with that tolerance for these two, and each run passes or ends with a typed
-//! error.
+//!
+//! **The passage guard and its limit.** By default ([`PassagePolicy::Stop`],
+//! [`Simulation::passage_policy`]) an evaluation of these two methods whose `J` has a
+//! numerical rank below its rank at the start ends the run with
+//! [`ProjectionError::SingularPassage`] (time, ranks, the safe methods, how to opt in);
+//! redundant rows present from `t0` are not a passage. [`PassagePolicy::Continue`] keeps the
+//! rank-revealing continuation. The guard sees only the passages an evaluation lands in: a
+//! drifted state is bent away from the crossing (`κe²/2 = d` has its solutions at
+//! `|e| ≈ √(2d/κ)`), so at τ = 1e-6 the rank never falls below the cut-off 1e-6 and a step
+//! of the size the tolerance allows jumps over the passage. Those runs need
+//! [`Simulation::energy_tolerance`] (or a projecting method): the energy tolerance is the
+//! guard of `no_method_returns_a_wrong_branch` for these two methods.
+//!
+//! **Baumgarte's gains stay the user's choice** ([`BaumgarteGains`] has no default). Its gains
+//! are rates in 1/s and depend on the problem: critical δ = 50 passes A02 (N = 1, 4, 40 at
+//! τ = 1e-6 with every explicit integrator, N = 1, 4 over 2 s with every integrator at both
+//! τ), while δ = 1 and 10 follow another branch in some runs. Large gains make the field
+//! stiff for slow mechanisms and for the paper models, whose tables use Keerthi's δ = 2.
 //!
 //! Keerthi's Tables 4.1 / 4.2, Kövecses' and Featherstone's examples are reproduced with these
 //! methods by `contour-papers`: see `tables/keerthi.md`, `tables/kovecses.md` and
@@ -114,6 +125,7 @@ pub mod trajectory;
 
 pub use baumgarte::BaumgarteGains;
 pub use bdf_ode::BdfOde;
+pub use direct::PassagePolicy;
 pub use error::{ProjectionError, SimulationFailure};
 pub use exact_stabilization::{EcsConfig, EcsForm};
 pub use kovecses::{

@@ -23,6 +23,11 @@ pub struct ConstrainedRhs<'m, M: ?Sized> {
     /// The model error behind the last failed evaluation (the ode crate only sees
     /// [`RhsError`]).
     pub last_error: Option<ModelError>,
+    /// Rank floor of the singular-passage guard: an evaluation whose `J` has a numerical
+    /// rank below it fails (`None`: no guard).
+    passage_floor: Option<usize>,
+    /// `(t, rank)` of the evaluation that met the guard.
+    passage: Option<(f64, usize)>,
 }
 
 impl<'m, M: Mechanism + ?Sized> ConstrainedRhs<'m, M> {
@@ -37,7 +42,21 @@ impl<'m, M: Mechanism + ?Sized> ConstrainedRhs<'m, M> {
             lambda: vec![0.0; l],
             evals: 0,
             last_error: None,
+            passage_floor: None,
+            passage: None,
         })
+    }
+
+    /// Ends every later evaluation whose `J` has a numerical rank below `floor` with a
+    /// failure, keeping its time and rank for [`Self::take_passage`]: the singular-passage
+    /// guard of the direct and Baumgarte methods ([`crate::PassagePolicy::Stop`]).
+    pub(crate) fn guard_passages(&mut self, floor: usize) {
+        self.passage_floor = Some(floor);
+    }
+
+    /// `(t, rank)` of the evaluation that met the singular-passage guard, once.
+    pub(crate) fn take_passage(&mut self) -> Option<(f64, usize)> {
+        self.passage.take()
     }
 
     /// The mechanism.
@@ -89,8 +108,27 @@ impl<'m, M: Mechanism + ?Sized> ConstrainedRhs<'m, M> {
     pub fn eval_counted(&mut self, t: f64, x: &[f64], dx: &mut [f64]) -> Result<(), RhsError> {
         self.evals += 1;
         let (mech, dynamics, lambda) = (self.mech, &mut self.dynamics, &mut self.lambda);
+        let (floor, passage) = (self.passage_floor, &mut self.passage);
         first_order_eval(self.n, x, dx, &mut self.last_error, |q, qd, qdd| {
-            dynamics.accelerations(mech, t, q, qd, qdd, lambda)
+            let r = dynamics.accelerations(mech, t, q, qd, qdd, lambda);
+            // the rank of this solve: counted by the rank-revealing path, L after the fast path
+            let rank = match &r {
+                Ok(()) => Some(dynamics.last_rank()),
+                Err(ModelError::InconsistentAtSingularity { rank, .. })
+                | Err(ModelError::RankDeficientJacobian { rank, .. }) => Some(*rank),
+                Err(_) => None,
+            };
+            if let (Some(floor), Some(rank)) = (floor, rank) {
+                if rank < floor {
+                    *passage = Some((t, rank));
+                    return Err(ModelError::RankDeficientJacobian {
+                        rank,
+                        rows: floor,
+                        tolerance: 0.0,
+                    });
+                }
+            }
+            r
         })
     }
 }

@@ -10,6 +10,7 @@
 //!     .make_consistent(ConsistentStateOptions::default())
 //!     .dynamics(DynamicsOptions { .. })           DynamicsOptions::default() (rank-revealing solve)
 //!     .energy_tolerance(tol)                       none (the drift is reported in the statistics)
+//!     .passage_policy(PassagePolicy::…)           Stop: direct and Baumgarte end at a singular passage
 //!     .run()?
 //! ```
 //!
@@ -25,10 +26,10 @@
 //!   τ = 1e-6 (at τ = 1e-9 its projection, a QR that needs full rank, collapses the step
 //!   near a passage: a typed error);
 //! * **not safe** — direct and Baumgarte: nothing keeps their state on the constraints, and the
-//!   nearly lost directions amplify the drift near a passage. Where the drifted state meets the
-//!   rank-revealing solve they stop with `ModelError::InconsistentAtSingularity` at the passage;
-//!   where a step jumps over the singular band (τ = 1e-6) they can continue on another branch
-//!   with `Ok`. Baumgarte with DOPRI5 or RK-Gill at τ = 1e-6 passes.
+//!   nearly lost directions amplify the drift near a passage. Where an evaluation finds `J`
+//!   below its initial rank they stop with [`ProjectionError::SingularPassage`] by default
+//!   ([`Simulation::passage_policy`]); where a step jumps over the singular band they can
+//!   continue on another branch with `Ok` (crate documentation, "Singular configurations").
 //!
 //! For models that report their energy the statistics hold the drift `|E − E(t0)|`, and
 //! [`Simulation::energy_tolerance`] turns a drift into [`ProjectionError::EnergyDrift`] with its
@@ -48,7 +49,7 @@ use contour_model::{
 use contour_ode::{Advance, OdeRhs};
 
 use crate::baumgarte::BaumgarteGains;
-use crate::direct::Direct;
+use crate::direct::{Direct, PassagePolicy};
 use crate::error::{ProjectionError, SimulationFailure};
 use crate::exact_stabilization::{EcsConfig, ExactStabilization};
 use crate::explicit::ExplicitGamma;
@@ -157,6 +158,7 @@ pub struct Simulation<'m, M: ?Sized> {
     recording: Recording,
     dynamics: DynamicsOptions,
     energy_tol: Option<f64>,
+    passage_policy: PassagePolicy,
     sparse: crate::sparse::SparseMode,
 }
 
@@ -181,6 +183,7 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             recording: Recording::Full,
             dynamics: DynamicsOptions::default(),
             energy_tol: None,
+            passage_policy: PassagePolicy::Stop,
             sparse: crate::sparse::SparseMode::Auto,
         }
     }
@@ -217,6 +220,20 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
     #[must_use]
     pub fn energy_tolerance(mut self, tol: f64) -> Self {
         self.energy_tol = Some(tol);
+        self
+    }
+
+    /// What the direct and Baumgarte methods do at a singular passage, an evaluation where
+    /// `J` has a numerical rank below its rank at the initial state ([`crate::direct`]).
+    /// Default [`PassagePolicy::Stop`]: the run ends with
+    /// [`ProjectionError::SingularPassage`], because neither method corrects the drift in the
+    /// lost direction and the drift, not the dynamics, would pick the branch after it.
+    /// [`PassagePolicy::Continue`] continues through it with the rank-revealing solve (unique
+    /// `q̈`, minimum-norm λ); pair it with [`Simulation::energy_tolerance`]. The other methods
+    /// keep their state on the constraints and ignore this option.
+    #[must_use]
+    pub fn passage_policy(mut self, policy: PassagePolicy) -> Self {
+        self.passage_policy = policy;
         self
     }
 
@@ -403,6 +420,7 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             lambda_at_steps: self.lambda_at_steps,
             dynamics: self.dynamics,
             energy_tol: self.energy_tol,
+            passage_policy: self.passage_policy,
             x0_violations,
             sparse: self.sparse,
         };

@@ -241,7 +241,8 @@ pub(crate) fn multipliers<'a, M: Mechanism + ?Sized>(
 }
 
 /// Adds the sparse path's counters to the run's statistics: its corrections, iterations and
-/// factorizations to those of the dense correction, and every evaluation handed to the dense
+/// factorizations to those of the dense correction, the evaluations and corrections handed to
+/// the dense path to `sparse_fallbacks`, and every evaluation handed to the dense
 /// path to `rank_revealing_evals` (`J` not certified of full rank; the dense solve's own
 /// rank-revealing ones are counted there already).
 pub(crate) fn add_stats(
@@ -251,8 +252,10 @@ pub(crate) fn add_stats(
 ) {
     if let Some(d) = dynamics {
         s.rank_revealing_evals += d.fallbacks_fast;
+        s.sparse_fallbacks += d.fallbacks;
     }
     if let Some(p) = projection {
+        s.sparse_fallbacks += p.fallbacks;
         s.projections += p.projections;
         s.projection_iterations += p.iterations;
         s.qr_factorizations += p.factorizations();

@@ -117,6 +117,11 @@ pub struct SimulationStats {
     /// of full rank) and took the rank-revealing solve.
     #[serde(default)]
     pub rank_revealing_evals: usize,
+    /// Evaluations and corrections where the sparse path ([`crate::Simulation::sparse`])
+    /// handed over to the dense rank-revealing solve: a stalled refinement of the sparse KKT
+    /// factorization near a rank loss (zero for runs on the dense path).
+    #[serde(default)]
+    pub sparse_fallbacks: usize,
 }
 
 /// Kind of an [`Event`] of a trajectory.

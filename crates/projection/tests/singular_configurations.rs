@@ -12,8 +12,8 @@ use std::f64::consts::FRAC_PI_2;
 use contour_model::models::NFourBar;
 use contour_model::ModelError;
 use contour_projection::{
-    ErrorControl, Integrator, Method, ParametrizationConfig, PerturbationConfig, ProjectionError,
-    ProjectorConfig, Simulation, Trajectory,
+    ErrorControl, Integrator, Method, ParametrizationConfig, PassagePolicy, PerturbationConfig,
+    ProjectionError, ProjectorConfig, Simulation, Trajectory,
 };
 
 /// A02 with `loops` loops from θ = π/2, θ̇ = −1 over `t_end` seconds, outputs every 0.05 s.
@@ -120,27 +120,99 @@ fn a_wrong_branch_is_an_energy_drift_error() {
 }
 
 /// The direct method does not keep the state on the constraints: at τ = 1e-9 it reaches the
-/// first passage (t ≈ 0.71 s) still on the branch, where its drifted state is inconsistent in
-/// the lost directions, and stops with a typed error there (not a rank error, not a silent
-/// branch switch); asked for the old behaviour it reports the rank.
+/// first passage (t ≈ 0.71 s) still on the branch, where `J` drops below its initial rank,
+/// and by default ([`PassagePolicy::Stop`]) stops there with `SingularPassage` naming the
+/// time and the ranks. Opted in ([`PassagePolicy::Continue`]) it continues with the
+/// rank-revealing solve, and its drifted state is inconsistent in the lost directions at the
+/// same passage: `InconsistentAtSingularity` at the same time (the guard changes the
+/// message, not the point where the run ends, in this case).
 #[test]
 fn the_direct_method_stops_at_the_passage_with_a_typed_error() {
     for loops in [1usize, 4] {
-        let e = run(loops, Method::Direct, Integrator::dopri5(), 1e-9, 2.0, None).unwrap_err();
+        let p = NFourBar::new(loops);
+        let (q0, qd0) = p.state(FRAC_PI_2, -1.0);
+        let sim = Simulation::new(&p, &q0, &qd0, 0.0, 2.0)
+            .method(Method::Direct)
+            .integrator(Integrator::dopri5())
+            .error_control(ErrorControl::absolute(1e-9))
+            .output_times((0..=40).map(|i| 0.05 * i as f64).collect());
+        let e = sim.run().unwrap_err();
         let ProjectionError::Failed(f) = &e else {
             panic!("{e}")
         };
         assert!((0.69..0.73).contains(&f.t), "{}", f.t);
         assert!(b0_error(loops, &f.partial) < 1e-8);
+        let rows = 2 * loops + 1;
         match &f.source {
+            ProjectionError::SingularPassage {
+                t,
+                rank,
+                rows: r,
+                initial_rank,
+                method,
+            } => {
+                assert!(*t >= f.t && *t < f.t + 0.01, "{e}");
+                assert!(
+                    *rank < *initial_rank && *initial_rank == rows && *r == rows,
+                    "{e}"
+                );
+                assert_eq!(*method, "direct");
+                let msg = e.to_string();
+                assert!(msg.contains("PassagePolicy::Continue"), "{msg}");
+                assert!(msg.contains("perturbation, projector"), "{msg}");
+            }
+            other => panic!("{other}"),
+        }
+        // opted in: the rank-revealing continuation, which meets the inconsistency there
+        let e = sim
+            .passage_policy(PassagePolicy::Continue)
+            .run()
+            .unwrap_err();
+        let ProjectionError::Failed(g) = &e else {
+            panic!("{e}")
+        };
+        assert_eq!(g.t, f.t);
+        match &g.source {
             ProjectionError::Model(ModelError::InconsistentAtSingularity {
-                rank, rows, ..
+                rank, rows: r, ..
             }) => {
-                assert!(*rank < *rows && *rows == 2 * loops + 1, "{e}");
+                assert!(*rank < *r && *r == rows, "{e}");
             }
             other => panic!("{other}"),
         }
     }
+}
+
+/// The passage guard needs the rank drop to be seen by an evaluation: a run that drifted off
+/// the constraints is bent away from the singular configuration (φ quadratic in the lost
+/// direction: the drifted manifold is a hyperbola around the crossing, at a distance of
+/// about the square root of the drift), and a step can jump over the passage with no
+/// evaluation below the initial rank. Direct + ABM at N = 1, τ = 1e-6 does so and returns
+/// `Ok` on another branch with either policy (the energy tolerance is its guard): the two
+/// policies give the same run when no evaluation loses rank.
+#[test]
+fn a_passage_no_evaluation_sees_is_not_caught_by_the_guard() {
+    let p = NFourBar::new(1);
+    let (q0, qd0) = p.state(FRAC_PI_2, -1.0);
+    let sim = Simulation::new(&p, &q0, &qd0, 0.0, 2.0)
+        .method(Method::Direct)
+        .integrator(Integrator::abm())
+        .error_control(ErrorControl::absolute(1e-6))
+        .output_times((0..=40).map(|i| 0.05 * i as f64).collect());
+    let stop = sim.run().unwrap();
+    let cont = sim
+        .clone()
+        .passage_policy(PassagePolicy::Continue)
+        .run()
+        .unwrap();
+    assert_eq!(stop.stats.rank_revealing_evals, 0);
+    assert_eq!(stop.q, cont.q);
+    assert!(b0_error(1, &stop) > 1.0);
+    let e = sim.energy_tolerance(1e-3).run().unwrap_err();
+    assert!(
+        matches!(e.cause(), ProjectionError::EnergyDrift { .. }),
+        "{e}"
+    );
 }
 
 /// Energy tolerance [J] of the no-wrong-branch test at tolerance τ: ten times the largest
