@@ -119,8 +119,10 @@ impl AutoDiffModel for PlaneAndCylinder {
 /// can make it) is refused.
 #[test]
 fn a_residual_in_a_dropped_direction_is_accepted_only_when_a_move_could_leave_it() {
-    let x = [1e-9, 0.0, 2e-5, 0.0, 0.0, 0.0];
-    for (c, accepted) in [(0.0, true), (1e-6, false)] {
+    // (c, velocity along x, accepted): the velocity residual `J₂ v = x·v_x` of the dropped row
+    // is 1e-9 with v_x = 1, which no velocity move of size τ along `J₂ ≈ 1e-9` can leave
+    for (c, vx, accepted) in [(0.0, 0.0, true), (1e-6, 0.0, false), (0.0, 1.0, false)] {
+        let x = [1e-9, 0.0, 2e-5, vx, 0.0, 0.0];
         let m = AutoDiff::new(PlaneAndCylinder { c });
         let mut p = ManifoldProjection::new(
             &m,
@@ -130,7 +132,7 @@ fn a_residual_in_a_dropped_direction_is_accepted_only_when_a_move_could_leave_it
         .unwrap();
         let mut out = [0.0; 6];
         let o = p.project(&m, 0.0, &x, &mut out).unwrap();
-        assert_eq!(o.converged, accepted, "c = {c}: {o:?}");
+        assert_eq!(o.converged, accepted, "c = {c}, v_x = {vx}: {o:?}");
         assert!(p.rank_revealing > 0, "c = {c}: the SVD path must decide");
         // the kept direction is corrected: z → 0
         assert!(out[2].abs() < 1e-15, "c = {c}: z = {:e}", out[2]);
