@@ -215,3 +215,39 @@ fn negative_inertia_coefficient_swaps_the_limits() {
         sol.total_time
     );
 }
+
+/// Inside each sample interval the time is the quadrature of `ds/√x(s)` over the Hermite
+/// interpolant of `x = ṡ²`: at every s of the accelerating half it matches the closed form
+/// `s(t) = (F0/k)(t − (1 − e^{−k t})/k)` of the motor-line bound to the profile's accuracy.
+#[test]
+fn time_at_s_follows_the_closed_form_inside_every_interval() {
+    let (f0, k) = (1.0, 0.8);
+    let s_of = |t: f64| (f0 / k) * (t - (1.0 - (-k * t).exp()) / k);
+    let sd_of = |t: f64| (f0 / k) * (1.0 - (-k * t).exp());
+    let t_of = |s: f64| {
+        let mut t = (2.0 * s / f0).sqrt();
+        for _ in 0..60 {
+            t -= (s_of(t) - s) / sd_of(t);
+        }
+        t
+    };
+    let r = point_mass(1.0);
+    let jp = line_of_length(1.0);
+    let d = PathDynamics::new(&r, &jp).unwrap();
+    let lim = FnLimits(move |_s: f64, sd: f64, lo: &mut [f64], hi: &mut [f64]| {
+        let b = f0 - k * sd.abs();
+        lo.fill(-b);
+        hi.fill(b);
+    });
+    let acc = AccelerationLimits::new(&d, &lim);
+    let sol = PhasePlane::new(&acc, PhasePlaneConfig::default())
+        .solve()
+        .unwrap();
+    let mut worst = 0.0f64;
+    for j in 1..500 {
+        let s = 0.5 * j as f64 / 500.0;
+        let t = sol.time_at_s(s).unwrap();
+        worst = worst.max((t - t_of(s)).abs());
+    }
+    assert!(worst < 1e-9, "max |t(s) − t_exact(s)| = {worst:e}");
+}
