@@ -52,13 +52,7 @@ fn perturbation_refuses_a_zero_accept_factor() {
 #[test]
 fn perturbation_counts_its_newton_iterations() {
     let cfg = PerturbationConfig::default();
-    let tr = pendulum(
-        Method::Perturbation(cfg.clone()),
-        Integrator::abm(),
-        1e-6,
-        2.0,
-    )
-    .unwrap();
+    let tr = pendulum(Method::Perturbation(cfg), Integrator::abm(), 1e-6, 2.0).unwrap();
     let s = &tr.stats;
     assert!(s.projections > 10, "{s:?}");
     assert!(s.projection_iterations >= s.projections, "{s:?}");
