@@ -93,6 +93,23 @@ fn point_mass_with_speed_cap() {
     );
 }
 
+/// The phase plane's profile of a unit point mass along a line of length 1 under the motor-line
+/// bound |F| ≤ F0 − k ṡ.
+fn motor_line_profile(f0: f64, k: f64) -> phase_plane::MinimumTimeSolution {
+    let r = point_mass(1.0);
+    let jp = line_of_length(1.0);
+    let d = PathDynamics::new(&r, &jp).unwrap();
+    let lim = FnLimits(move |_s: f64, sd: f64, lo: &mut [f64], hi: &mut [f64]| {
+        let b = f0 - k * sd.abs();
+        lo.fill(-b);
+        hi.fill(b);
+    });
+    let acc = AccelerationLimits::new(&d, &lim);
+    PhasePlane::new(&acc, PhasePlaneConfig::default())
+        .solve()
+        .unwrap()
+}
+
 /// |F| ≤ F0 − k v (a motor line), L = 1, m = 1: ṡ' = ±(F0 − k ṡ), symmetric in s about 1/2;
 /// the accelerating half obeys s(t) = (F0/k)(t − (1 − e^{−k t})/k).
 #[test]
@@ -105,18 +122,7 @@ fn point_mass_with_speed_dependent_bound() {
         t -= (s_of(t) - 0.5) / sd_of(t);
     }
     let exact = 2.0 * t;
-    let r = point_mass(1.0);
-    let jp = line_of_length(1.0);
-    let d = PathDynamics::new(&r, &jp).unwrap();
-    let lim = FnLimits(move |_s: f64, sd: f64, lo: &mut [f64], hi: &mut [f64]| {
-        let b = f0 - k * sd.abs();
-        lo.fill(-b);
-        hi.fill(b);
-    });
-    let acc = AccelerationLimits::new(&d, &lim);
-    let sol = PhasePlane::new(&acc, PhasePlaneConfig::default())
-        .solve()
-        .unwrap();
+    let sol = motor_line_profile(f0, k);
     assert!(
         (sol.total_time - exact).abs() < 1e-7 * exact,
         "T = {} vs {exact}",
@@ -231,18 +237,7 @@ fn time_at_s_follows_the_closed_form_inside_every_interval() {
         }
         t
     };
-    let r = point_mass(1.0);
-    let jp = line_of_length(1.0);
-    let d = PathDynamics::new(&r, &jp).unwrap();
-    let lim = FnLimits(move |_s: f64, sd: f64, lo: &mut [f64], hi: &mut [f64]| {
-        let b = f0 - k * sd.abs();
-        lo.fill(-b);
-        hi.fill(b);
-    });
-    let acc = AccelerationLimits::new(&d, &lim);
-    let sol = PhasePlane::new(&acc, PhasePlaneConfig::default())
-        .solve()
-        .unwrap();
+    let sol = motor_line_profile(f0, k);
     let mut worst = 0.0f64;
     for j in 1..500 {
         let s = 0.5 * j as f64 / 500.0;

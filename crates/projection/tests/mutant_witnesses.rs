@@ -215,22 +215,25 @@ impl AutoDiffModel for DoublePendulum {
     }
 }
 
+/// The double pendulum released with both rods horizontal, at rest, run to `t_end`.
+fn double_pendulum(method: Method, integ: Integrator, tau: f64, t_end: f64) -> Trajectory {
+    let dp = AutoDiff::new(DoublePendulum);
+    Simulation::new(&dp, &[1.0, 0.0, 1.7, 0.0], &[0.0; 4], 0.0, t_end)
+        .method(method)
+        .integrator(integ)
+        .error_control(ErrorControl::absolute(tau))
+        .run()
+        .unwrap()
+}
+
 /// With two degrees of freedom the reduced field (4.2) uses every tangent column of the chart
 /// and a state of length 2d: parametrization with an explicit and an implicit integrator agrees
 /// with the perturbation approach at a tight tolerance (two different algorithms for the same
 /// solution of the double pendulum, both rods released horizontal).
 #[test]
 fn parametrization_with_two_degrees_of_freedom_agrees_with_perturbation() {
-    let dp = AutoDiff::new(DoublePendulum);
-    let (q0, qd0) = ([1.0, 0.0, 1.7, 0.0], [0.0; 4]);
-    let run = |method: Method, integ: Integrator, tau: f64| {
-        Simulation::new(&dp, &q0, &qd0, 0.0, 1.0)
-            .method(method)
-            .integrator(integ)
-            .error_control(ErrorControl::absolute(tau))
-            .run()
-            .unwrap()
-    };
+    let run =
+        |method: Method, integ: Integrator, tau: f64| double_pendulum(method, integ, tau, 1.0);
     let pert = run(
         Method::Perturbation(PerturbationConfig::default()),
         Integrator::dopri5(),
@@ -282,16 +285,8 @@ fn a_failed_chart_is_renewed_and_counted_as_a_restart() {
 fn ecs_with_two_constraint_rows_agrees_with_perturbation_in_both_forms() {
     assert_eq!(EcsConfig::keerthi().form, EcsForm::Full);
     assert_eq!(EcsConfig::default().form, EcsForm::BlockDiagonal);
-    let dp = AutoDiff::new(DoublePendulum);
-    let (q0, qd0) = ([1.0, 0.0, 1.7, 0.0], [0.0; 4]);
-    let run = |method: Method, integ: Integrator, tau: f64| {
-        Simulation::new(&dp, &q0, &qd0, 0.0, 0.5)
-            .method(method)
-            .integrator(integ)
-            .error_control(ErrorControl::absolute(tau))
-            .run()
-            .unwrap()
-    };
+    let run =
+        |method: Method, integ: Integrator, tau: f64| double_pendulum(method, integ, tau, 0.5);
     let pert = run(
         Method::Perturbation(PerturbationConfig::default()),
         Integrator::dopri5(),
