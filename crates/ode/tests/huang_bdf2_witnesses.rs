@@ -192,3 +192,139 @@ fn huang_t_prev_is_the_start_of_the_last_step() {
     s.restart(&mut Decay, 7.0, &y).unwrap();
     assert_eq!(s.t_prev(), 7.0);
 }
+
+/// Solves `(1.5 I − h A) y = rhs` by Cramer's rule: the BDF2 equation (5.2.14) of `y' = A y`
+/// at `tₙ₊₁` with `rhs = 2yₙ − yₙ₋₁/2`, the witness for the secant iteration's result.
+fn bdf2_solution(a: [[f64; 2]; 2], h: f64, rhs: [f64; 2]) -> [f64; 2] {
+    let m = [
+        [1.5 - h * a[0][0], -h * a[0][1]],
+        [-h * a[1][0], 1.5 - h * a[1][1]],
+    ];
+    let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+    [
+        (rhs[0] * m[1][1] - m[0][1] * rhs[1]) / det,
+        (m[0][0] * rhs[1] - m[1][0] * rhs[0]) / det,
+    ]
+}
+
+/// Broyden's method on a linear system of dimension `n` ends in at most `2n` steps (Gay 1979,
+/// "Some convergence properties of Broyden's method", SIAM J. Numer. Anal. 16; Kelley 1995,
+/// §7.2), one more evaluation confirming the zero update. On `y' = A(t) y` (n = 2) the
+/// iteration matrix formed on the second step is stale on every later one, so the secant
+/// updates do the work: every step takes at most `2n + 1 = 5` iterations without a failure
+/// or a fresh matrix, and its result is the solution of its BDF2 equation, solved directly,
+/// to round-off — at the default `newton_tol` as at a tight one.
+#[test]
+fn the_secant_iteration_ends_within_2n_steps_on_a_linear_problem() {
+    let (h, t_end) = (0.05, 2.0);
+    for newton_tol in [1e-10, 0.33] {
+        let cfg = HuangBdf2Config {
+            h,
+            newton_tol,
+            ..Default::default()
+        };
+        let mut p = AgingSpring { c: 20.0, d: 0.5 };
+        let mut s = huang(0.0, &[1.0, 0.0], Tolerances::new(1e-8, 1e-8), cfg);
+        let mut prev = [1.0, 0.0];
+        s.step(&mut p).unwrap();
+        let (mut worst, mut most) = (0.0f64, 0);
+        while s.t() < t_end - 0.5 * h {
+            let yn = [s.y()[0], s.y()[1]];
+            let it0 = s.stats().newton_iterations;
+            s.step(&mut p).unwrap();
+            most = most.max(s.stats().newton_iterations - it0);
+            let rhs = [2.0 * yn[0] - 0.5 * prev[0], 2.0 * yn[1] - 0.5 * prev[1]];
+            let exact = bdf2_solution(p.a(s.t()), h, rhs);
+            let scale = exact[0].abs().max(exact[1].abs());
+            for l in 0..2 {
+                worst = worst.max((s.y()[l] - exact[l]).abs() / scale);
+            }
+            prev = yn;
+        }
+        let st = s.stats();
+        println!("secant, newton_tol {newton_tol:e}: worst {worst:.2e}, most iterations {most}, {st:?}");
+        assert!(most <= 5, "a step took {most} iterations (Gay: ≤ 2n + 1 = 5)");
+        assert_eq!(st.newton_failures, 0, "{st:?}");
+        // The matrices of the first (backward Euler) and second (BDF2) formula only.
+        assert_eq!(st.jacobian_evals, 2, "{st:?}");
+        assert!(worst < 1e-13, "result off the BDF2 solution by {worst:e}");
+    }
+}
+
+/// On `y = t²` the quadratic extrapolation (5.2.13)–(5.2.14) is the solution of the BDF2
+/// equation, so the corrector's first update is at round-off and ends the iteration: from the
+/// third step on, each step costs one secant iteration and one residual evaluation, and the
+/// solution stays on `t²`.
+#[test]
+fn a_predictor_that_solves_the_equation_is_accepted_after_one_evaluation() {
+    let cfg = HuangBdf2Config {
+        h: 0.1,
+        start: HuangStart::SinglyImplicitRk,
+        initial_derivative: Some(vec![0.0]),
+        ..Default::default()
+    };
+    let mut s = huang(0.0, &[0.0], Tolerances::new(1e-12, 1e-12), cfg);
+    s.step(&mut Parabola).unwrap();
+    s.step(&mut Parabola).unwrap();
+    for _ in 0..30 {
+        let (i0, f0) = (s.stats().newton_iterations, s.stats().f_evals);
+        s.step(&mut Parabola).unwrap();
+        let (di, df) = (s.stats().newton_iterations - i0, s.stats().f_evals - f0);
+        assert_eq!((di, df), (1, 1), "step to t = {}: {di} iterations, {df} evaluations", s.t());
+        let t = s.t();
+        assert!((s.y()[0] - t * t).abs() <= 1e-14 * t * t, "y({t}) = {}", s.y()[0]);
+    }
+}
+
+/// An equation with no real solution (`y' = y²` from `y = 1` with `h = 0.6`) is reported as
+/// `NoConvergence` after the two attempts of the module's rule (the matrix refreshed once),
+/// and both failed attempts are counted.
+#[test]
+fn both_failed_attempts_of_a_step_are_counted() {
+    let cfg = HuangBdf2Config {
+        h: 0.6,
+        ..Default::default()
+    };
+    let mut s = huang(0.0, &[1.0], Tolerances::new(1e-8, 1e-8), cfg);
+    match s.step(&mut Square) {
+        Err(OdeError::NoConvergence { .. }) => {}
+        other => panic!("expected NoConvergence, got {other:?}"),
+    }
+    let st = s.stats();
+    assert_eq!(st.factorizations, 2, "{st:?}");
+    assert_eq!(st.newton_failures, 2, "{st:?}");
+    assert_eq!(st.steps, 0);
+}
+
+/// The singly-implicit RK start's work is this stepper's work: after a start that fails
+/// (`y' = y²`, `h = 0.6`: the stage equations have no real solution), the statistics are
+/// those of the singly-implicit RK alone on the same step, its failure included; a retry
+/// with a shorter step then adds the work of that step.
+#[test]
+fn the_work_of_a_failed_start_is_counted() {
+    let tol = Tolerances::new(1e-8, 1e-8);
+    let cfg = HuangBdf2Config {
+        h: 0.6,
+        start: HuangStart::SinglyImplicitRk,
+        ..Default::default()
+    };
+    let mut s = huang(0.0, &[1.0], tol.clone(), cfg);
+    let sirk_cfg = SirkConfig {
+        h: 0.6,
+        ..Default::default()
+    };
+    let mut alone = SinglyImplicitRk::new(0.0, &[1.0], tol, sirk_cfg).unwrap();
+    for stepper in [&mut s as &mut dyn Advance<Square>, &mut alone] {
+        match stepper.step(&mut Square) {
+            Err(OdeError::NoConvergence { .. }) => {}
+            other => panic!("expected NoConvergence, got {other:?}"),
+        }
+    }
+    assert!(alone.stats().newton_failures >= 1, "{:?}", alone.stats());
+    assert_eq!(s.stats(), alone.stats());
+    for stepper in [&mut s as &mut dyn Advance<Square>, &mut alone] {
+        stepper.set_t_stop(Some(0.1));
+        stepper.step(&mut Square).unwrap();
+    }
+    assert_eq!(s.stats(), alone.stats());
+}
