@@ -2,15 +2,16 @@
 //! against an independent witness rather than a count snapshot:
 //!
 //! * the dense output is the quadratic through the last three accepted points (Huang
-//!   (5.2.13)–(5.2.14), the same quadratic the predictor extrapolates): it reproduces the stored
+//!   (5.2.13)–(5.2.14), the quadratic the predictor extrapolates): it reproduces the stored
 //!   points, it is exact for a quadratic solution, and its slope at `tₙ` is the BDF2 derivative
 //!   `(3yₙ − 4yₙ₋₁ + yₙ₋₂)/(2h)` of (5.2.14), which satisfies the equation;
 //! * `t_prev` is the start of the last accepted step (the rule of the `Stepper` trait);
-//! * the secant (Broyden) corrector on a linear problem: Gay's theorem (Broyden's method ends
-//!   on a linear system of dimension `n` in at most `2n` steps) bounds every attempt, the
-//!   result is the solution of the BDF2 equation computed directly, and the converged iterate
-//!   is within `newton_tol` of it;
-//! * a predictor that already solves the equation is accepted after one evaluation;
+//! * the secant (Broyden) corrector: on a linear problem every attempt ends within `2n + 1`
+//!   iterations (Gay's theorem) at the directly solved BDF2 equation; at a double root, where
+//!   it converges at a constant rate, it stops within `newton_tol` of the solution (the
+//!   geometric-series bound of its convergence test); a predictor that already solves the
+//!   equation is accepted after one evaluation;
+//! * second order and A-stable damping on the stiff Prothero–Robinson problem;
 //! * failed corrector attempts, the starter's included, are counted in the statistics.
 
 use contour_ode::{
@@ -136,7 +137,10 @@ fn the_huang_dense_output_interpolates_the_last_three_points() {
         }
     }
     println!("dense: worst point {worst_point:.2e}, worst slope {worst_slope:.2e}");
-    assert!(worst_point < 1e-14, "interpolant misses a stored point by {worst_point:e}");
+    assert!(
+        worst_point < 1e-14,
+        "interpolant misses a stored point by {worst_point:e}"
+    );
     assert!(worst_slope < 1e-8, "slope at tₙ off by {worst_slope:e}");
 }
 
@@ -242,13 +246,76 @@ fn the_secant_iteration_ends_within_2n_steps_on_a_linear_problem() {
             prev = yn;
         }
         let st = s.stats();
-        println!("secant, newton_tol {newton_tol:e}: worst {worst:.2e}, most iterations {most}, {st:?}");
-        assert!(most <= 5, "a step took {most} iterations (Gay: ≤ 2n + 1 = 5)");
+        println!(
+            "secant, newton_tol {newton_tol:e}: worst {worst:.2e}, most iterations {most}, {st:?}"
+        );
+        assert!(
+            most <= 5,
+            "a step took {most} iterations (Gay: ≤ 2n + 1 = 5)"
+        );
         assert_eq!(st.newton_failures, 0, "{st:?}");
         // The matrices of the first (backward Euler) and second (BDF2) formula only.
         assert_eq!(st.jacobian_evals, 2, "{st:?}");
         assert!(worst < 1e-13, "result off the BDF2 solution by {worst:e}");
     }
+}
+
+/// Prothero–Robinson, `y' = λ(y − cos t) − sin t`, exact `y = cos t` from `y(0) = 1`.
+struct ProtheroRobinson {
+    lambda: f64,
+}
+
+impl DaeResidual for ProtheroRobinson {
+    fn dim(&self) -> usize {
+        1
+    }
+    fn residual(&mut self, t: f64, y: &[f64], yp: &[f64], r: &mut [f64]) -> Result<(), RhsError> {
+        r[0] = yp[0] - (self.lambda * (y[0] - t.cos()) - t.sin());
+        Ok(())
+    }
+}
+
+fn prothero_robinson(lambda: f64, y0: f64, h: f64, steps: usize) -> Vec<f64> {
+    let cfg = HuangBdf2Config {
+        h,
+        ..Default::default()
+    };
+    let mut s = huang(0.0, &[y0], Tolerances::new(1e-12, 1e-12), cfg);
+    let mut p = ProtheroRobinson { lambda };
+    (0..steps)
+        .map(|_| {
+            s.step(&mut p).unwrap();
+            (s.y()[0] - s.t().cos()).abs()
+        })
+        .collect()
+}
+
+/// BDF2 on a stiff problem: second order at `hλ = −0.2, −0.1` (the error at t = 1 against
+/// `cos t` falls by 2² when h halves), and A-stable damping of a transient at `hλ = −10⁴`:
+/// the backward Euler start multiplies an initial error of 1 by `R(hλ) = 1/(1 − hλ)` (5.2.15),
+/// then the roots of `(3 − 2hλ)ξ² − 4ξ + 1 = 0` (5.2.14), `|ξ| = (3 − 2hλ)^{−1/2} ≈ 0.007`,
+/// remove it within a few steps; from the sixth step on the error is that of BDF2 on the
+/// smooth solution, `O(h²/|λ|)` (measured 2.8e-11).
+#[test]
+fn huang_bdf2_is_second_order_and_damps_a_stiff_transient() {
+    let e1 = prothero_robinson(-10.0, 1.0, 0.02, 50)[49];
+    let e2 = prothero_robinson(-10.0, 1.0, 0.01, 100)[99];
+    let order = (e1 / e2).log2();
+    println!("Prothero–Robinson λ = −10: errors {e1:.3e}, {e2:.3e} → order {order:.3}");
+    assert!(
+        (order - 2.0).abs() < 0.2,
+        "order {order:.3} ({e1:e}, {e2:e})"
+    );
+    let errors = prothero_robinson(-1e6, 2.0, 0.01, 100);
+    let tail = errors[5..].iter().fold(0.0f64, |m, e| m.max(*e));
+    println!("Prothero–Robinson λ = −10⁶ from y₀ = cos 0 + 1: first errors {:?}, worst after 5 steps {tail:.2e}", &errors[..5]);
+    let r_be = 1.0 / (1.0 + 1e6 * 0.01);
+    assert!(
+        (errors[0] - r_be).abs() < 1e-3 * r_be,
+        "backward Euler start: {:e}, R(hλ) = {r_be:e}",
+        errors[0]
+    );
+    assert!(tail < 1e-9, "transient not damped: {tail:e}");
 }
 
 /// On `y = t²` the quadratic extrapolation (5.2.13)–(5.2.14) is the solution of the BDF2
@@ -270,9 +337,18 @@ fn a_predictor_that_solves_the_equation_is_accepted_after_one_evaluation() {
         let (i0, f0) = (s.stats().newton_iterations, s.stats().f_evals);
         s.step(&mut Parabola).unwrap();
         let (di, df) = (s.stats().newton_iterations - i0, s.stats().f_evals - f0);
-        assert_eq!((di, df), (1, 1), "step to t = {}: {di} iterations, {df} evaluations", s.t());
+        assert_eq!(
+            (di, df),
+            (1, 1),
+            "step to t = {}: {di} iterations, {df} evaluations",
+            s.t()
+        );
         let t = s.t();
-        assert!((s.y()[0] - t * t).abs() <= 1e-14 * t * t, "y({t}) = {}", s.y()[0]);
+        assert!(
+            (s.y()[0] - t * t).abs() <= 1e-14 * t * t,
+            "y({t}) = {}",
+            s.y()[0]
+        );
     }
 }
 
@@ -327,4 +403,68 @@ fn the_work_of_a_failed_start_is_counted() {
         stepper.step(&mut Square).unwrap();
     }
     assert_eq!(s.stats(), alone.stats());
+}
+
+/// `F = u·|u|` with `u = y' − cos t`: the equation of `y' = cos t` written with a double root.
+/// In one dimension Broyden's update is the secant method, which at a double root converges
+/// linearly: for `F = u²` it gives `uₘ₊₁ = uₘuₘ₋₁/(uₘ + uₘ₋₁)`, so the ratio `r` of
+/// successive errors tends to the root of `r = 1/(1 + r)`, `r = (√5 − 1)/2 ≈ 0.618`.
+struct DoubleRootCosine;
+
+impl DaeResidual for DoubleRootCosine {
+    fn dim(&self) -> usize {
+        1
+    }
+    fn residual(&mut self, t: f64, _y: &[f64], yp: &[f64], r: &mut [f64]) -> Result<(), RhsError> {
+        let u = yp[0] - t.cos();
+        r[0] = u * u.abs();
+        Ok(())
+    }
+}
+
+/// The convergence test `ρ/(1−ρ)·‖sₘ‖ ≤ newton_tol` is the geometric-series bound of the
+/// error left after an iteration that contracts at the rate `ρ`. At a double root the secant
+/// iteration contracts at a constant rate (≈ 0.618, [`DoubleRootCosine`]), so the bound is the
+/// remaining error itself: at every step the result's distance from the solution of its BDF2
+/// equation, `y = (4yₙ − yₙ₋₁ + 2h cos tₙ₊₁)/3` (5.2.14), in the corrector's weighted norm, is
+/// at most `newton_tol` — up to the lag of the measured rate, a geometric mean over the
+/// iterations since the second (measured worst: 0.99·newton_tol over 29 steps, 24 iterations a
+/// step; with the factor `ρ/(1+ρ)` it would be 4.2·newton_tol).
+#[test]
+fn the_secant_iteration_stops_within_newton_tol_of_the_solution() {
+    let (h, tol, newton_tol) = (0.1, 1e-8, 0.33);
+    let cfg = HuangBdf2Config {
+        h,
+        newton_tol,
+        // At the rate 0.618 the predictor's error takes about 25 iterations to remove.
+        max_iterations: 40,
+        initial_derivative: Some(vec![1.0]),
+        ..Default::default()
+    };
+    let mut s = huang(0.0, &[0.0], Tolerances::new(tol, tol), cfg);
+    let mut prev = 0.0;
+    s.step(&mut DoubleRootCosine).unwrap();
+    let (mut worst, mut steps): (f64, usize) = (0.0, 0);
+    while s.t() < 3.0 - 0.5 * h {
+        let yn = s.y()[0];
+        s.step(&mut DoubleRootCosine).unwrap();
+        // (3y − 4yₙ + yₙ₋₁)/(2h) = cos tₙ₊₁, Huang (5.2.14).
+        let solution = (4.0 * yn - prev + 2.0 * h * s.t().cos()) / 3.0;
+        // The corrector's weights 1/(atol + rtol·|yₙ|), one component.
+        let weighted = (s.y()[0] - solution).abs() / (tol + tol * yn.abs());
+        worst = worst.max(weighted / newton_tol);
+        prev = yn;
+        steps += 1;
+    }
+    let st = s.stats();
+    println!("double root: worst error {worst:.3}·newton_tol over {steps} steps, {st:?}");
+    assert_eq!(st.newton_failures, 0, "{st:?}");
+    assert!(
+        st.newton_iterations > 10 * steps,
+        "the iteration should be slow here: {st:?}"
+    );
+    assert!(
+        worst <= 1.5,
+        "a result {worst:.3}·newton_tol from its BDF2 solution"
+    );
 }
