@@ -16,8 +16,12 @@
 //!   `z = −B₀⁻¹F(y⁽ᵐ⁾)`, `z += sⱼ₊₁ (sⱼᵀz)/‖sⱼ‖²` for `j < m−1`,
 //!   `sₘ = z / (1 − sₘ₋₁ᵀz/‖sₘ₋₁‖²)`, `y⁽ᵐ⁺¹⁾ = y⁽ᵐ⁾ + sₘ`. Converged when
 //!   `ρ/(1−ρ)·‖sₘ‖ ≤ newton_tol` (weighted norm, `ρ` the observed rate measured from the
-//!   second iteration on, since for index 3 the first two updates fix different blocks); on failure the
-//!   matrix is refreshed once, then [`OdeError::NoConvergence`].
+//!   second iteration on, since for index 3 the first two updates fix different blocks), or
+//!   at once when `‖sₘ‖ ≤ 100u‖ŷ‖` (the predictor already solves the equation to round-off:
+//!   one evaluation); on failure the matrix is refreshed once, then
+//!   [`OdeError::NoConvergence`], both failed attempts counted in [`Stats::newton_failures`].
+//!   The starter's work (the singly-implicit RK's evaluations, matrices, iterations and
+//!   failures) is counted in this stepper's [`Stats`], a failed start's included.
 //!   On index-3 systems (Huang's manipulators) the matrix of the previous step seldom
 //!   suffices — `G⁻¹` grows like `h⁻²` in the multiplier rows while `G` drifts by `O(h)` —
 //!   so most steps form a fresh matrix (test `huang_bdf2_on_index3_pendulum`: ≈ 0.95
@@ -320,13 +324,15 @@ impl HuangBdf2 {
         if let Some(st) = starter {
             // Start by the singly-implicit RK (5.2.16)–(5.2.18).
             st.set_t_stop(self.t_stop);
-            st.step_impl(f)?;
+            // The starter's work is this stepper's work, a failed start's included.
+            let started = st.step_impl(f);
             self.stats.f_evals += st.stats().f_evals;
             self.stats.jacobian_evals += st.stats().jacobian_evals;
             self.stats.factorizations += st.stats().factorizations;
             self.stats.newton_iterations += st.stats().newton_iterations;
             self.stats.newton_failures += st.stats().newton_failures;
             *st.stats_mut() = Stats::default();
+            started?;
             self.yc.copy_from_slice(st.y());
             order = 3;
         } else {

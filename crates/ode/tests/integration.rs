@@ -10,6 +10,7 @@ mod convergence_order;
 mod events;
 mod fuzz;
 mod gill_roundoff;
+mod huang_bdf2_witnesses;
 mod implicit_methods;
 mod kepler;
 mod no_alloc;
