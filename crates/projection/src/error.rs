@@ -210,8 +210,8 @@ pub enum ProjectionError {
     /// (a fraction 1/4 per step at the vertex of the drifted level set `xs = φ`, a hyperbola
     /// that joins an arm of one branch to an arm of the other), and the sign of the drift, not
     /// the dynamics, picks the branch. The run ends where the second step leaves more than
-    /// [`crate::AMBIGUOUS_CONTRACTION`]; checked at every accepted step with
-    /// [`crate::PassagePolicy::Stop`] (the default).
+    /// [`crate::AMBIGUOUS_CONTRACTION`] and more than half the fraction the first left;
+    /// checked at every accepted step with [`crate::PassagePolicy::Stop`] (the default).
     #[error(
         "ambiguous branch at t = {t:.3e}: the {method} method's state is off the constraints \
          by |phi| = {drift:.3e} near a singular configuration: a second Newton step toward \
