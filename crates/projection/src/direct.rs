@@ -29,7 +29,9 @@
 //! the SSRMS arm of Kövecses' direct run at τ = 1e-3 ends 80 s with ‖φ‖ = 0.14, first and
 //! second fractions 0.26 and 0.056), the run ends with [`ProjectionError::AmbiguousBranch`]. The
 //! check costs one mass matrix, two Jacobians, three constraint evaluations and two KKT
-//! solves per accepted step, in a workspace allocated at the start.
+//! solves per accepted step, in a workspace allocated at the start: measured on A02
+//! (`NFourBar`, n = 1, 4, 40, 0.6 s at τ = 1e-9, alone on a core), 16–31 % more time per
+//! DOPRI5 step (six evaluations) and 1.4–2.1× per ABM step (two); `Continue` skips it.
 //! [`PassagePolicy::Continue`] continues through both.
 
 use contour_linalg::{KktMethod, KktSolver};
