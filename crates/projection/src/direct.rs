@@ -13,14 +13,35 @@
 //! By default ([`PassagePolicy::Stop`]) the first evaluation whose `J` has a numerical rank
 //! (the rank-revealing KKT solve's, cut-off `DynamicsOptions::rank_rtol`) below the initial
 //! rank ends the run with [`ProjectionError::SingularPassage`]; redundant rows present from
-//! `t0` are not a passage. [`PassagePolicy::Continue`] continues through it.
+//! `t0` are not a passage.
+//!
+//! A step can also jump over the band where `J` loses rank: the drifted state does not cross
+//! the singular configuration but turns onto the other branch along the level set `φ = d`
+//! (near the crossing `φ ≈ xs` that level set is a hyperbola joining an arm of one branch to
+//! an arm of the other). So with [`PassagePolicy::Stop`] every accepted step is also checked
+//! for an ambiguous branch by two Newton steps toward `φ = 0`,
+//! `Δq = M⁻¹Jᵀ(J M⁻¹Jᵀ)⁺φ`. The first removes the drift in the directions `J` keeps; the
+//! second converges quadratically at a regular state but only linearly near a crossing
+//! (from a point at distance `ρ` of the crossing on `xs = d`, one step leaves
+//! `(d/ρ²)²` of the residual: 1/4 at the vertex). Where the second step leaves more than
+//! [`AMBIGUOUS_CONTRACTION`] of its residual, and more than half the fraction the first step
+//! left (a state far off the constraints contracts slowly at first, but faster at each step:
+//! the SSRMS arm of Kövecses' direct run at τ = 1e-3 ends 80 s with ‖φ‖ = 0.14, first and
+//! second fractions 0.26 and 0.056), the run ends with [`ProjectionError::AmbiguousBranch`]. The
+//! check costs one mass matrix, two Jacobians, three constraint evaluations and two KKT
+//! solves per accepted step, in a workspace allocated at the start: measured on A02
+//! (`NFourBar`, n = 1, 4, 40, 0.6 s at τ = 1e-9, alone on a core), 16–31 % more time per
+//! DOPRI5 step (six evaluations) and 1.4–2.1× per ABM step (two); `Continue` skips it.
+//! [`PassagePolicy::Continue`] continues through both.
 
+use contour_linalg::{KktMethod, KktSolver};
 use contour_model::{Baumgarte, ConstrainedDynamics, DynamicsOptions, Mechanism};
 use contour_ode::OdeError;
+use faer::Mat;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ProjectionError;
-use crate::method::{ConstraintMethod, MethodStart, RunContext};
+use crate::method::{AfterStep, ConstraintMethod, MethodStart, RunContext};
 use crate::rhs::{ode_error, ConstrainedRhs};
 use crate::trajectory::SimulationStats;
 
@@ -46,6 +67,116 @@ pub(crate) struct Direct<'m, M: ?Sized> {
     opts: DynamicsOptions,
     /// Numerical rank of `J` at the initial state (the floor of the passage guard).
     initial_rank: usize,
+    /// The per-step ambiguous-branch check ([`PassagePolicy::Stop`] only).
+    branch: Option<BranchCheck>,
+}
+
+/// Largest fraction of the residual that the second of two Newton steps toward `φ = 0` may
+/// leave before a state is taken to be on an ambiguous branch (module documentation). On A02
+/// (`NFourBar`, n = 1 and 4, τ = 1e-6 and 1e-9, direct and Baumgarte with the four
+/// integrators, 2 s) it stayed at or below 1.2e-2 at every step of the runs that kept to the
+/// physical branch, and reached 0.28–5.8 on every turn onto another branch but one: n = 4,
+/// direct + RK-Gill at τ = 1e-6, t ≈ 2.67 s, 1.3e-2 (five crank rows lose rank together
+/// there), which ends with this error at the next passage, off the branch.
+pub const AMBIGUOUS_CONTRACTION: f64 = 0.05;
+
+/// Multiple of the round-off in `φ` (`ε Σ_k |J_ik| |q_k|` per row) below which a residual
+/// left by the Newton step is noise, not a sign of a crossing.
+const NOISE_FACTOR: f64 = 64.0;
+
+/// Workspace of the ambiguous-branch check: `M`, `J`, `φ` at the accepted state, the Newton
+/// correction and `φ` after it. Allocated once.
+#[derive(Debug)]
+struct BranchCheck {
+    mm: Mat<f64>,
+    j: Mat<f64>,
+    kkt: KktSolver,
+    zero: Vec<f64>,
+    phi: Vec<f64>,
+    dq: Vec<f64>,
+    mu: Vec<f64>,
+    q1: Vec<f64>,
+}
+
+impl BranchCheck {
+    fn new(n: usize, l: usize) -> Self {
+        Self {
+            mm: Mat::zeros(n, n),
+            j: Mat::zeros(l, n),
+            kkt: KktSolver::new(n, l, KktMethod::RangeSpace),
+            zero: vec![0.0; n],
+            phi: vec![0.0; l],
+            dq: vec![0.0; n],
+            mu: vec![0.0; l],
+            q1: vec![0.0; n],
+        }
+    }
+
+    /// `Some((‖φ‖, contraction))` where the second of two Newton steps from `q` toward
+    /// `φ = 0` leaves more than [`AMBIGUOUS_CONTRACTION`] of the residual it starts from, more
+    /// than half the fraction the first step left, and more than round-off; `None` otherwise.
+    /// The first step removes the drift in the directions `J` keeps (quadratic convergence);
+    /// what the second leaves measures the lost direction alone.
+    fn ambiguous<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+    ) -> Result<Option<(f64, f64)>, ProjectionError> {
+        mech.constraints(t, q, &mut self.phi);
+        let drift = norm(&self.phi);
+        if drift == 0.0 || !drift.is_finite() {
+            return Ok(None);
+        }
+        mech.mass_matrix(q, self.mm.as_mut());
+        self.q1.copy_from_slice(q);
+        self.newton_step(mech, t)?;
+        let first = norm(&self.phi);
+        self.newton_step(mech, t)?;
+        let left = norm(&self.phi);
+        let mut noise = 0.0;
+        for i in 0..self.phi.len() {
+            let row = (0..q.len()).fold(0.0, |a, k| a + (self.j[(i, k)] * q[k]).abs());
+            noise += (NOISE_FACTOR * f64::EPSILON * row).powi(2);
+        }
+        let contraction = left / first;
+        // Newton's quadratic convergence shows as a second contraction well below the first
+        // (`left/first ≈ C·first` where `first/drift ≈ C·drift`), even from a state far off
+        // the constraints; near a crossing the second is no better than half the first
+        let accelerating = contraction <= 0.5 * first / drift;
+        Ok(
+            (left > noise.sqrt() && contraction > AMBIGUOUS_CONTRACTION && !accelerating)
+                .then_some((drift, contraction)),
+        )
+    }
+
+    /// One Newton step from `q1` with `φ(t, q1)` in `phi`: `M Δq − Jᵀμ = 0`, `J Δq = φ`
+    /// (`J` at `q1`, the mass matrix of the accepted state as the metric), `q1 ← q1 − Δq`,
+    /// `phi ← φ(t, q1)`.
+    fn newton_step<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+    ) -> Result<(), ProjectionError> {
+        mech.constraint_jacobian(t, &self.q1, self.j.as_mut());
+        self.kkt.solve(
+            self.mm.as_ref(),
+            self.j.as_ref(),
+            &self.zero,
+            &self.phi,
+            &mut self.dq,
+            &mut self.mu,
+        )?;
+        for (q1, &d) in self.q1.iter_mut().zip(&self.dq) {
+            *q1 -= d;
+        }
+        mech.constraints(t, &self.q1, &mut self.phi);
+        Ok(())
+    }
+}
+
+fn norm(v: &[f64]) -> f64 {
+    v.iter().map(|x| x * x).sum::<f64>().sqrt()
 }
 
 impl<'m, M: Mechanism + ?Sized> Direct<'m, M> {
@@ -63,10 +194,13 @@ impl<'m, M: Mechanism + ?Sized> Direct<'m, M> {
         if ctx.passage_policy == PassagePolicy::Stop {
             rhs.guard_passages(initial_rank);
         }
+        let branch = (ctx.passage_policy == PassagePolicy::Stop)
+            .then(|| BranchCheck::new(ctx.mech.dof(), ctx.mech.n_constraints()));
         let method = Self {
             rhs,
             opts,
             initial_rank,
+            branch,
         };
         Ok(MethodStart::on_x(method, &ctx.x0, ctx.error_control))
     }
@@ -117,6 +251,28 @@ impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for Direct<'m, M> {
             };
         }
         ode_error(e, &mut self.rhs.last_error)
+    }
+
+    fn after_step(
+        &mut self,
+        t: f64,
+        _h: f64,
+        y: &[f64],
+        _y_new: &mut [f64],
+    ) -> Result<AfterStep, ProjectionError> {
+        if let Some(check) = self.branch.as_mut() {
+            let mech = self.rhs.mechanism();
+            let n = mech.dof();
+            if let Some((drift, contraction)) = check.ambiguous(mech, t, &y[..n])? {
+                return Err(ProjectionError::AmbiguousBranch {
+                    t,
+                    drift,
+                    contraction,
+                    method: self.name(),
+                });
+            }
+        }
+        Ok(AfterStep::Keep)
     }
 
     fn output_dynamics(&self) -> DynamicsOptions {

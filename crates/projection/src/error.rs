@@ -201,6 +201,37 @@ pub enum ProjectionError {
         /// `"direct"` or `"baumgarte"`.
         method: &'static str,
     },
+    /// The direct method or Baumgarte's stabilization reached a state whose drift off the
+    /// constraints is as large as its distance from a configuration where branches of motion
+    /// cross. Two Newton steps toward `φ = 0` (the mass-weighted minimum-norm correction
+    /// `Δq = M⁻¹Jᵀ(J M⁻¹Jᵀ)⁺φ`) are taken from the accepted state: at a regular state the
+    /// second leaves a negligible fraction of the residual it starts from (quadratic
+    /// convergence); near the crossing of two branches, `φ ≈ xs`, Newton converges linearly
+    /// (a fraction 1/4 per step at the vertex of the drifted level set `xs = φ`, a hyperbola
+    /// that joins an arm of one branch to an arm of the other), and the sign of the drift, not
+    /// the dynamics, picks the branch. The run ends where the second step leaves more than
+    /// [`crate::AMBIGUOUS_CONTRACTION`] and more than half the fraction the first left;
+    /// checked at every accepted step with [`crate::PassagePolicy::Stop`] (the default).
+    #[error(
+        "ambiguous branch at t = {t:.3e}: the {method} method's state is off the constraints \
+         by |phi| = {drift:.3e} near a singular configuration: a second Newton step toward \
+         them leaves {contraction:.2e} of the residual it starts from (linear convergence; \
+         bound AMBIGUOUS_CONTRACTION), so the drift, not the dynamics, would pick the branch \
+         after the passage. Methods that keep the state on the constraints pass here: \
+         perturbation, projector (Method::Projector), parametrization, GGL (exact \
+         stabilization). To continue anyway: Simulation::passage_policy(PassagePolicy::Continue), \
+         with an energy_tolerance"
+    )]
+    AmbiguousBranch {
+        /// Time of the accepted step.
+        t: f64,
+        /// `‖φ(t, q)‖₂` there.
+        drift: f64,
+        /// `‖φ(q₂)‖₂ / ‖φ(q₁)‖₂` of the second Newton step `q₁ → q₂`.
+        contraction: f64,
+        /// `"direct"` or `"baumgarte"`.
+        method: &'static str,
+    },
     /// A run failed after it had started: the failure with the time and state of the last
     /// accepted step and the trajectory computed so far ([`ProjectionError::cause`] is the
     /// error behind it).
@@ -364,6 +395,13 @@ mod tests {
                 rows: 3,
                 initial_rank: 2,
                 method: "direct",
+            }
+            .to_string(),
+            ProjectionError::AmbiguousBranch {
+                t: tiny,
+                drift: tiny,
+                contraction: 0.25,
+                method: "baumgarte",
             }
             .to_string(),
             ProjectionError::Failed(Box::new(SimulationFailure {

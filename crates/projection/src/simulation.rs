@@ -25,11 +25,12 @@
 //!   integrator): their state is on the constraints at every step; perturbation with ABM at
 //!   τ = 1e-6 (at τ = 1e-9 its projection, a QR that needs full rank, collapses the step
 //!   near a passage: a typed error);
-//! * **not safe** — direct and Baumgarte: nothing keeps their state on the constraints, and the
-//!   nearly lost directions amplify the drift near a passage. Where an evaluation finds `J`
-//!   below its initial rank they stop with [`ProjectionError::SingularPassage`] by default
-//!   ([`Simulation::passage_policy`]); where a step jumps over the singular band they can
-//!   continue on another branch with `Ok` (crate documentation, "Singular configurations").
+//! * **safe by stopping** — direct and Baumgarte: nothing keeps their state on the
+//!   constraints, and the nearly lost directions amplify the drift near a passage. By default
+//!   ([`Simulation::passage_policy`]) they stop with [`ProjectionError::SingularPassage`]
+//!   where an evaluation finds `J` below its initial rank, and with
+//!   [`ProjectionError::AmbiguousBranch`] where an accepted state is within its drift of a
+//!   crossing (crate documentation, "Singular configurations").
 //!
 //! For models that report their energy the statistics hold the drift `|E − E(t0)|`, and
 //! [`Simulation::energy_tolerance`] turns a drift into [`ProjectionError::EnergyDrift`] with its
@@ -223,10 +224,11 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
         self
     }
 
-    /// What the direct and Baumgarte methods do at a singular passage, an evaluation where
-    /// `J` has a numerical rank below its rank at the initial state ([`crate::direct`]).
-    /// Default [`PassagePolicy::Stop`]: the run ends with
-    /// [`ProjectionError::SingularPassage`], because neither method corrects the drift in the
+    /// What the direct and Baumgarte methods do at a singular passage: an evaluation where
+    /// `J` has a numerical rank below its rank at the initial state, or an accepted state
+    /// within its drift of a crossing of branches ([`crate::direct`]). Default
+    /// [`PassagePolicy::Stop`]: the run ends with [`ProjectionError::SingularPassage`] or
+    /// [`ProjectionError::AmbiguousBranch`], because neither method corrects the drift in the
     /// lost direction and the drift, not the dynamics, would pick the branch after it.
     /// [`PassagePolicy::Continue`] continues through it with the rank-revealing solve (unique
     /// `q̈`, minimum-norm λ); pair it with [`Simulation::energy_tolerance`]. The other methods
