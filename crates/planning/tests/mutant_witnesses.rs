@@ -390,19 +390,20 @@ fn a_slide_along_a_bending_speed_cap_carries_the_boundary_acceleration() {
     assert!(entries == 1 && inner > 100, "{entries} entries, {inner} inner samples");
 }
 
-/// q = (2 + s, 4 (s − ½)²): the y joint reverses at s = ½, where the s̈ coefficient B_y of its
-/// acceleration rows B_y s̈ + B̄_y ṡ² ≤ 1 changes sign — a zero-inertia point of the rows, where
-/// ṡ² ≤ 1/B̄_y = 1/8 alone. The phase plane switches there (kind ZeroInertia), and its time
-/// agrees with TOPP-RA's.
+/// q = (2 + s, 4 (s − s_r)²) with s_r = 0.4567 (between the points of the MVC scan): the y
+/// joint reverses at s_r, where the s̈ coefficient B_y of its acceleration rows
+/// B_y s̈ + B̄_y ṡ² ≤ 1 changes sign — a zero-inertia point of the rows, where ṡ² ≤ 1/B̄_y = 1/8
+/// alone. The phase plane switches there (kind ZeroInertia), and its time agrees with
+/// TOPP-RA's.
 #[test]
 fn a_joint_acceleration_row_whose_coefficient_reverses_gives_a_zero_inertia_switch() {
     let r = point_mass(1.0);
-    let k = 4.0;
+    let (k, sr) = (4.0, 0.4567);
     let seg = Segment {
         s_start: 0.0,
         s_end: 1.0,
         shape: Shape::Polynomial {
-            coefficients: vec![vec![2.0, 1.0], vec![0.25 * k, -k, k]],
+            coefficients: vec![vec![2.0, 1.0], vec![k * sr * sr, -2.0 * k * sr, k]],
         },
         kind: SegmentKind::Unconstrained,
     };
@@ -421,7 +422,7 @@ fn a_joint_acceleration_row_whose_coefficient_reverses_gives_a_zero_inertia_swit
         .filter(|w| w.kind == SwitchKind::ZeroInertia)
         .collect();
     assert!(
-        zi.iter().any(|w| (w.s - 0.5).abs() < 1e-9),
+        zi.iter().any(|w| (w.s - sr).abs() < 1e-9),
         "{:?}",
         pp.switching_points
     );
@@ -474,4 +475,51 @@ fn a_speed_cap_that_vanishes_at_a_breakpoint_brings_the_motion_to_rest_there() {
         "T = {} vs {exact}",
         sol.total_time
     );
+}
+
+/// Joint velocity limits |q̇_x| ≤ 1 on x = 2 + s + 10 s³ (B_x = 1 + 30 s²: the cap ṡ ≤ 1/B_x
+/// falls from 1 to 1/31) under speed-dependent limits |F| ≤ 4: the controllable sets hold the
+/// rows, so the profile slows down for the falling cap in time; TOPP-RA's time agrees with the
+/// phase plane's (which takes the rows as its speed cap) and the profile stays under the cap.
+#[test]
+fn a_falling_joint_velocity_cap_is_met_under_speed_dependent_limits() {
+    let r = point_mass(1.0);
+    let seg = Segment {
+        s_start: 0.0,
+        s_end: 1.0,
+        shape: Shape::Polynomial {
+            coefficients: vec![vec![2.0, 1.0, 0.0, 10.0], vec![0.0]],
+        },
+        kind: SegmentKind::Unconstrained,
+    };
+    let jp = CartesianJointPath::new(Path::new(vec![seg]).unwrap());
+    let d = PathDynamics::new(&r, &jp).unwrap();
+    let lim = FnLimits(|_s: f64, _sd: f64, lo: &mut [f64], hi: &mut [f64]| {
+        lo.fill(-4.0);
+        hi.fill(4.0);
+    });
+    let vel = JointVelocityLimits::new(vec![1.0, f64::INFINITY]);
+    let acc = AccelerationLimits::new(&d, &lim).with_constraint(&vel).unwrap();
+    let pp = PhasePlane::new(&acc, PhasePlaneConfig::default())
+        .solve()
+        .unwrap();
+    let tr = Toppra::new(
+        &acc,
+        ToppraConfig {
+            intervals: 2000,
+            ..ToppraConfig::default()
+        },
+    )
+    .solve()
+    .unwrap();
+    eprintln!("phase plane {} TOPP-RA {}", pp.total_time, tr.total_time);
+    assert!(
+        (pp.total_time - tr.total_time).abs() < 2e-3 * pp.total_time,
+        "phase plane {} vs TOPP-RA {}",
+        pp.total_time,
+        tr.total_time
+    );
+    for (s, sd) in tr.s.iter().zip(&tr.sd) {
+        assert!(*sd * (1.0 + 30.0 * s * s) <= 1.0 + 1e-9, "ṡ({s}) = {sd}");
+    }
 }
