@@ -31,7 +31,9 @@ fn state_at_follows_the_bang_bang_law_for_an_acceleration_other_than_one() {
     for &t in &[0.05, 0.2, 0.37, 0.49] {
         let (s, sd, sdd) = sol.state_at(t).unwrap();
         assert!(
-            (s - 2.0 * t * t).abs() < 1e-9 && (sd - 4.0 * t).abs() < 1e-8 && (sdd - 4.0).abs() < 1e-8,
+            (s - 2.0 * t * t).abs() < 1e-9
+                && (sd - 4.0 * t).abs() < 1e-8
+                && (sdd - 4.0).abs() < 1e-8,
             "t = {t}: ({s}, {sd}, {sdd})"
         );
     }
@@ -51,8 +53,7 @@ fn state_at_follows_the_bang_bang_law_for_an_acceleration_other_than_one() {
 /// documented fall-back to the chord rule): the time to cover a distance is never less than
 /// the distance over the largest speed on it, t(s) − t(s₀) ≥ (s − s₀)/max ṡ.
 #[test]
-fn time_at_s_is_at_least_the_distance_over_the_top_speed_where_the_interpolant_dips_below_rest()
-{
+fn time_at_s_is_at_least_the_distance_over_the_top_speed_where_the_interpolant_dips_below_rest() {
     // x(s) = (s − ¼)² − δ² on [0, 1] (a quadratic: the cubic Hermite of its end values and
     // slopes is itself), negative only on |s − ¼| < δ
     let delta: f64 = 1e-3;
@@ -128,7 +129,9 @@ fn joint_velocity_rows_cap_the_speed_under_speed_dependent_limits() {
         hi.fill(4.0);
     });
     let vel = JointVelocityLimits::new(vec![1.0, f64::INFINITY]);
-    let acc = AccelerationLimits::new(&d, &lim).with_constraint(&vel).unwrap();
+    let acc = AccelerationLimits::new(&d, &lim)
+        .with_constraint(&vel)
+        .unwrap();
     let sol = Toppra::new(
         &acc,
         ToppraConfig {
@@ -249,7 +252,9 @@ fn a_violation_equal_to_the_tolerance_is_accepted() {
     let again = Toppra::new(&acc, cfg(v)).solve().unwrap();
     assert_eq!(again.max_violation, v);
     // and just below it, refused
-    let e = Toppra::new(&acc, cfg(v * (1.0 - 1e-12))).solve().unwrap_err();
+    let e = Toppra::new(&acc, cfg(v * (1.0 - 1e-12)))
+        .solve()
+        .unwrap_err();
     assert!(matches!(e, PlanningError::LimitViolated { .. }), "{e:?}");
 }
 
@@ -335,7 +340,11 @@ fn a_slide_along_a_bending_speed_cap_carries_the_boundary_acceleration() {
             -0.25 * pi * pi * sn,
             -0.25 * pi * pi * pi * cs,
         );
-        (c * c1, 2.0 * (c1 * c1 + c * c2), 2.0 * (3.0 * c1 * c2 + c * c3))
+        (
+            c * c1,
+            2.0 * (c1 * c1 + c * c2),
+            2.0 * (3.0 * c1 * c2 + c * c3),
+        )
     };
     let sol = PhasePlane::new(
         &acc,
@@ -387,7 +396,10 @@ fn a_slide_along_a_bending_speed_cap_carries_the_boundary_acceleration() {
         }
     }
     eprintln!("slide: {entries} entry, {inner} inner samples, largest error/bound {worst:.3}");
-    assert!(entries == 1 && inner > 100, "{entries} entries, {inner} inner samples");
+    assert!(
+        entries == 1 && inner > 100,
+        "{entries} entries, {inner} inner samples"
+    );
 }
 
 /// q = (2 + s, 4 (s − s_r)²) with s_r = 0.4567 (between the points of the MVC scan): the y
@@ -499,7 +511,9 @@ fn a_falling_joint_velocity_cap_is_met_under_speed_dependent_limits() {
         hi.fill(4.0);
     });
     let vel = JointVelocityLimits::new(vec![1.0, f64::INFINITY]);
-    let acc = AccelerationLimits::new(&d, &lim).with_constraint(&vel).unwrap();
+    let acc = AccelerationLimits::new(&d, &lim)
+        .with_constraint(&vel)
+        .unwrap();
     let pp = PhasePlane::new(&acc, PhasePlaneConfig::default())
         .solve()
         .unwrap();
@@ -522,4 +536,37 @@ fn a_falling_joint_velocity_cap_is_met_under_speed_dependent_limits() {
     for (s, sd) in tr.s.iter().zip(&tr.sd) {
         assert!(*sd * (1.0 + 30.0 * s * s) <= 1.0 + 1e-9, "ṡ({s}) = {sd}");
     }
+}
+
+/// Limits that admit only rest at the breakpoint s = ½ of two collinear segments (a stop line:
+/// the zero-inertia y axis must push with F_y ≥ 1 there at any ṡ > 0; |F_x| ≤ 4): the MVC is
+/// zero there from the left and from the right, and the motion stops at s = ½ — two bang–bang
+/// halves, T = 2 · 2 √(½ / 4) = √2, as with a rest point at ½.
+#[test]
+fn limits_that_admit_only_rest_at_a_breakpoint_stop_the_motion_there() {
+    let r = point_mass(1.0);
+    let path = Path::new(vec![
+        Segment::line(&[2.0, 0.0], &[2.5, 0.0], 0.0, 0.5),
+        Segment::line(&[2.5, 0.0], &[3.0, 0.0], 0.5, 1.0),
+    ])
+    .unwrap();
+    let jp = CartesianJointPath::new(path);
+    let d = PathDynamics::new(&r, &jp).unwrap();
+    let lim = FnLimits(|s: f64, sd: f64, lo: &mut [f64], hi: &mut [f64]| {
+        lo[0] = -4.0;
+        hi[0] = 4.0;
+        lo[1] = if s == 0.5 && sd > 0.0 { 1.0 } else { -1.0 };
+        hi[1] = 1.0;
+    });
+    let acc = AccelerationLimits::new(&d, &lim);
+    let sol = PhasePlane::new(&acc, PhasePlaneConfig::default())
+        .solve()
+        .unwrap();
+    let exact = 2f64.sqrt();
+    eprintln!("T = {} vs {exact}", sol.total_time);
+    assert!(
+        (sol.total_time - exact).abs() < 1e-6 * exact,
+        "T = {} vs {exact}",
+        sol.total_time
+    );
 }
