@@ -149,19 +149,6 @@ fn joint_velocity_rows_cap_the_speed_under_speed_dependent_limits() {
     assert!(sol.sd.iter().all(|v| *v <= 1.0 + 1e-9));
 }
 
-/// Zero-inertia y limits that exclude rest where `band(s)`: F_y = 0 must lie in
-/// [½ − ṡ, 1], i.e. ṡ ≥ ½ there.
-fn keep_moving_in(
-    band: impl Fn(f64) -> bool,
-) -> FnLimits<impl Fn(f64, f64, &mut [f64], &mut [f64])> {
-    FnLimits(move |s: f64, sd: f64, lo: &mut [f64], hi: &mut [f64]| {
-        lo[0] = -4.0;
-        hi[0] = 4.0;
-        lo[1] = if band(s) { 0.5 - sd } else { -1.0 };
-        hi[1] = 1.0;
-    })
-}
-
 /// Rest is inadmissible for 0.3 < s < 0.7 (ṡ ≥ ½ there) but the bang–bang motion of |F| ≤ 4
 /// crosses that band at ṡ ≥ √2.4: the band does not bind, T = 1, and every grid point of the
 /// band has a controllable set that excludes rest.
@@ -170,7 +157,13 @@ fn a_band_where_rest_is_inadmissible_is_crossed_at_speed() {
     let r = point_mass(1.0);
     let jp = line_of_length(1.0);
     let d = PathDynamics::new(&r, &jp).unwrap();
-    let lim = keep_moving_in(|s| s > 0.3 && s < 0.7);
+    // zero-inertia y limits that exclude rest in the band: F_y = 0 must lie in [½ − ṡ, 1]
+    let lim = FnLimits(|s: f64, sd: f64, lo: &mut [f64], hi: &mut [f64]| {
+        lo[0] = -4.0;
+        hi[0] = 4.0;
+        lo[1] = if s > 0.3 && s < 0.7 { 0.5 - sd } else { -1.0 };
+        hi[1] = 1.0;
+    });
     let acc = AccelerationLimits::new(&d, &lim);
     let sol = Toppra::new(
         &acc,
