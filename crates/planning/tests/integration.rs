@@ -10,6 +10,7 @@ mod common;
 mod fuzz;
 mod generic_mechanism;
 mod limit_kinds;
+mod mutant_witnesses;
 mod phase_plane_accuracy;
 mod planning_sync;
 #[path = "../../ode/tests/support/pub_fn_scan.rs"]

@@ -417,10 +417,14 @@ impl XInterval {
                 f64::NAN
             }
         };
+        // a NaN of the first panel already flags a non-positive x (and would make the
+        // tolerance NaN, which no panel meets: 2⁵⁰ panels)
         let whole = gauss_legendre5(&g, 0.0, 1.0);
-        let t = adaptive_gl(&g, 0.0, 1.0, whole, 1e-14 * whole.abs(), 0);
-        if t.is_finite() {
-            return t;
+        if whole.is_finite() {
+            let t = adaptive_gl(&g, 0.0, 1.0, whole, 1e-14 * whole.abs(), 0);
+            if t.is_finite() {
+                return t;
+            }
         }
         // chord rule 2δ/(√x_j + √x_{j+1}) (exact when x is linear in s)
         let m = 256;
