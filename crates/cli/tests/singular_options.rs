@@ -1,8 +1,8 @@
 //! The singular-configuration options of a scenario: `method.passage_policy`,
-//! `tolerance.energy` and `[dynamics]`, run in-process through `run::run` on the four-bar
-//! built as a parallelogram (crank = rocker, coupler = ground). Released at a crank angle of
-//! 1 rad it swings through the flat configurations at 0 and −π, where `J` loses rank and the
-//! parallelogram and anti-parallelogram branches cross.
+//! `tolerance.energy` and `[dynamics]`, run in-process through `run::run` (and swept by the
+//! built binary) on the four-bar built as a parallelogram (crank = rocker, coupler = ground).
+//! Released at a crank angle of 1 rad it swings through the flat configurations at 0 and −π,
+//! where `J` loses rank and the parallelogram and anti-parallelogram branches cross.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
 use std::path::Path;
@@ -208,4 +208,36 @@ fn bad_values_are_refused_with_their_key_and_line() {
         e.contains("key `rank_tol`") && e.contains("rank_rtol"),
         "{e}"
     );
+}
+
+#[test]
+fn a_sweep_over_the_passage_policy_has_a_failed_and_a_finished_row() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("base.toml"), PARALLELOGRAM).unwrap();
+    let sweep = dir.path().join("sweep.toml");
+    std::fs::write(
+        &sweep,
+        "base = \"base.toml\"\n[grid]\n\"method.passage_policy\" = [\"stop\", \"continue\"]\n",
+    )
+    .unwrap();
+    let out_dir = dir.path().join("out");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_contour"))
+        .args([
+            "sweep",
+            sweep.to_str().unwrap(),
+            "-o",
+            out_dir.to_str().unwrap(),
+        ])
+        .args(["--jobs", "1", "--no-progress-bar"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    let text = std::fs::read_to_string(out_dir.join("summary.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[1].contains(",failed,") && lines[1].contains("ambiguous branch"),
+        "{text}"
+    );
+    assert!(lines[2].contains(",ok,"), "{text}");
 }
