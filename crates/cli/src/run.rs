@@ -191,6 +191,25 @@ pub fn energy_tolerance(s: &Scenario, origin: Origin<'_>) -> Result<Option<f64>,
     }
 }
 
+/// Refuses the options of the bilateral driver (`method.passage_policy`, `tolerance.energy`,
+/// `[dynamics]`) for a model with unilateral rows, which the contact simulator runs without
+/// them.
+fn refuse_bilateral_options(s: &Scenario, origin: Origin<'_>) -> Result<(), ScenarioError> {
+    let set = [
+        ("method.passage_policy", s.method.passage_policy.is_some()),
+        ("tolerance.energy", s.tolerance.energy.is_some()),
+        ("dynamics", !s.dynamics.is_default()),
+    ];
+    match set.iter().find(|(_, on)| *on) {
+        Some((key, _)) => Err(origin.error(
+            key,
+            "applies to bilateral constraints; this model has unilateral rows, which the \
+             contact simulator runs without it",
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Most output times of one run (`time.outputs` or `time.output_step`): 1e7 samples of a
 /// state are already gigabytes of trajectory.
 pub const MAX_OUTPUTS: usize = 10_000_000;
@@ -405,7 +424,9 @@ pub fn check(s: &Scenario, origin: Origin<'_>) -> Result<usize, CliError> {
         ));
     }
     output_times(s, t0, t_end, origin)?;
-    if !built.has_unilateral_rows() {
+    if built.has_unilateral_rows() {
+        refuse_bilateral_options(s, origin)?;
+    } else {
         if let Err(e) = error_control(s).validate() {
             return Err(located(e, s, origin));
         }
@@ -447,6 +468,7 @@ pub fn run(s: &Scenario, origin: Origin<'_>) -> Result<Outcome, CliError> {
     let outputs = output_times(s, t0, t_end, origin)?;
     let failed = |e: CliError, partial| Ok(Outcome::Failed { error: e, partial });
     if built.has_unilateral_rows() {
+        refuse_bilateral_options(s, origin)?;
         let friction = match &s.model {
             crate::scenario::ModelSpec::Huang(p) => p.friction,
             _ => 0.0,

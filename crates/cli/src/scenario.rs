@@ -470,7 +470,9 @@ pub enum RankDeficiencyName {
 }
 
 /// `[dynamics]`: options of the constrained solve `M q̈ − Jᵀλ = u − h`, `J q̈ = −ρ` of every
-/// method (the library's `DynamicsOptions`; an absent key keeps the library's default).
+/// method (the library's `DynamicsOptions`; an absent key keeps the library's default). Like
+/// `method.passage_policy` and `tolerance.energy` it is refused for models with unilateral
+/// rows, which the contact simulator runs.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DynamicsSpec {

@@ -203,6 +203,14 @@ fn bad_values_are_refused_with_their_key_and_line() {
         "{PARALLELOGRAM}[dynamics]\nrank_deficiency = \"ignore\"\n"
     ));
     assert!(e.contains("`minimum-norm`") && e.contains("`error`"), "{e}");
+    // Huang's robot has a unilateral row: the contact simulator runs it, without them.
+    let e = refused("[model.huang]\n[method]\npassage_policy = \"continue\"\n[time]\nend = 0.1\n");
+    assert!(
+        e.contains("s.toml:3:") && e.contains("key `method.passage_policy`"),
+        "{e}"
+    );
+    let e = refused("[model.huang]\n[tolerance]\nenergy = 1.0\n[time]\nend = 0.1\n");
+    assert!(e.contains("key `tolerance.energy`"), "{e}");
     let e = refused(&format!("{PARALLELOGRAM}[dynamics]\nrank_tol = 1e-3\n"));
     assert!(
         e.contains("key `rank_tol`") && e.contains("rank_rtol"),
