@@ -5,14 +5,18 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use contour::prelude::{
-    simulate_contact, BaumgarteGains, ConsistentStateOptions, ContactConfig, EcsConfig,
-    ErrorControl, Integrator, Method, NormKind, ParametrizationConfig, PerturbationConfig,
-    ProjectionError, ProjectorConfig, Scheme, Simulation, Trajectory,
+    simulate_contact, BaumgarteGains, ConsistentStateOptions, ContactConfig, DynamicsOptions,
+    EcsConfig, ErrorControl, Integrator, KktMethod, KktSolver, Method, NormKind,
+    ParametrizationConfig, PerturbationConfig, ProjectionError, ProjectorConfig, RankDeficiency,
+    Scheme, Simulation, Trajectory,
 };
 
 use crate::error::{CliError, ScenarioError};
 use crate::model::{build, Origin};
-use crate::scenario::{Consistency, IntegratorName, MethodName, ModelSpec, NormName, Scenario};
+use crate::scenario::{
+    Consistency, IntegratorName, KktName, MethodName, ModelSpec, NormName, RankDeficiencyName,
+    Scenario,
+};
 use contour::model::ModelError;
 
 /// The outcome of one run: the trajectory, or the failure with the partial trajectory.
@@ -135,6 +139,74 @@ pub fn error_control(s: &Scenario) -> ErrorControl {
             NormName::Rms => NormKind::Rms,
             NormName::Max => NormKind::Max,
         },
+    }
+}
+
+/// The options of the constrained dynamics from `[dynamics]`, each tolerance checked by the
+/// library's KKT solver (the rule it applies at the start of a run) and refused against its
+/// key.
+pub fn dynamics(s: &Scenario, origin: Origin<'_>) -> Result<DynamicsOptions, ScenarioError> {
+    let d = &s.dynamics;
+    let method = match d.kkt.unwrap_or_default() {
+        KktName::RangeSpace => KktMethod::RangeSpace,
+        KktName::FullLu => KktMethod::FullLu,
+    };
+    let mut probe = KktSolver::new(1, 1, method);
+    if let Some(tol) = d.rank_rtol {
+        probe.set_rank_rtol(tol).map_err(|_| {
+            origin.error(
+                "dynamics.rank_rtol",
+                format!("must be in [0, 1), not {tol:e}"),
+            )
+        })?;
+    }
+    if let Some(tol) = d.pivot_rtol {
+        probe.set_pivot_rtol(tol).map_err(|_| {
+            origin.error(
+                "dynamics.pivot_rtol",
+                format!("must be finite and non-negative, not {tol:e}"),
+            )
+        })?;
+    }
+    Ok(DynamicsOptions {
+        method,
+        rank_rtol: d.rank_rtol,
+        pivot_rtol: d.pivot_rtol,
+        rank_deficiency: match d.rank_deficiency.unwrap_or_default() {
+            RankDeficiencyName::MinimumNorm => RankDeficiency::MinimumNorm,
+            RankDeficiencyName::Error => RankDeficiency::Error,
+        },
+        ..DynamicsOptions::default()
+    })
+}
+
+/// `tolerance.energy` \[J\], refused unless positive and finite.
+pub fn energy_tolerance(s: &Scenario, origin: Origin<'_>) -> Result<Option<f64>, ScenarioError> {
+    match s.tolerance.energy {
+        Some(tol) if !(tol.is_finite() && tol > 0.0) => Err(origin.error(
+            "tolerance.energy",
+            format!("must be a positive, finite energy [J], not {tol:e}"),
+        )),
+        tol => Ok(tol),
+    }
+}
+
+/// Refuses the options of the bilateral driver (`method.passage_policy`, `tolerance.energy`,
+/// `[dynamics]`) for a model with unilateral rows, which the contact simulator runs without
+/// them.
+fn refuse_bilateral_options(s: &Scenario, origin: Origin<'_>) -> Result<(), ScenarioError> {
+    let set = [
+        ("method.passage_policy", s.method.passage_policy.is_some()),
+        ("tolerance.energy", s.tolerance.energy.is_some()),
+        ("dynamics", !s.dynamics.is_default()),
+    ];
+    match set.iter().find(|(_, on)| *on) {
+        Some((key, _)) => Err(origin.error(
+            key,
+            "applies to bilateral constraints; this model has unilateral rows, which the \
+             contact simulator runs without it",
+        )),
+        None => Ok(()),
     }
 }
 
@@ -280,6 +352,10 @@ pub fn locate(e: &contour::Error, s: &Scenario) -> Option<(String, String)> {
             value,
             reason,
         } => (format!("tolerance.{which}"), format!("{value:e}: {reason}")),
+        ProjectionError::InvalidParameter { name, value } if name.contains("energy") => (
+            "tolerance.energy".into(),
+            format!("{value:e} is out of range (a positive, finite energy [J])"),
+        ),
         ProjectionError::InvalidParameter { name, value } if name.contains("tol") => {
             ("initial.tol".into(), format!("{value:e} is out of range"))
         }
@@ -348,10 +424,14 @@ pub fn check(s: &Scenario, origin: Origin<'_>) -> Result<usize, CliError> {
         ));
     }
     output_times(s, t0, t_end, origin)?;
-    if !built.has_unilateral_rows() {
+    if built.has_unilateral_rows() {
+        refuse_bilateral_options(s, origin)?;
+    } else {
         if let Err(e) = error_control(s).validate() {
             return Err(located(e, s, origin));
         }
+        energy_tolerance(s, origin)?;
+        dynamics(s, origin)?;
         method(s, origin)?;
         let integrator = s.integrator.resolved(s.method.name);
         if s.method.name == MethodName::ExactStabilization && integrator != IntegratorName::Bdf {
@@ -388,6 +468,7 @@ pub fn run(s: &Scenario, origin: Origin<'_>) -> Result<Outcome, CliError> {
     let outputs = output_times(s, t0, t_end, origin)?;
     let failed = |e: CliError, partial| Ok(Outcome::Failed { error: e, partial });
     if built.has_unilateral_rows() {
+        refuse_bilateral_options(s, origin)?;
         let friction = match &s.model {
             crate::scenario::ModelSpec::Huang(p) => p.friction,
             _ => 0.0,
@@ -409,7 +490,12 @@ pub fn run(s: &Scenario, origin: Origin<'_>) -> Result<Outcome, CliError> {
         .method(method(s, origin)?)
         .integrator(integrator(s))
         .error_control(ec)
-        .output_times(outputs);
+        .output_times(outputs)
+        .dynamics(dynamics(s, origin)?)
+        .passage_policy(s.method.passage_policy.unwrap_or_default());
+    if let Some(tol) = energy_tolerance(s, origin)? {
+        sim = sim.energy_tolerance(tol);
+    }
     if let Some(n) = s.time.max_steps {
         sim = sim.max_steps(n);
     }

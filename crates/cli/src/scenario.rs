@@ -12,6 +12,9 @@
 //! name = "dopri5"
 //! [tolerance]
 //! atol = 1e-8
+//! energy = 1e-3             # optional: fail the run where |E − E(t0)| exceeds it [J]
+//! [dynamics]                # optional: the constrained solve (KKT method, rank cut-off)
+//! kkt = "range-space"       #   range-space | full-lu; rank_rtol, pivot_rtol, rank_deficiency
 //! [time]
 //! end = 2.0
 //! output_step = 0.01
@@ -22,6 +25,8 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+
+use contour::projection::PassagePolicy;
 
 use crate::error::ScenarioError;
 
@@ -43,6 +48,9 @@ pub struct Scenario {
     /// Error control (default: the library's `absolute(1e-4)`, l2 norm).
     #[serde(default)]
     pub tolerance: ToleranceSpec,
+    /// Options of the constrained dynamics (default: the library's, [`DynamicsSpec`]).
+    #[serde(default, skip_serializing_if = "DynamicsSpec::is_default")]
+    pub dynamics: DynamicsSpec,
     /// Time span and output times (required for `simulate`; unused by `plan`).
     #[serde(default)]
     pub time: TimeSpec,
@@ -351,6 +359,13 @@ pub struct MethodSpec {
     /// defaults; Baumgarte: `alpha`, `beta`, default 10 and 25).
     #[serde(default)]
     pub settings: toml::Table,
+    /// What the direct and Baumgarte methods do at a singular passage (`J` below its initial
+    /// rank, or a state within its drift of a crossing of branches): `"stop"` (the default:
+    /// the run fails with the singular-passage or ambiguous-branch error) or `"continue"`
+    /// (the rank-revealing solve; pair it with `tolerance.energy`). The other methods keep
+    /// their state on the constraints and ignore it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passage_policy: Option<PassagePolicy>,
 }
 
 /// Integrator names.
@@ -414,6 +429,11 @@ pub struct ToleranceSpec {
     pub rtol: f64,
     /// Norm.
     pub norm: NormName,
+    /// Energy tolerance \[J\]: the run fails where `|E − E(t0)|` exceeds it, for models that
+    /// report their energy (ignored otherwise; default: no limit, the drift is in the
+    /// statistics). Positive and finite.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub energy: Option<f64>,
 }
 
 impl Default for ToleranceSpec {
@@ -422,7 +442,60 @@ impl Default for ToleranceSpec {
             atol: 1e-4,
             rtol: 0.0,
             norm: NormName::L2,
+            energy: None,
         }
+    }
+}
+
+/// KKT methods of the constrained solve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KktName {
+    /// Cholesky of `M`, then of the Schur complement `J M⁻¹ Jᵀ` (the library's default).
+    #[default]
+    RangeSpace,
+    /// Partial-pivot LU of the whole augmented matrix.
+    FullLu,
+}
+
+/// What a rank-deficient `J` gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RankDeficiencyName {
+    /// The unique `q̈` and the minimum-norm `λ` of the rank-revealing solve (the default).
+    #[default]
+    MinimumNorm,
+    /// The run fails with the rank-deficient-Jacobian error.
+    Error,
+}
+
+/// `[dynamics]`: options of the constrained solve `M q̈ − Jᵀλ = u − h`, `J q̈ = −ρ` of every
+/// method (the library's `DynamicsOptions`; an absent key keeps the library's default). Like
+/// `method.passage_policy` and `tolerance.energy` it is refused for models with unilateral
+/// rows, which the contact simulator runs.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DynamicsSpec {
+    /// `"range-space"` (default) or `"full-lu"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kkt: Option<KktName>,
+    /// Relative rank cut-off of the rank-revealing solve, in `[0, 1)` (default 1e-6): singular
+    /// values of `L⁻¹Jᵀ` at or below `rank_rtol · σ_max` count as lost. It also sets where
+    /// the direct and Baumgarte methods see a singular passage.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank_rtol: Option<f64>,
+    /// Relative pivot tolerance of the KKT factorizations, `≥ 0` (default 1e-12).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pivot_rtol: Option<f64>,
+    /// `"minimum-norm"` (default) or `"error"` (a rank-deficient `J` fails the run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank_deficiency: Option<RankDeficiencyName>,
+}
+
+impl DynamicsSpec {
+    /// No key set (every option at the library's default).
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
     }
 }
 

@@ -5,10 +5,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use contour::prelude::{
-    BaumgarteGains, ConsistentStateOptions, ContactConfig, EcsConfig, ErrorControl, Integrator,
-    Method, NormKind, ParametrizationConfig, PerturbationConfig, ProjectorConfig, Scheme,
-    Simulation,
+    BaumgarteGains, ConsistentStateOptions, ContactConfig, DynamicsOptions, EcsConfig,
+    ErrorControl, Integrator, KktMethod, KktSolver, Method, NormKind, ParametrizationConfig,
+    PerturbationConfig, ProjectorConfig, RankDeficiency, Scheme, Simulation,
 };
+use contour::projection::PassagePolicy;
 
 use crate::convert::{overlay, vec1};
 use crate::error::{facade, input, to_py};
@@ -115,6 +116,82 @@ fn norm_of(py: Python<'_>, name: &str) -> PyResult<NormKind> {
     })
 }
 
+fn passage_policy_of(py: Python<'_>, name: &str) -> PyResult<PassagePolicy> {
+    Ok(match name {
+        "stop" => PassagePolicy::Stop,
+        "continue" => PassagePolicy::Continue,
+        _ => {
+            return Err(input(
+                py,
+                format!("passage_policy = `{name}`: `stop` or `continue`"),
+            ))
+        }
+    })
+}
+
+/// `energy_tolerance` [J], refused unless positive and finite.
+fn energy_tolerance_of(py: Python<'_>, tol: Option<f64>) -> PyResult<Option<f64>> {
+    match tol {
+        Some(t) if !(t.is_finite() && t > 0.0) => Err(input(
+            py,
+            format!("energy_tolerance = {t}: a positive, finite energy [J], or None"),
+        )),
+        t => Ok(t),
+    }
+}
+
+/// The options of the constrained solve; each tolerance is checked by the library's KKT
+/// solver (the rule it applies at the start of a run) and refused under its argument's name.
+fn dynamics_of(
+    py: Python<'_>,
+    kkt: &str,
+    rank_rtol: Option<f64>,
+    pivot_rtol: Option<f64>,
+    rank_deficiency: &str,
+) -> PyResult<DynamicsOptions> {
+    let method = match kkt.replace('-', "_").as_str() {
+        "range_space" => KktMethod::RangeSpace,
+        "full_lu" => KktMethod::FullLu,
+        _ => {
+            return Err(input(
+                py,
+                format!("kkt = `{kkt}`: `range_space` or `full_lu`"),
+            ))
+        }
+    };
+    let rank_deficiency = match rank_deficiency.replace('-', "_").as_str() {
+        "minimum_norm" => RankDeficiency::MinimumNorm,
+        "error" => RankDeficiency::Error,
+        _ => {
+            return Err(input(
+                py,
+                format!("rank_deficiency = `{rank_deficiency}`: `minimum_norm` or `error`"),
+            ))
+        }
+    };
+    let mut probe = KktSolver::new(1, 1, method);
+    if let Some(t) = rank_rtol {
+        probe
+            .set_rank_rtol(t)
+            .map_err(|_| input(py, format!("kkt_rank_rtol = {t}: in [0, 1), or None")))?;
+    }
+    if let Some(t) = pivot_rtol {
+        probe.set_pivot_rtol(t).map_err(|_| {
+            input(
+                py,
+                format!("kkt_pivot_rtol = {t}: finite and non-negative, or None"),
+            )
+        })?;
+    }
+    Ok(DynamicsOptions {
+        method,
+        rank_rtol,
+        pivot_rtol,
+        rank_deficiency,
+        ..DynamicsOptions::default()
+    })
+}
+
 /// The end points of `t_span`.
 fn span(py: Python<'_>, t_span: &Bound<'_, PyAny>) -> PyResult<(f64, f64)> {
     let t = vec1(py, t_span, "t_span", Some(2))?;
@@ -135,7 +212,21 @@ fn span(py: Python<'_>, t_span: &Bound<'_, PyAny>) -> PyResult<(f64, f64)> {
 /// * ``t_eval``: output times (sorted, inside ``t_span``); ``None``: every accepted step;
 /// * ``consistent``: ``"require"`` (default: the initial state must satisfy φ = 0 and
 ///   J q̇ + b = 0 to ``consistency_tol``) or ``"make"`` (project it first);
-/// * ``max_steps``: step budget.
+/// * ``max_steps``: step budget;
+/// * ``passage_policy``: what ``"direct"`` and ``"baumgarte"`` do at a singular passage
+///   (``J`` below its initial rank, or a state within its drift of a crossing of branches):
+///   ``"stop"`` (default: ``SimulationError`` with the singular-passage or ambiguous-branch
+///   message) or ``"continue"`` (the rank-revealing solve; the drift may pick another branch,
+///   pair it with ``energy_tolerance``). The other methods ignore it;
+/// * ``energy_tolerance`` [J]: the run fails (``SimulationError``, energy drift) at the first
+///   step where ``|E − E(t0)|`` exceeds it, for models that report their energy (ignored
+///   otherwise); ``None`` (default): no limit, the drift is in ``stats["energy_drift"]``;
+/// * the constrained solve ``M q̈ − Jᵀλ = u − h``, ``J q̈ = −ρ`` of every method: ``kkt``
+///   (``"range_space"``, default, or ``"full_lu"``), ``kkt_rank_rtol`` (rank cut-off in
+///   [0, 1) on the singular values of ``L⁻¹Jᵀ``; ``None``: 1e-6; it also sets where direct and
+///   Baumgarte see a singular passage), ``kkt_pivot_rtol`` (``None``: 1e-12),
+///   ``rank_deficiency`` (``"minimum_norm"``, default: unique ``q̈`` and minimum-norm ``λ``
+///   where ``J`` loses rank, or ``"error"``: the run fails with ``ModelError``).
 ///
 /// Returns a ``Trajectory``. Bad input raises ``InvalidInputError`` (a ``ValueError``); a run
 /// that fails after it started raises its error class with ``partial`` attached. The GIL is
@@ -144,7 +235,7 @@ fn span(py: Python<'_>, t_span: &Bound<'_, PyAny>) -> PyResult<(f64, f64)> {
 /// Example: ``m = contour.model("pendulum"); q0, qd0 = m.initial_state(0.5);
 /// tr = contour.simulate(m, q0, qd0, (0, 10), atol=1e-8)``.
 #[pyfunction]
-#[pyo3(signature = (model, q0, qd0, t_span, method="perturbation", integrator="dopri5", rtol=0.0, atol=1e-4, norm="l2", t_eval=None, consistent="require", consistency_tol=1e-10, max_steps=1_000_000, lambda_at_steps=false, **method_options))]
+#[pyo3(signature = (model, q0, qd0, t_span, method="perturbation", integrator="dopri5", rtol=0.0, atol=1e-4, norm="l2", t_eval=None, consistent="require", consistency_tol=1e-10, max_steps=1_000_000, lambda_at_steps=false, passage_policy="stop", energy_tolerance=None, kkt="range_space", kkt_rank_rtol=None, kkt_pivot_rtol=None, rank_deficiency="minimum_norm", **method_options))]
 pub fn simulate(
     py: Python<'_>,
     model: &Model,
@@ -161,6 +252,12 @@ pub fn simulate(
     consistency_tol: f64,
     max_steps: usize,
     lambda_at_steps: bool,
+    passage_policy: &str,
+    energy_tolerance: Option<f64>,
+    kkt: &str,
+    kkt_rank_rtol: Option<f64>,
+    kkt_pivot_rtol: Option<f64>,
+    rank_deficiency: &str,
     method_options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Trajectory> {
     let n = model.n();
@@ -175,6 +272,9 @@ pub fn simulate(
         norm: norm_of(py, norm)?,
     };
     let t_eval = t_eval.map(|t| vec1(py, t, "t_eval", None)).transpose()?;
+    let passage_policy = passage_policy_of(py, passage_policy)?;
+    let energy_tolerance = energy_tolerance_of(py, energy_tolerance)?;
+    let dynamics = dynamics_of(py, kkt, kkt_rank_rtol, kkt_pivot_rtol, rank_deficiency)?;
     let make = match consistent {
         "require" => false,
         "make" => true,
@@ -191,7 +291,12 @@ pub fn simulate(
             .integrator(integrator)
             .error_control(ec)
             .max_steps(max_steps)
-            .lambda_at_steps(lambda_at_steps);
+            .lambda_at_steps(lambda_at_steps)
+            .passage_policy(passage_policy)
+            .dynamics(dynamics);
+        if let Some(tol) = energy_tolerance {
+            sim = sim.energy_tolerance(tol);
+        }
         if let Some(t) = t_eval {
             sim = sim.output_times(t);
         }

@@ -132,6 +132,12 @@ def simulate(
     consistency_tol: float = 1e-10,
     max_steps: int = 1_000_000,
     lambda_at_steps: bool = False,
+    passage_policy: str = "stop",
+    energy_tolerance: Optional[float] = None,
+    kkt: str = "range_space",
+    kkt_rank_rtol: Optional[float] = None,
+    kkt_pivot_rtol: Optional[float] = None,
+    rank_deficiency: str = "minimum_norm",
     **method_options: Any,
 ) -> Trajectory: ...
 def simulate_contact(
