@@ -86,6 +86,16 @@ impl Default for ToppraConfig {
 /// Relative violation accepted at the grid points, where the limits are imposed exactly.
 pub const GRID_VIOLATION_TOL: f64 = 1e-9;
 
+/// The round-off slack of a joint's limits `lo ≤ T ≤ hi` in the solve and its check,
+/// `1e-12 (1 + |lo| + |hi|)` (absolute): the solve accepts a torque within it of a limit (a
+/// zero-inertia joint's condition on `ṡ²` alone, Huang (4.3.32), and the right end of an
+/// interval), and the check does not count it as a violation. Without it a limit that closes
+/// to zero at the binding speed (`ṡ − 1 ≤ T ≤ 1 − ṡ`) turns an overshoot of 1e-12 into a
+/// relative violation of 1.
+fn limit_slack(lo: f64, hi: f64) -> f64 {
+    1e-12 * (1.0 + lo.abs() + hi.abs())
+}
+
 impl ToppraConfig {
     /// Checks the configuration before any work is done ([`Toppra::solve`] calls it):
     /// `intervals ≥ 1`, `feasibility_tol` finite and ≥ 0, `violation_tol` in \[1e-12, 1\],
@@ -410,7 +420,7 @@ fn u_range(k: Coeff<'_>, lo: &[f64], hi: &[f64], x: f64, dlt: f64, next: (f64, f
             uh = uh.min(l / k.a[j]);
         } else {
             // zero inertia: a condition on x alone, Huang (4.3.32)
-            let tol = 1e-12 * (1.0 + lo[j].abs() + hi[j].abs());
+            let tol = limit_slack(lo[j], hi[j]);
             if l > tol || h < -tol {
                 return (1.0, -1.0);
             }
@@ -738,7 +748,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     lim.limits(grid[i + 1], xr.sqrt(), &mut lo, &mut hi);
                     (0..nj).all(|j| {
                         let t = kr.a[j] * uu + kr.b[j] * xr + kr.c[j];
-                        let tol = 1e-12 * (1.0 + lo[j].abs() + hi[j].abs());
+                        let tol = limit_slack(lo[j], hi[j]);
                         t <= hi[j] + tol && t >= lo[j] - tol
                     }) && (0..kr.ra.len()).all(|r| {
                         let v = kr.ra[r] * uu + kr.rb[r] * xr + kr.rc[r];
@@ -921,7 +931,10 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                     } else {
                         big().max(1e-300)
                     };
-                    let v = positive_part(nan_max(tau[j] - hi[j], lo[j] - tau[j])) / scale;
+                    // the round-off slack the solve admits by construction is not a violation
+                    // (it decides a limit that closes to zero at the binding speed)
+                    let excess = nan_max(tau[j] - hi[j], lo[j] - tau[j]);
+                    let v = positive_part(excess - limit_slack(lo[j], hi[j])) / scale;
                     if v.is_nan() || v > tol {
                         return Err(PlanningError::LimitViolated {
                             joint: j,

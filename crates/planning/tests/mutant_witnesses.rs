@@ -117,6 +117,39 @@ fn a_zero_inertia_joint_whose_limits_shrink_with_speed_caps_the_speed() {
     assert!(sol.sd.iter().all(|v| *v <= 1.0 + 1e-9));
 }
 
+/// The same speed cap written as limits that close on both sides, ṡ − 1 ≤ F_y ≤ 1 − ṡ (both
+/// zero at the cap): the solve admits ṡ within its round-off tolerance of the cap (1e-12), and
+/// the check judges that overshoot against the limits' own scale, not against limits that have
+/// shrunk to the overshoot's size. T = 1.25 as above.
+#[test]
+fn limits_that_close_at_the_binding_speed_are_met_within_round_off() {
+    let r = point_mass(1.0);
+    let jp = line_of_length(1.0);
+    let d = PathDynamics::new(&r, &jp).unwrap();
+    let lim = FnLimits(|_s: f64, sd: f64, lo: &mut [f64], hi: &mut [f64]| {
+        lo[0] = -4.0;
+        hi[0] = 4.0;
+        lo[1] = sd - 1.0;
+        hi[1] = 1.0 - sd;
+    });
+    let acc = AccelerationLimits::new(&d, &lim);
+    let sol = Toppra::new(
+        &acc,
+        ToppraConfig {
+            intervals: 1000,
+            ..ToppraConfig::default()
+        },
+    )
+    .solve()
+    .unwrap();
+    assert!(
+        (sol.total_time - 1.25).abs() < 2e-3 * 1.25,
+        "TOPP-RA {} vs 1.25",
+        sol.total_time
+    );
+    assert!(sol.sd.iter().all(|v| *v <= 1.0 + 1e-9));
+}
+
 /// Joint velocity limits |q̇_x| ≤ 1 (rows with a zero s̈ coefficient) under speed-dependent
 /// limits |F| ≤ 4: the cap ṡ ≤ 1, T = 1.25 as above.
 #[test]
