@@ -15,6 +15,30 @@ use contour_planning::toppra::{Toppra, ToppraConfig};
 use contour_planning::*;
 use std::sync::Arc;
 
+/// TOPP-RA on 1000 intervals of `acc` (a macro: the limits' types vary from test to test).
+macro_rules! toppra_fine {
+    ($acc:expr) => {
+        Toppra::new(
+            &$acc,
+            ToppraConfig {
+                intervals: 1000,
+                ..ToppraConfig::default()
+            },
+        )
+        .solve()
+    };
+}
+
+/// The speed cap ṡ ≤ 1 with |s̈| ≤ 4 on the unit line: T = L/c + c/a = 1.25 (within the grid's
+/// 2e-3) and no grid speed above the cap.
+fn assert_speed_cap_time(total_time: f64, sd: &[f64]) {
+    assert!(
+        (total_time - 1.25).abs() < 2e-3 * 1.25,
+        "TOPP-RA {total_time} vs 1.25"
+    );
+    assert!(sd.iter().all(|v| *v <= 1.0 + 1e-9));
+}
+
 /// Bang–bang with |F| ≤ 4 on a unit line: s̈ = ±4, T = 2 √(L/4) = 1, s = 2 t² up to t = ½ and
 /// s = 1 − 2 (T − t)² after it (Huang Theorem 4.3.4 with one intersection switch).
 #[test]
@@ -100,21 +124,8 @@ fn a_zero_inertia_joint_whose_limits_shrink_with_speed_caps_the_speed() {
         hi[1] = 1.0;
     });
     let acc = AccelerationLimits::new(&d, &lim);
-    let sol = Toppra::new(
-        &acc,
-        ToppraConfig {
-            intervals: 1000,
-            ..ToppraConfig::default()
-        },
-    )
-    .solve()
-    .unwrap();
-    assert!(
-        (sol.total_time - 1.25).abs() < 2e-3 * 1.25,
-        "TOPP-RA {} vs 1.25",
-        sol.total_time
-    );
-    assert!(sol.sd.iter().all(|v| *v <= 1.0 + 1e-9));
+    let sol = toppra_fine!(acc).unwrap();
+    assert_speed_cap_time(sol.total_time, &sol.sd);
 }
 
 /// The same speed cap written as limits that close on both sides, ṡ − 1 ≤ F_y ≤ 1 − ṡ (both
@@ -133,21 +144,8 @@ fn limits_that_close_at_the_binding_speed_are_met_within_round_off() {
         hi[1] = 1.0 - sd;
     });
     let acc = AccelerationLimits::new(&d, &lim);
-    let sol = Toppra::new(
-        &acc,
-        ToppraConfig {
-            intervals: 1000,
-            ..ToppraConfig::default()
-        },
-    )
-    .solve()
-    .unwrap();
-    assert!(
-        (sol.total_time - 1.25).abs() < 2e-3 * 1.25,
-        "TOPP-RA {} vs 1.25",
-        sol.total_time
-    );
-    assert!(sol.sd.iter().all(|v| *v <= 1.0 + 1e-9));
+    let sol = toppra_fine!(acc).unwrap();
+    assert_speed_cap_time(sol.total_time, &sol.sd);
 }
 
 /// Joint velocity limits |q̇_x| ≤ 1 (rows with a zero s̈ coefficient) under speed-dependent
@@ -165,21 +163,8 @@ fn joint_velocity_rows_cap_the_speed_under_speed_dependent_limits() {
     let acc = AccelerationLimits::new(&d, &lim)
         .with_constraint(&vel)
         .unwrap();
-    let sol = Toppra::new(
-        &acc,
-        ToppraConfig {
-            intervals: 1000,
-            ..ToppraConfig::default()
-        },
-    )
-    .solve()
-    .unwrap();
-    assert!(
-        (sol.total_time - 1.25).abs() < 2e-3 * 1.25,
-        "TOPP-RA {} vs 1.25",
-        sol.total_time
-    );
-    assert!(sol.sd.iter().all(|v| *v <= 1.0 + 1e-9));
+    let sol = toppra_fine!(acc).unwrap();
+    assert_speed_cap_time(sol.total_time, &sol.sd);
 }
 
 /// Rest is inadmissible for 0.3 < s < 0.7 (ṡ ≥ ½ there) but the bang–bang motion of |F| ≤ 4
@@ -198,15 +183,7 @@ fn a_band_where_rest_is_inadmissible_is_crossed_at_speed() {
         hi[1] = 1.0;
     });
     let acc = AccelerationLimits::new(&d, &lim);
-    let sol = Toppra::new(
-        &acc,
-        ToppraConfig {
-            intervals: 1000,
-            ..ToppraConfig::default()
-        },
-    )
-    .solve()
-    .unwrap();
+    let sol = toppra_fine!(acc).unwrap();
     assert!(
         (sol.total_time - 1.0).abs() < 2e-3,
         "TOPP-RA {} vs 1",

@@ -247,12 +247,7 @@ fn parametrization_with_two_degrees_of_freedom_agrees_with_perturbation() {
             integ,
             1e-9,
         );
-        let x = tr.q.last().unwrap();
-        let d = x
-            .iter()
-            .zip(xp)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max);
+        let d = final_q_distance(&tr, xp);
         assert!(d < 1e-5, "{name}: |q − q_PERT|∞ = {d:e}");
         eprintln!("{name}: {d:e}");
     }
@@ -295,12 +290,7 @@ fn ecs_with_two_constraint_rows_agrees_with_perturbation_in_both_forms() {
     let xp = pert.q.last().unwrap();
     for cfg in [EcsConfig::keerthi(), EcsConfig::default()] {
         let tr = run(Method::ExactStabilization(cfg), Integrator::bdf(), 1e-8);
-        let x = tr.q.last().unwrap();
-        let d = x
-            .iter()
-            .zip(xp)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max);
+        let d = final_q_distance(&tr, xp);
         assert!(d < 1e-5, "{:?}: |q − q_PERT|∞ = {d:e}", cfg.form);
         assert!(
             tr.stats.max_phi < 1e-6,
@@ -358,4 +348,14 @@ fn a_model_failure_during_a_run_is_reported_as_the_model_error() {
             "{name}: {msg}"
         );
     }
+}
+
+/// `‖q(t_end) − q_ref‖∞` of a trajectory's last output.
+fn final_q_distance(tr: &contour_projection::Trajectory, q_ref: &[f64]) -> f64 {
+    tr.q.last()
+        .unwrap()
+        .iter()
+        .zip(q_ref)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max)
 }

@@ -39,6 +39,35 @@ fn run(
     sim.run()
 }
 
+/// One run of a survey, written to `report`: `None` for `Ok` (asserting B0 within `ok_bound`
+/// of the reduced solution), `Some(B0 error of the partial trajectory)` for a failure after the
+/// start; any other error panics.
+fn judge(
+    loops: usize,
+    what: &str,
+    r: Result<Trajectory, ProjectionError>,
+    ok_bound: f64,
+    report: &mut String,
+) -> Option<f64> {
+    match r {
+        Ok(tr) => {
+            let e = b0_error(loops, &tr);
+            *report += &format!("{what}: Ok, B0 error {e:.1e}\n");
+            assert!(e <= ok_bound, "{what}: Ok with B0 error {e:e}");
+            None
+        }
+        Err(ProjectionError::Failed(f)) => {
+            let e = b0_error(loops, &f.partial);
+            *report += &format!(
+                "{what}: error at t = {:.2} (B0 error {e:.1e}): {}\n",
+                f.t, f.source
+            );
+            Some(e)
+        }
+        Err(e) => panic!("{what}: {e}"),
+    }
+}
+
 /// Largest distance of B0 from the reduced solution over the outputs of `tr`.
 fn b0_error(loops: usize, tr: &Trajectory) -> f64 {
     let exact = NFourBar::new(loops).reduced_solution(FRAC_PI_2, -1.0, &tr.times, 20_000);
@@ -260,26 +289,11 @@ fn direct_and_baumgarte_never_return_a_wrong_branch_over_twenty_seconds() {
                         method.name(),
                         integrator.name()
                     );
-                    match run(loops, method.clone(), integrator, tau, 20.0, None) {
-                        Ok(tr) => {
-                            let e = b0_error(loops, &tr);
-                            report += &format!("{what}: Ok, B0 error {e:.1e}\n");
-                            assert!(e <= 1e-1, "{what}: Ok with B0 error {e:e}");
-                            ok += 1;
-                        }
-                        Err(ProjectionError::Failed(f)) => {
-                            let e = b0_error(loops, &f.partial);
-                            report += &format!(
-                                "{what}: error at t = {:.2} (B0 error {e:.1e}): {}\n",
-                                f.t, f.source
-                            );
-                            if e <= 1e-2 {
-                                early += 1;
-                            } else {
-                                late += 1;
-                            }
-                        }
-                        Err(e) => panic!("{what}: {e}"),
+                    let r = run(loops, method.clone(), integrator, tau, 20.0, None);
+                    match judge(loops, &what, r, 1e-1, &mut report) {
+                        None => ok += 1,
+                        Some(e) if e <= 1e-2 => early += 1,
+                        Some(_) => late += 1,
                     }
                 }
             }
@@ -332,22 +346,9 @@ fn no_method_returns_a_wrong_branch() {
                         integrator.name()
                     );
                     let r = run(loops, method.clone(), integrator.clone(), tau, 2.0, None);
-                    match r {
-                        Ok(tr) => {
-                            let e = b0_error(loops, &tr);
-                            report += &format!("{what}: Ok, B0 error {e:.1e}\n");
-                            assert!(e <= 1e-3, "{what}: Ok with B0 error {e:e}");
-                            passed += 1;
-                        }
-                        Err(ProjectionError::Failed(f)) => {
-                            let e = b0_error(loops, &f.partial);
-                            report += &format!(
-                                "{what}: error at t = {:.2} (B0 error {e:.1e}): {}\n",
-                                f.t, f.source
-                            );
-                            errors += 1;
-                        }
-                        Err(e) => panic!("{what}: {e}"),
+                    match judge(loops, &what, r, 1e-3, &mut report) {
+                        None => passed += 1,
+                        Some(_) => errors += 1,
                     }
                 }
             }
