@@ -35,6 +35,9 @@ impl Drawing {
             ModelSpec::Keerthi(p) => Drawing::Model(Box::new(p.build())),
             ModelSpec::Huang(p) => Drawing::Model(Box::new(p.build())),
             ModelSpec::Andrews(p) => Drawing::Model(Box::new(p.build())),
+            ModelSpec::NFourBar(p) => {
+                Drawing::Model(Box::new(crate::model::n_four_bar(p, origin)?))
+            }
             ModelSpec::Arm7(_) => Drawing::Tree {
                 tree: Box::new(lib::ssrms_arm()),
                 urdf: None,
