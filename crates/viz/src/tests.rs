@@ -9,6 +9,7 @@ use contour_model::models::{
 use contour_model::tree::KinematicTree;
 use contour_model::Mechanism;
 
+use super::models::NFourBarDrawable;
 use super::*;
 
 fn dist(a: [f64; 3], b: [f64; 3]) -> f64 {
@@ -279,8 +280,10 @@ fn the_shipped_models_close_their_loops_at_consistent_states() {
             ..NFourBar::new(loops)
         };
         let (q, _) = nfb.state(1.3, 0.0);
+        let nfb = NFourBarDrawable(nfb);
         let p = points_of(&nfb, 0.0, &q);
-        let links: Vec<_> = Drawable::segments(&nfb)
+        let links: Vec<_> = nfb
+            .segments()
             .into_iter()
             .filter(|s| s.kind == SegmentKind::Link)
             .collect();
