@@ -462,7 +462,10 @@ const MAX_REFERENCE_STEPS: f64 = 1e9;
 ///     th, _ = contour.n_four_bar_reference(4, t)
 ///     b0_error = np.hypot(tr.q[:, 0] - np.cos(th), tr.q[:, 1] - np.sin(th)).max()
 #[pyfunction]
-#[pyo3(signature = (n, times, theta=FRAC_PI_2, theta_dot=-1.0, length=1.0, mass=1.0, gravity=9.81, steps_per_second=20_000))]
+#[pyo3(
+    signature = (n, times, theta=FRAC_PI_2, theta_dot=-1.0, length=1.0, mass=1.0, gravity=9.81, steps_per_second=20_000),
+    text_signature = "(n, times, theta=1.5707963267948966, theta_dot=-1.0, length=1.0, mass=1.0, gravity=9.81, steps_per_second=20000)"
+)]
 #[allow(clippy::too_many_arguments)] // the model's parameters as Python keyword arguments
 pub fn n_four_bar_reference<'py>(
     py: Python<'py>,
