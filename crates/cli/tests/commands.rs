@@ -380,6 +380,8 @@ fn every_built_in_model_and_a_urdf_simulates_and_animates() {
         ("arm7", "", "perturbation", 7),
         ("arm7", "tip_held = true\n", "projector", 7),
         ("andrews", "", "perturbation", 7),
+        // A02: rank-deficient at the flat configurations, the projector method.
+        ("n-four-bar", "n = 2\n", "projector", 6),
         (
             "urdf",
             &format!(
