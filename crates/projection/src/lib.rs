@@ -56,7 +56,7 @@
 //! | projector (rank cut-off 1e-6) | yes, after every step | **yes** | passes with every integrator at N = 1, 4; at N = 40 with ABM, DOPRI5, RK-Gill at both τ |
 //! | parametrization | yes (coordinates of the manifold) | **yes** | passes in every run that finished; the slowest |
 //! | perturbation | yes, after every step | **yes** (pass or typed error) | passes at τ = 1e-6; at τ = 1e-9 stops with a typed error (step size too small) at N = 40 and in some runs at N = 1, 4 |
-//! | GGL (ECS + BDF) | yes (index-2 DAE) | **yes** (pass or typed error) | passes at τ = 1e-6; at τ = 1e-9 stops with a typed error at N = 4, 40 |
+//! | GGL (ECS + BDF) | yes (index-2 DAE) | **yes** (pass or typed error) | passes at τ = 1e-6; at τ = 1e-9 stops with [`ProjectionError::GglSingularPassage`] at the first passage at N = 4, 40 and at t = 12.8 at N = 1: its BDF iteration matrix is numerically singular near the flat position ([`exact_stabilization::GGL_PASSAGE_RATIO`]) |
 //! | direct | **no** (drift `d ∝ τ t`) | **yes with its defaults** (pass or typed error) | stops with [`ProjectionError::SingularPassage`] where an evaluation sees `J` below its initial rank, and with [`ProjectionError::AmbiguousBranch`] where an accepted state is within its drift of a crossing; over 20 s at N = 1, 4 (48 runs with Baumgarte) no run returns `Ok` off the branch, and every error comes before the run leaves it |
 //! | Baumgarte | **no** (drift damped) | **yes with its defaults** (pass or typed error) | as direct; a larger δ keeps the drift smaller and passes more passages (δ = 50 passes every run at τ = 1e-6) |
 //!
