@@ -56,7 +56,8 @@ fn main() {
         for (name, integrator) in [("abm", Integrator::abm()), ("dopri5", Integrator::dopri5())] {
             let rows: [(&str, &dyn Mechanism); 2] = [("hand-written", &p), ("autodiff", &ad)];
             for (model, m) in rows {
-                let (free, steps) = per_step(m, &q0, &qd0, integrator.clone(), PassagePolicy::Continue);
+                let (free, steps) =
+                    per_step(m, &q0, &qd0, integrator.clone(), PassagePolicy::Continue);
                 let (checked, _) = per_step(m, &q0, &qd0, integrator.clone(), PassagePolicy::Stop);
                 println!(
                     "| {n} | {model} | {name} | {steps} | {free:.1} | {checked:.1} | {:.2} |",

@@ -185,8 +185,9 @@ pub enum ProjectionError {
         "singular passage at t = {t:.3e}: the constraint Jacobian dropped to rank {rank} of \
          {rows} rows (rank {initial_rank} at the start); the {method} method has no \
          correction in the lost direction and may continue on a wrong branch. Methods that \
-         keep the state on the constraints pass here: perturbation, projector \
-         (Method::Projector), parametrization, GGL (exact stabilization). To continue anyway: \
+         keep the state on the constraints pass here: projector (Method::Projector) and \
+         parametrization; perturbation and GGL (exact stabilization) at moderate tolerances \
+         (MBS benchmark A02: tau = 1e-6, not 1e-9). To continue anyway: \
          Simulation::passage_policy(PassagePolicy::Continue), with an energy_tolerance"
     )]
     SingularPassage {
@@ -244,9 +245,10 @@ pub enum ProjectionError {
          them leaves {contraction:.2e} of the residual it starts from (linear convergence; \
          bound AMBIGUOUS_CONTRACTION), so the drift, not the dynamics, would pick the branch \
          after the passage. Methods that keep the state on the constraints pass here: \
-         perturbation, projector (Method::Projector), parametrization, GGL (exact \
-         stabilization). To continue anyway: Simulation::passage_policy(PassagePolicy::Continue), \
-         with an energy_tolerance"
+         projector (Method::Projector) and parametrization; perturbation and GGL (exact \
+         stabilization) at moderate tolerances (MBS benchmark A02: tau = 1e-6, not 1e-9). To \
+         continue anyway: Simulation::passage_policy(PassagePolicy::Continue), with an \
+         energy_tolerance"
     )]
     AmbiguousBranch {
         /// Time of the accepted step.

@@ -188,7 +188,10 @@ fn the_direct_method_stops_at_the_passage_with_a_typed_error() {
                 assert_eq!(*method, "direct");
                 let msg = e.to_string();
                 assert!(msg.contains("PassagePolicy::Continue"), "{msg}");
-                assert!(msg.contains("perturbation, projector"), "{msg}");
+                assert!(
+                    msg.contains("projector (Method::Projector) and parametrization"),
+                    "{msg}"
+                );
             }
             other => panic!("{other}"),
         }
