@@ -3,33 +3,21 @@
 //! configurations, and bad numbers of loops are refused naming the key and the line.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
+mod common;
+use common::*;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use std::f64::consts::PI;
 
 use contour::model::models::NFourBar;
 use contour::prelude::Trajectory;
 
-fn contour(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contour"))
-        .args(args)
-        .output()
-        .expect("the contour binary runs")
-}
-
-fn scenario() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenarios/a02_n_four_bar.toml")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 /// Runs `simulate` on the shipped scenario edited by `edits`; the output directory and the
 /// process output.
 fn simulate(dir: &Path, edits: &[(&str, &str)]) -> (PathBuf, Output) {
-    let mut src = std::fs::read_to_string(scenario()).unwrap();
+    let mut src = std::fs::read_to_string(common::scenarios().join("a02_n_four_bar.toml")).unwrap();
     for (from, to) in edits {
         assert!(src.contains(from), "{from}");
         src = src.replacen(from, to, 1);

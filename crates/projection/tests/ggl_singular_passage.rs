@@ -9,28 +9,14 @@ use std::f64::consts::FRAC_PI_2;
 
 use contour_model::models::NFourBar;
 use contour_ode::OdeError;
-use contour_projection::{
-    EcsConfig, ErrorControl, Integrator, Method, ProjectionError, Simulation, Trajectory,
-};
+use contour_projection::{EcsConfig, Integrator, Method, ProjectionError, Trajectory};
 
+use crate::singular_configurations::{b0_error, run};
+
+/// A02 with `loops` loops by GGL on the BDF, outputs every 0.05 s.
 fn ggl(loops: usize, tau: f64, t_end: f64) -> Result<Trajectory, ProjectionError> {
-    let p = NFourBar::new(loops);
-    let (q0, qd0) = p.state(FRAC_PI_2, -1.0);
-    let k = (t_end / 0.05).round() as usize;
-    Simulation::new(&p, &q0, &qd0, 0.0, t_end)
-        .method(Method::ExactStabilization(EcsConfig::default()))
-        .integrator(Integrator::bdf())
-        .error_control(ErrorControl::absolute(tau))
-        .output_times((0..=k).map(|i| 0.05 * i as f64).collect())
-        .run()
-}
-
-/// Largest distance of B0 from the reduced solution over the outputs of `tr`.
-fn b0_error(loops: usize, tr: &Trajectory) -> f64 {
-    let exact = NFourBar::new(loops).reduced_solution(FRAC_PI_2, -1.0, &tr.times, 20_000);
-    tr.q.iter().zip(&exact).fold(0.0f64, |e, (q, &(th, _))| {
-        e.max((q[0] - th.cos()).hypot(q[1] - th.sin()))
-    })
+    let ggl = Method::ExactStabilization(EcsConfig::default());
+    run(loops, ggl, Integrator::bdf(), tau, t_end, None)
 }
 
 /// N = 4, τ = 1e-9: the run ends at the first flat position (θ = 0, t ≈ 0.7175 by the

@@ -17,7 +17,7 @@ use contour_projection::{
 };
 
 /// A02 with `loops` loops from θ = π/2, θ̇ = −1 over `t_end` seconds, outputs every 0.05 s.
-fn run(
+pub(crate) fn run(
     loops: usize,
     method: Method,
     integrator: Integrator,
@@ -69,7 +69,7 @@ fn judge(
 }
 
 /// Largest distance of B0 from the reduced solution over the outputs of `tr`.
-fn b0_error(loops: usize, tr: &Trajectory) -> f64 {
+pub(crate) fn b0_error(loops: usize, tr: &Trajectory) -> f64 {
     let exact = NFourBar::new(loops).reduced_solution(FRAC_PI_2, -1.0, &tr.times, 20_000);
     tr.q.iter().zip(&exact).fold(0.0f64, |e, (q, &(th, _))| {
         e.max((q[0] - th.cos()).hypot(q[1] - th.sin()))
