@@ -328,19 +328,11 @@ pub(super) fn profile_x(nodes: &[Node], s: f64) -> Option<(f64, f64)> {
     let a = &nodes[idx - 1];
     let b = &nodes[idx];
     let iv = XInterval::of_nodes(a, b);
-    let at = |q: f64| if q <= a.s { a.x } else { iv.x(q) };
-    let x = at(s);
-    // slope of the interpolant (for the s̈ at a cut)
-    let e = 1e-7 * (b.s - a.s);
-    let sp = (s + e).min(b.s);
-    let sm = (s - e).max(a.s);
-    let (xp, xm) = (at(sp), at(sm));
-    let u = if sp > sm {
-        0.5 * (xp - xm) / (sp - sm)
-    } else {
-        a.u
-    };
-    Some((x, u))
+    if s <= a.s {
+        return Some((a.x, a.u));
+    }
+    // s̈ at a cut: half the interpolant's slope
+    Some((iv.x(s), 0.5 * iv.dx(s)))
 }
 
 /// Step-size controller of the curves: the new step from the error ratio `r = |err| / tol` of
