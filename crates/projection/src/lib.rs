@@ -132,7 +132,7 @@ pub mod trajectory;
 
 pub use baumgarte::BaumgarteGains;
 pub use bdf_ode::BdfOde;
-pub use direct::{PassagePolicy, AMBIGUOUS_CONTRACTION};
+pub use direct::{PassagePolicy, AMBIGUOUS_CONTRACTION, PASSAGE_STALL_DEPTH};
 pub use error::{ProjectionError, SimulationFailure};
 pub use exact_stabilization::{EcsConfig, EcsForm};
 pub use kovecses::{
