@@ -494,3 +494,65 @@ impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for Direct<'m, M> {
         s.rank_revealing_evals = self.rhs.rank_revealing_solves();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use contour_model::models::NFourBar;
+
+    /// Accepted states of A02 (`NFourBar`, n = 4) on the exact motion approaching the flat
+    /// position, `θ` halving at every step from π/2, and the step sizes given by `h(k)`:
+    /// `Some(step index)` of the first step the stall check stops, and the allocations of
+    /// the checks (after the workspace exists).
+    fn approach(h: impl Fn(usize) -> f64) -> (Option<usize>, u64) {
+        let p = NFourBar::new(4);
+        let states: Vec<Vec<f64>> = (0..40)
+            .map(|k| {
+                p.state(std::f64::consts::FRAC_PI_2 * 0.5f64.powi(k), -1.0)
+                    .0
+            })
+            .collect();
+        let mut check = StallCheck::new(&p, 0.0, &states[0], p.n_constraints()).unwrap();
+        let mut fired = None;
+        let info = allocation_counter::measure(|| {
+            let mut t = 0.0;
+            for (k, q) in states.iter().enumerate().skip(1) {
+                t += h(k);
+                if fired.is_none() && check.stalls(&p, t, h(k), q).is_some() {
+                    fired = Some(k);
+                }
+            }
+        });
+        (fired, info.count_total)
+    }
+
+    #[test]
+    fn a_step_that_shrinks_with_the_distance_stalls_and_a_regular_one_does_not() {
+        // the step shrinks faster than θ (σ ∝ θ near the flat position): a stall, once σ has
+        // fallen PASSAGE_STALL_DEPTH inside the band
+        let (fired, allocs) = approach(|k| 1e-2 * 0.4f64.powi(k as i32));
+        let k = fired.expect("no stall seen");
+        let p = NFourBar::new(4);
+        let (q, _) = p.state(std::f64::consts::FRAC_PI_2 * 0.5f64.powi(k as i32), -1.0);
+        let mut c = StallCheck::new(&p, 0.0, &p.state(1.0, -1.0).0, p.n_constraints()).unwrap();
+        let sigma = c.ratio(&p, 0.0, &q).unwrap();
+        assert!(
+            sigma < GGL_PASSAGE_RATIO / PASSAGE_STALL_DEPTH,
+            "{k} {sigma}"
+        );
+        assert!(
+            sigma > GGL_PASSAGE_RATIO / (4.0 * PASSAGE_STALL_DEPTH),
+            "{k} {sigma}"
+        );
+        assert_eq!(allocs, 0);
+        // the counter is live (a zero above cannot pass vacuously)
+        let live = allocation_counter::measure(|| {
+            std::hint::black_box(Box::new(1.0f64));
+        });
+        assert_eq!(live.count_total, 1);
+        // a step of regular size (the exact motion's): never
+        assert_eq!(approach(|_| 1e-2).0, None);
+        // a step that halves once and then keeps its size: never
+        assert_eq!(approach(|k| if k < 20 { 1e-2 } else { 5e-3 }).0, None);
+    }
+}
