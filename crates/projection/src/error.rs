@@ -260,6 +260,36 @@ pub enum ProjectionError {
         /// `"direct"` or `"baumgarte"`.
         method: &'static str,
     },
+    /// The direct method or Baumgarte's stabilization stalled on its way to a singular
+    /// configuration: inside the band where `J`'s smallest singular value is below
+    /// [`crate::exact_stabilization::GGL_PASSAGE_RATIO`] of its largest, the accepted steps
+    /// shrank at least in proportion to that singular value (the distance to the crossing)
+    /// while it fell by [`crate::PASSAGE_STALL_DEPTH`]. Off the constraints the field of either
+    /// method has a pole at the crossing (`q̈` grows like the drift over the distance), the
+    /// error test resolves it with steps proportional to the distance, and the run creeps
+    /// toward the crossing without reaching it. Checked after every accepted step with
+    /// [`crate::PassagePolicy::Stop`] (the default); see the module `direct`.
+    #[error(
+        "stalled at a singular passage at t = {t:.3e}: the {method} method's step fell to \
+         h = {h:.3e}, in proportion to its distance from a configuration where the constraint \
+         Jacobian loses rank (its smallest singular value is {sigma_ratio:.1e} of its largest). \
+         Off the constraints the method's accelerations grow without bound toward that \
+         configuration, so the run creeps toward it and cannot pass. Methods that keep the \
+         state on the constraints pass here: projector (Method::Projector) and \
+         parametrization; perturbation and GGL (exact stabilization) at moderate tolerances \
+         (MBS benchmark A02: tau = 1e-6, not 1e-9). To continue anyway: \
+         Simulation::passage_policy(PassagePolicy::Continue), with an energy_tolerance"
+    )]
+    StalledPassage {
+        /// Time of the accepted step.
+        t: f64,
+        /// Its size.
+        h: f64,
+        /// `σ_r(J) / σ_1(J)` there (`r` the rank of `J` at the initial state).
+        sigma_ratio: f64,
+        /// `"direct"` or `"baumgarte"`.
+        method: &'static str,
+    },
     /// A run failed after it had started: the failure with the time and state of the last
     /// accepted step and the trajectory computed so far ([`ProjectionError::cause`] is the
     /// error behind it).
@@ -430,6 +460,13 @@ mod tests {
                 drift: tiny,
                 contraction: 0.25,
                 method: "baumgarte",
+            }
+            .to_string(),
+            ProjectionError::StalledPassage {
+                t: tiny,
+                h: tiny,
+                sigma_ratio: tiny,
+                method: "direct",
             }
             .to_string(),
             ProjectionError::GglSingularPassage {

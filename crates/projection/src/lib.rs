@@ -57,7 +57,7 @@
 //! | parametrization | yes (coordinates of the manifold) | **yes** | passes in every run that finished; the slowest |
 //! | perturbation | yes, after every step | **yes** (pass or typed error) | passes at τ = 1e-6; at τ = 1e-9 stops with a typed error (step size too small) at N = 40 and in some runs at N = 1, 4 |
 //! | GGL (ECS + BDF) | yes (index-2 DAE) | **yes** (pass or typed error) | passes at τ = 1e-6 (over 20 s at N = 1 within A02's low precision: B0 off 1.4e-3); at τ = 1e-9 stops with [`ProjectionError::GglSingularPassage`] at the first passage at N = 4, 40 and at t = 12.8 at N = 1: its BDF iteration matrix is numerically singular near the flat position ([`exact_stabilization::GGL_PASSAGE_RATIO`]) |
-//! | direct | **no** (drift `d ∝ τ t`) | **yes with its defaults** (pass or typed error) | stops with [`ProjectionError::SingularPassage`] where an evaluation sees `J` below its initial rank, and with [`ProjectionError::AmbiguousBranch`] where an accepted state is within its drift of a crossing; over 20 s at N = 1, 4 (48 runs with Baumgarte) no run returns `Ok` off the branch, and every error comes before the run leaves it |
+//! | direct | **no** (drift `d ∝ τ t`) | **yes with its defaults** (pass or typed error) | stops with [`ProjectionError::StalledPassage`] where its steps shrink with the distance to a crossing, with [`ProjectionError::SingularPassage`] where an evaluation sees `J` below its initial rank, and with [`ProjectionError::AmbiguousBranch`] where an accepted state is within its drift of a crossing; at N = 40 and τ = 1e-9 every such run ends within 2.1 s; over 20 s at N = 1, 4 (48 runs with Baumgarte) no run returns `Ok` off the branch, and every error comes before the run leaves it |
 //! | Baumgarte | **no** (drift damped) | **yes with its defaults** (pass or typed error) | as direct; a larger δ keeps the drift smaller and passes more passages (δ = 50 passes every run at τ = 1e-6) |
 //!
 //! **Why direct and Baumgarte depend on their drift.** They do not remove the drift `d` in
@@ -76,7 +76,15 @@
 //!   can turn onto another branch. Every accepted step is therefore checked by two Newton
 //!   steps toward the constraints: near a crossing the second converges linearly, and where
 //!   it leaves more than [`AMBIGUOUS_CONTRACTION`] of its residual the run ends with
-//!   [`ProjectionError::AmbiguousBranch`] (module `direct`).
+//!   [`ProjectionError::AmbiguousBranch`] (module `direct`);
+//! * off the constraints their field has a pole at the crossing (`q̈` grows like the drift
+//!   over `J`'s smallest singular value `σ`), and the error test resolves it with steps that
+//!   shrink with the distance: the run creeps toward the crossing with `σ` above the rank
+//!   cut-off (A02 at N = 40, τ = 1e-9: steps of 1e-11 s, no result in 240 s). Where, inside
+//!   the band `σ_r/σ_1 <` [`exact_stabilization::GGL_PASSAGE_RATIO`], the accepted steps
+//!   have shrunk at least in proportion to `σ` while it fell by [`PASSAGE_STALL_DEPTH`], the
+//!   run ends with [`ProjectionError::StalledPassage`] (module `direct`). In the A02 survey
+//!   this check is the first to stop every run that stops at a passage.
 //!
 //! Measured over 20 s of A02 at N = 1, 4 (48 runs, the test
 //! `direct_and_baumgarte_never_return_a_wrong_branch_over_twenty_seconds`): no `Ok` off the
@@ -132,7 +140,7 @@ pub mod trajectory;
 
 pub use baumgarte::BaumgarteGains;
 pub use bdf_ode::BdfOde;
-pub use direct::{PassagePolicy, AMBIGUOUS_CONTRACTION};
+pub use direct::{PassagePolicy, AMBIGUOUS_CONTRACTION, PASSAGE_STALL_DEPTH};
 pub use error::{ProjectionError, SimulationFailure};
 pub use exact_stabilization::{EcsConfig, EcsForm};
 pub use kovecses::{

@@ -28,9 +28,10 @@
 //! * **safe by stopping** — direct and Baumgarte: nothing keeps their state on the
 //!   constraints, and the nearly lost directions amplify the drift near a passage. By default
 //!   ([`Simulation::passage_policy`]) they stop with [`ProjectionError::SingularPassage`]
-//!   where an evaluation finds `J` below its initial rank, and with
+//!   where an evaluation finds `J` below its initial rank, with
 //!   [`ProjectionError::AmbiguousBranch`] where an accepted state is within its drift of a
-//!   crossing (crate documentation, "Singular configurations").
+//!   crossing, and with [`ProjectionError::StalledPassage`] where their steps shrink with the
+//!   distance to a crossing (crate documentation, "Singular configurations").
 //!
 //! For models that report their energy the statistics hold the drift `|E − E(t0)|`, and
 //! [`Simulation::energy_tolerance`] turns a drift into [`ProjectionError::EnergyDrift`] with its
@@ -225,10 +226,11 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
     }
 
     /// What the direct and Baumgarte methods do at a singular passage: an evaluation where
-    /// `J` has a numerical rank below its rank at the initial state, or an accepted state
-    /// within its drift of a crossing of branches ([`crate::direct`]). Default
-    /// [`PassagePolicy::Stop`]: the run ends with [`ProjectionError::SingularPassage`] or
-    /// [`ProjectionError::AmbiguousBranch`], because neither method corrects the drift in the
+    /// `J` has a numerical rank below its rank at the initial state, an accepted state within
+    /// its drift of a crossing of branches, or steps that shrink with the distance to a
+    /// crossing ([`crate::direct`]). Default [`PassagePolicy::Stop`]: the run ends with
+    /// [`ProjectionError::SingularPassage`], [`ProjectionError::AmbiguousBranch`] or
+    /// [`ProjectionError::StalledPassage`], because neither method corrects the drift in the
     /// lost direction and the drift, not the dynamics, would pick the branch after it.
     /// [`PassagePolicy::Continue`] continues through it with the rank-revealing solve (unique
     /// `q̈`, minimum-norm λ); pair it with [`Simulation::energy_tolerance`]. The other methods

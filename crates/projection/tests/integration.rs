@@ -20,5 +20,6 @@ mod recording;
 mod simulation_sync;
 mod singular_configurations;
 mod sparse_no_allocation;
+mod stalled_passage;
 mod trajectory_io;
 mod user_method;

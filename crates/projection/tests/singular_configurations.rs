@@ -149,12 +149,12 @@ fn a_wrong_branch_is_an_energy_drift_error() {
 }
 
 /// The direct method does not keep the state on the constraints: at τ = 1e-9 it reaches the
-/// first passage (t ≈ 0.71 s) still on the branch, where `J` drops below its initial rank,
-/// and by default ([`PassagePolicy::Stop`]) stops there with `SingularPassage` naming the
-/// time and the ranks. Opted in ([`PassagePolicy::Continue`]) it continues with the
-/// rank-revealing solve, and its drifted state is inconsistent in the lost directions at the
-/// same passage: `InconsistentAtSingularity` at the same time (the guard changes the
-/// message, not the point where the run ends, in this case).
+/// first passage (t ≈ 0.71 s) still on the branch, where its drifted field has a pole and
+/// the error test shrinks the step with the distance to the crossing; by default
+/// ([`PassagePolicy::Stop`]) it stops there with `StalledPassage` naming the time, the step
+/// and `J`'s singular-value ratio. Opted in ([`PassagePolicy::Continue`]) it continues with
+/// the rank-revealing solve, and its drifted state is inconsistent in the lost directions at
+/// the same passage: `InconsistentAtSingularity` within 0.01 s.
 #[test]
 fn the_direct_method_stops_at_the_passage_with_a_typed_error() {
     for loops in [1usize, 4] {
@@ -171,20 +171,15 @@ fn the_direct_method_stops_at_the_passage_with_a_typed_error() {
         };
         assert!((0.69..0.73).contains(&f.t), "{}", f.t);
         assert!(b0_error(loops, &f.partial) < 1e-8);
-        let rows = 2 * loops + 1;
         match &f.source {
-            ProjectionError::SingularPassage {
+            ProjectionError::StalledPassage {
                 t,
-                rank,
-                rows: r,
-                initial_rank,
+                h,
+                sigma_ratio,
                 method,
             } => {
-                assert!(*t >= f.t && *t < f.t + 0.01, "{e}");
-                assert!(
-                    *rank < *initial_rank && *initial_rank == rows && *r == rows,
-                    "{e}"
-                );
+                assert!(*t >= f.t && *t < f.t + 1e-3 && *h > 0.0 && *h < 1e-3, "{e}");
+                assert!(*sigma_ratio > 0.0 && *sigma_ratio < 1e-3, "{e}");
                 assert_eq!(*method, "direct");
                 let msg = e.to_string();
                 assert!(msg.contains("PassagePolicy::Continue"), "{msg}");
@@ -195,6 +190,7 @@ fn the_direct_method_stops_at_the_passage_with_a_typed_error() {
             }
             other => panic!("{other}"),
         }
+        let rows = 2 * loops + 1;
         // opted in: the rank-revealing continuation, which meets the inconsistency there
         let e = sim
             .passage_policy(PassagePolicy::Continue)
@@ -203,7 +199,7 @@ fn the_direct_method_stops_at_the_passage_with_a_typed_error() {
         let ProjectionError::Failed(g) = &e else {
             panic!("{e}")
         };
-        assert_eq!(g.t, f.t);
+        assert!(g.t >= f.t && g.t < f.t + 0.01, "{} {}", g.t, f.t);
         match &g.source {
             ProjectionError::Model(ModelError::InconsistentAtSingularity {
                 rank, rows: r, ..
@@ -221,10 +217,10 @@ fn the_direct_method_stops_at_the_passage_with_a_typed_error() {
 /// branch with no evaluation below the initial rank. Direct + ABM at N = 1, τ = 1e-6 does so
 /// at the second passage (t ≈ 1.22 s): opted in ([`PassagePolicy::Continue`]) it returns `Ok`
 /// on another branch (B0 off by more than 1 m), with no rank-revealing evaluation. By default
-/// the step check sees the turn: a second Newton step toward the constraints leaves more
-/// than `AMBIGUOUS_CONTRACTION` of the residual (linear, not quadratic, convergence: the
-/// state is within its drift of a crossing), and the run ends with `AmbiguousBranch` there,
-/// still on the physical branch.
+/// the run ends there, still on the physical branch: first the stall check sees its steps
+/// shrink with the distance to the crossing (`StalledPassage`); behind it the branch check
+/// would see the turn (a second Newton step toward the constraints leaving more than
+/// `AMBIGUOUS_CONTRACTION` of the residual: `AmbiguousBranch`).
 #[test]
 fn a_turn_onto_another_branch_is_seen_by_the_step_check() {
     let p = NFourBar::new(1);
@@ -246,18 +242,14 @@ fn a_turn_onto_another_branch_is_seen_by_the_step_check() {
         panic!("{e}")
     };
     match f.source {
-        ProjectionError::AmbiguousBranch {
+        ProjectionError::StalledPassage {
             t,
-            drift,
-            contraction,
+            sigma_ratio,
             method,
+            ..
         } => {
             assert!((1.2..1.23).contains(&t), "{e}");
-            assert!(drift > 0.0 && drift < 1e-5, "{e}");
-            assert!(
-                contraction > contour_projection::AMBIGUOUS_CONTRACTION,
-                "{e}"
-            );
+            assert!(sigma_ratio > 0.0 && sigma_ratio < 1e-3, "{e}");
             assert_eq!(method, "direct");
         }
         ref other => panic!("{other}"),
