@@ -424,8 +424,9 @@ pub struct MethodSpec {
     #[serde(default)]
     pub settings: toml::Table,
     /// What the direct and Baumgarte methods do at a singular passage (`J` below its initial
-    /// rank, or a state within its drift of a crossing of branches): `"stop"` (the default:
-    /// the run fails with the singular-passage or ambiguous-branch error) or `"continue"`
+    /// rank, a step that shrinks with its distance from a crossing of branches, or a state
+    /// within its drift of one): `"stop"` (the default: the run fails with the
+    /// singular-passage, stalled-passage or ambiguous-branch error) or `"continue"`
     /// (the rank-revealing solve; pair it with `tolerance.energy`). The other methods keep
     /// their state on the constraints and ignore it.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -528,6 +528,43 @@ mod tests {
         (fired, info.count_total)
     }
 
+    /// A02 (n = 1) with both cranks on their circles at angles `θ0 = rho`,
+    /// `θ1 = rho − d/(2 rho)`: near the crossing at θ0 = θ1 = 0 the coupler's residual is
+    /// `2θ0(θ0 − θ1) + O(θ³) ≈ d`, a point of the level set φ = d (a hyperbola whose vertex is
+    /// at `rho ≈ √(d/2)`) at distance about `rho` from the crossing.
+    fn on_level_set(rho: f64, d: f64) -> Vec<f64> {
+        let (t0, t1) = (rho, rho - d / (2.0 * rho));
+        vec![t0.cos(), t0.sin(), 1.0 + t1.cos(), t1.sin()]
+    }
+
+    /// The branch check on the level set φ = d of A02's parallelogram (n = 1): near the
+    /// vertex of the hyperbola the second Newton step leaves up to 1/4 of its residual (the
+    /// module documentation's `(d/ρ²)²`; 0.20 at `rho = √(d/2)`, 0.249 at 2^(-1/4) of it), so
+    /// the state is on an ambiguous branch; far from the crossing (`rho ≥ 30 √d`) Newton
+    /// converges quadratically, and on the constraints there is nothing to check.
+    #[test]
+    fn a_drifted_state_at_the_vertex_of_its_level_set_is_ambiguous_and_one_far_from_it_is_not() {
+        let p = NFourBar::new(1);
+        let mut c = BranchCheck::new(p.dof(), p.n_constraints());
+        for d in [1e-6, 1e-8, 1e-10] {
+            let vertex = (d / 2.0f64).sqrt();
+            let (drift, contraction) = c
+                .ambiguous(&p, 0.0, &on_level_set(vertex, d))
+                .unwrap()
+                .expect("the vertex is not seen as ambiguous");
+            assert!((drift - d).abs() < 0.02 * d, "d = {d:e}: drift {drift:e}");
+            assert!(
+                (0.15..0.26).contains(&contraction),
+                "d = {d:e}: {contraction}"
+            );
+            for rho in [30.0 * d.sqrt(), 0.1, 0.5] {
+                assert_eq!(c.ambiguous(&p, 0.0, &on_level_set(rho, d)).unwrap(), None);
+            }
+        }
+        let (q, _) = p.state(1e-3, -1.0);
+        assert_eq!(c.ambiguous(&p, 0.0, &q).unwrap(), None);
+    }
+
     #[test]
     fn a_step_that_shrinks_with_the_distance_stalls_and_a_regular_one_does_not() {
         // the step shrinks faster than θ (σ ∝ θ near the flat position): a stall, once σ has

@@ -214,9 +214,9 @@ fn span(py: Python<'_>, t_span: &Bound<'_, PyAny>) -> PyResult<(f64, f64)> {
 ///   J q̇ + b = 0 to ``consistency_tol``) or ``"make"`` (project it first);
 /// * ``max_steps``: step budget;
 /// * ``passage_policy``: what ``"direct"`` and ``"baumgarte"`` do at a singular passage
-///   (``J`` below its initial rank, or a state within its drift of a crossing of branches):
-///   ``"stop"`` (default: ``SimulationError`` with the singular-passage or ambiguous-branch
-///   message) or ``"continue"`` (the rank-revealing solve; the drift may pick another branch,
+///   (``J`` below its initial rank, a step that shrinks with its distance from a crossing of
+///   branches, or a state within its drift of one): ``"stop"`` (default: ``SimulationError``
+///   with the singular-passage, stalled-passage or ambiguous-branch message) or ``"continue"`` (the rank-revealing solve; the drift may pick another branch,
 ///   pair it with ``energy_tolerance``). The other methods ignore it;
 /// * ``energy_tolerance`` [J]: the run fails (``SimulationError``, energy drift) at the first
 ///   step where ``|E − E(t0)|`` exceeds it, for models that report their energy (ignored

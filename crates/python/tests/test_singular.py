@@ -76,8 +76,8 @@ def test_an_energy_tolerance_fails_the_run_with_the_energy_drift(parallelogram):
 def test_the_dynamics_options_reach_the_solve(parallelogram):
     # The rank cut-off sets where the direct method sees the passage: at 1e-3 an evaluation
     # near the flat configuration finds J below its initial rank; at the default 1e-6 none
-    # does and the ambiguous-branch check stops the run instead.
-    with pytest.raises(contour.SimulationError, match="ambiguous branch"):
+    # does, and the run stops where its step shrinks with its distance from the crossing.
+    with pytest.raises(contour.SimulationError, match="stalled at a singular passage"):
         run(parallelogram)
     with pytest.raises(contour.SimulationError, match="singular passage"):
         run(parallelogram, kkt_rank_rtol=1e-3, kkt="full_lu")
