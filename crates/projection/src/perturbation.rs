@@ -363,7 +363,11 @@ impl ManifoldProjection {
             .fold(0.0f64, f64::max)
             .sqrt();
         let noise = self.noise.iter().map(|e| e * e).sum::<f64>().sqrt();
-        !(noise <= NOISE_SHARE * self.accept * cond * cmax)
+        // a NaN asks for the SVD too
+        !matches!(
+            noise.partial_cmp(&(NOISE_SHARE * self.accept * cond * cmax)),
+            Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+        )
     }
 
     /// The SVD of `A₁` or `A₂` into `self.svd`; with [`RankDeficiency::Error`] a numerical
