@@ -67,7 +67,8 @@
 //! `residual/σ` moves the state by amplified round-off, which halving the step does not
 //! shrink (the steps collapse to "step size too small"). The rank-revealing path therefore
 //! also runs when the residual's round-off amplified by `1/σ_min` (`‖noise‖/σ̂_min`, with the
-//! QR's condition estimate) could exceed `NOISE_SHARE` (1%) of the acceptance bound (the
+//! QR's condition estimate, where that is below `NOISE_COND` = 3e-2) could exceed
+//! `NOISE_SHARE` (1%) of the acceptance bound (the
 //! sparse path hands every correction it would refuse to this one, [`crate::sparse`]), and over each kept direction `(u_i, σ_i, v_i)` of `A = U Σ Vᵀ` it corrects only the
 //! part of the component `c_i = v_iᵀ(−G)` above its round-off `ν_i = Σ_r |v_ri| noise_r`:
 //! `δX = Σ_i u_i sign(c_i) max(|c_i| − ν_i, 0) / σ_i` (a soft threshold: the residual is
@@ -103,6 +104,11 @@ use crate::trajectory::SimulationStats;
 /// amplified by `1/σ_min` of `(J T)ᵀ`, may take in a correction by the QR path; above it the
 /// SVD path, which leaves out the components at round-off, decides (module docs).
 const NOISE_SHARE: f64 = 0.01;
+
+/// The condition estimate of the QR below which the round-off test of `NOISE_SHARE` runs: a
+/// better-conditioned correction (the regular configurations, e.g. Keerthi's robot down to
+/// τ = 1e-10, the paper tables) keeps the QR path unchanged.
+const NOISE_COND: f64 = 3e-2;
 
 /// Which Jacobian the velocity correction uses.
 ///
@@ -357,7 +363,11 @@ impl ManifoldProjection {
         if cond <= 10.0 * self.rank_rtol {
             return true;
         }
-        // ... or when ‖noise‖/σ̂_min (σ̂_min = cond · c_max) exceeds NOISE_SHARE of the bound
+        // ... or, within NOISE_COND of a rank loss, when ‖noise‖/σ̂_min (σ̂_min = cond · c_max)
+        // exceeds NOISE_SHARE of the bound
+        if cond > NOISE_COND {
+            return false;
+        }
         let cmax = (0..self.l)
             .map(|i| (0..self.n).map(|k| a[(k, i)] * a[(k, i)]).sum::<f64>())
             .fold(0.0f64, f64::max)

@@ -44,7 +44,6 @@ fn perturbation_passes_every_singular_passage_at_tau_1e_9() {
         (1, Integrator::dopri5()),
         (1, Integrator::rkg()),
         (1, Integrator::bdf()),
-        (4, Integrator::abm()),
         (4, Integrator::rkg()),
     ];
     for (loops, integrator) in cases {
