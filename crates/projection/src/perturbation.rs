@@ -65,8 +65,8 @@
 //! **Round-off filter.** A residual known only to its round-off `noise_i` carries no
 //! information along a direction whose singular value `σ` is small: correcting it by
 //! `residual/σ` moves the state by amplified round-off, which halving the step does not
-//! shrink (the steps collapse to "step size too small"). The rank-revealing path therefore
-//! also runs when the residual's round-off amplified by `1/σ_min` (`‖noise‖/σ̂_min`, with the
+//! shrink (the steps collapse to "step size too small"). With
+//! [`PerturbationConfig::roundoff_filter`] the rank-revealing path therefore also runs when the residual's round-off amplified by `1/σ_min` (`‖noise‖/σ̂_min`, with the
 //! QR's condition estimate, where that is below `NOISE_COND` = 3e-2) could exceed
 //! `NOISE_SHARE` (1%) of the acceptance bound (the
 //! sparse path hands every correction it would refuse to this one, [`crate::sparse`]), and over each kept direction `(u_i, σ_i, v_i)` of `A = U Σ Vᵀ` it corrects only the
@@ -158,6 +158,14 @@ pub struct PerturbationConfig {
     pub project_before_final_evaluation: bool,
     /// Project interpolated outputs onto `M` (Remark 2.2).
     pub projected_output: bool,
+    /// Near a rank loss (QR condition estimate below 3e-2) take the rank-revealing correction
+    /// whenever the residuals' round-off amplified by `1/σ_min` could exceed 1% of the
+    /// acceptance bound (module docs, "Round-off filter"). Default `false`: with it on, A02
+    /// passes its singular passages at τ = 1e-9 (N = 1 with every integrator), but Andrews'
+    /// squeezer with the BDF at `ErrorControl::mixed(1e-10)` ends with "step size too small"
+    /// at t ≈ 0.022.
+    #[serde(default)]
+    pub roundoff_filter: bool,
 }
 
 impl Default for PerturbationConfig {
@@ -171,6 +179,7 @@ impl Default for PerturbationConfig {
             max_redos: 20,
             project_before_final_evaluation: true,
             projected_output: true,
+            roundoff_filter: false,
         }
     }
 }
@@ -251,6 +260,7 @@ pub struct ManifoldProjection {
     accept: f64,
     rank_rtol: f64,
     rank_deficiency: RankDeficiency,
+    roundoff_filter: bool,
     /// The SVD of the rank-revealing path (`A₁`, then `A₂` when it has its own).
     svd: PseudoInverse,
     /// Corrections computed.
@@ -312,6 +322,7 @@ impl ManifoldProjection {
             accept: cfg.accept_factor,
             rank_rtol: DEFAULT_KKT_RANK_RTOL,
             rank_deficiency: RankDeficiency::MinimumNorm,
+            roundoff_filter: cfg.roundoff_filter,
             svd: PseudoInverse::new(n, l),
             projections: 0,
             iterations: 0,
@@ -365,7 +376,7 @@ impl ManifoldProjection {
         }
         // ... or, within NOISE_COND of a rank loss, when ‖noise‖/σ̂_min (σ̂_min = cond · c_max)
         // exceeds NOISE_SHARE of the bound
-        if cond > NOISE_COND {
+        if !self.roundoff_filter || cond > NOISE_COND {
             return false;
         }
         let cmax = (0..self.l)
