@@ -7,6 +7,8 @@
 //!   one asked for; `baumgarte:δ` is Baumgarte with the critically damped gains α = 2δ, β = δ²,
 //!   `baumgarte` alone δ = 10): outcome, largest B0 error, energy drift, steps, evaluations (rank-revealing
 //!   ones), wall time. A run that needs more than 400 000 steps stops with a typed error.
+//!   The environment variable `A02_RANK_RTOL` sets the rank cut-off of every evaluation
+//!   (`DynamicsOptions::rank_rtol`; default 1e-6).
 //! * `a02_table cost` — microseconds per evaluation at N = 10, 40, 100, 400: the constrained
 //!   accelerations (dense KKT, regular and flat configuration), Kövecses' projector
 //!   accelerations, `M + h` of the hand-written and of the automatic-derivative model, and the
@@ -80,7 +82,15 @@ fn runs(n: usize, tau: f64, only_m: Option<&str>, only_i: Option<&str>) {
                 continue;
             }
             let start = Instant::now();
+            // A02_RANK_RTOL: the rank cut-off of every evaluation (DynamicsOptions::rank_rtol)
+            let dynamics = DynamicsOptions {
+                rank_rtol: std::env::var("A02_RANK_RTOL")
+                    .ok()
+                    .map(|v| v.parse().unwrap()),
+                ..DynamicsOptions::default()
+            };
             let r = Simulation::new(&p, &q0, &qd0, 0.0, 20.0)
+                .dynamics(dynamics)
                 .method(method(m))
                 .integrator(integrator(i))
                 .error_control(ErrorControl::absolute(tau))

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use contour::model::models as lib;
 use contour::prelude::KinematicTree;
+use contour::viz::models::NFourBarDrawable;
 use contour::viz::{Drawable, TreeDrawable};
 
 use crate::error::CliError;
@@ -35,6 +36,9 @@ impl Drawing {
             ModelSpec::Keerthi(p) => Drawing::Model(Box::new(p.build())),
             ModelSpec::Huang(p) => Drawing::Model(Box::new(p.build())),
             ModelSpec::Andrews(p) => Drawing::Model(Box::new(p.build())),
+            ModelSpec::NFourBar(p) => Drawing::Model(Box::new(NFourBarDrawable(
+                crate::model::n_four_bar(p, origin)?,
+            ))),
             ModelSpec::Arm7(_) => Drawing::Tree {
                 tree: Box::new(lib::ssrms_arm()),
                 urdf: None,

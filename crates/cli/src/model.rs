@@ -8,7 +8,9 @@ use contour::prelude::{
 };
 
 use crate::error::{CliError, ScenarioError};
-use crate::scenario::{ClosureKind, ClosureSpec, InitialSpec, ModelSpec};
+use crate::scenario::{
+    ClosureKind, ClosureSpec, InitialSpec, ModelSpec, NFourBarParams, MAX_N_FOUR_BAR_LOOPS,
+};
 
 /// A mechanism built from a scenario, with the initial state it asks for.
 pub struct Built {
@@ -188,6 +190,13 @@ pub fn build(
             no_angle("andrews")?;
             (Box::new(p.build()), lib::ANDREWS_Q0.to_vec(), vec![0.0; 7])
         }
+        ModelSpec::NFourBar(p) => {
+            let m = n_four_bar(p, origin)?;
+            let theta = angle.unwrap_or(p.theta);
+            let theta_dot = initial.rate.unwrap_or(p.theta_dot);
+            let (q, qd) = m.state(theta, theta_dot);
+            (Box::new(m), q, qd)
+        }
         ModelSpec::Urdf(p) => {
             no_angle("urdf")?;
             let path = origin.dir.join(&p.file);
@@ -231,6 +240,31 @@ pub fn build(
         }
     }
     Ok(Built { mech, q0, qd0 })
+}
+
+/// A02's mechanism of `p`, with `n` in `1 ..= MAX_N_FOUR_BAR_LOOPS` and a finite initial
+/// crank angle and rate (the bar length, mass and gravity are checked by the model).
+pub fn n_four_bar(p: &NFourBarParams, origin: Origin<'_>) -> Result<lib::NFourBar, CliError> {
+    if !(1..=MAX_N_FOUR_BAR_LOOPS).contains(&p.n) {
+        return Err(origin
+            .error(
+                "model.n-four-bar.n",
+                format!(
+                    "{} loops: the number of four-bar loops is 1 to {MAX_N_FOUR_BAR_LOOPS}",
+                    p.n
+                ),
+            )
+            .into());
+    }
+    for (key, v) in [
+        ("model.n-four-bar.theta", p.theta),
+        ("model.n-four-bar.theta_dot", p.theta_dot),
+    ] {
+        if !v.is_finite() {
+            return Err(origin.error(key, format!("{v} is not finite")).into());
+        }
+    }
+    Ok(p.build())
 }
 
 /// A closure of a URDF tree, assembled at `q`.

@@ -266,6 +266,7 @@ pub fn model_name(model: &ModelSpec) -> &'static str {
         ModelSpec::Huang(_) => "huang",
         ModelSpec::Arm7(_) => "arm7",
         ModelSpec::Andrews(_) => "andrews",
+        ModelSpec::NFourBar(_) => "n-four-bar",
         ModelSpec::Urdf(_) => "urdf",
     }
 }

@@ -207,6 +207,67 @@ params!(
     }
 );
 
+/// Largest number of loops of `[model.n-four-bar]`: 1000 (2002 coordinates). The A02 tables
+/// go to 400 loops; the methods that solve densely hold `(2n + 2)²` matrices (32 MB each at a
+/// thousand loops) and factor them in `O(n³)` per evaluation, so a larger `n` is a typing
+/// error far more often than a run that finishes.
+pub const MAX_N_FOUR_BAR_LOOPS: usize = 1000;
+
+/// `[model.n-four-bar]`: MBS benchmark A02 (González et al. 2006), `n` four-bar loops in
+/// natural coordinates (`q = (x_0, y_0, …, x_n, y_n)`, the moving points `B_i`; `2n + 2`
+/// coordinates, `2n + 1` rows), started on the physical branch with every crank at `theta`.
+/// `J` loses rank at the flat configurations (θ = 0, π): run it with the projector,
+/// perturbation or parametrization method.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NFourBarParams {
+    /// Number of four-bar loops, `1 ≤ n ≤` [`MAX_N_FOUR_BAR_LOOPS`] (required).
+    pub n: usize,
+    /// Initial crank angle θ \[rad\] (default π/2, A02's; `initial.angle` overrides it).
+    #[serde(default = "a02_theta")]
+    pub theta: f64,
+    /// Initial crank rate θ̇ \[rad/s\] (default −1, A02's; `initial.rate` overrides it).
+    #[serde(default = "a02_theta_dot")]
+    pub theta_dot: f64,
+    /// Length of every bar \[m\] (default 1).
+    #[serde(default = "one")]
+    pub length: f64,
+    /// Mass of every bar \[kg\] (default 1).
+    #[serde(default = "one")]
+    pub mass: f64,
+    /// Gravity along −y \[m/s²\] (default 9.81).
+    #[serde(default = "a02_gravity")]
+    pub gravity: f64,
+}
+
+fn a02_theta() -> f64 {
+    std::f64::consts::FRAC_PI_2
+}
+
+fn a02_theta_dot() -> f64 {
+    -1.0
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+fn a02_gravity() -> f64 {
+    lib::NFourBar::new(1).gravity
+}
+
+impl NFourBarParams {
+    /// The library model with these parameters (`n` unchecked: the model's build checks it).
+    pub fn build(&self) -> lib::NFourBar {
+        lib::NFourBar {
+            loops: self.n,
+            length: self.length,
+            mass: self.mass,
+            gravity: self.gravity,
+        }
+    }
+}
+
 /// `[model.arm7]`: the SSRMS-like 7-joint arm of Kövecses & Piedbœuf.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -295,6 +356,8 @@ pub enum ModelSpec {
     Arm7(Arm7Params),
     /// Andrews' squeezer.
     Andrews(AndrewsParams),
+    /// MBS benchmark A02: `n` four-bar loops.
+    NFourBar(NFourBarParams),
     /// A URDF file.
     Urdf(UrdfParams),
 }
@@ -319,9 +382,10 @@ pub struct InitialSpec {
     /// Velocities q̇ (default: zero, or the model's nominal).
     pub qd: Option<Vec<f64>>,
     /// Angle \[rad\] for the one-angle models (pendulum from the downward vertical,
-    /// slider-crank and four-bar crank angle); replaces `q`/`qd`.
+    /// slider-crank, four-bar and n-four-bar crank angle); replaces `q`/`qd` (and the
+    /// n-four-bar's `theta`).
     pub angle: Option<f64>,
-    /// Angular rate \[rad/s\] with `angle`.
+    /// Angular rate \[rad/s\] with `angle` (replaces the n-four-bar's `theta_dot`).
     pub rate: Option<f64>,
     /// `make` (default) or `require`.
     pub consistent: Consistency,

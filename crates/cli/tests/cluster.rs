@@ -5,21 +5,12 @@
 //! real Slurm cluster and at full size (20 × 16 concurrent shards).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
+mod common;
+use common::*;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_contour"))
-}
-
-fn contour(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the contour binary runs")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 fn file(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);

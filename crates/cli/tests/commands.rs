@@ -3,25 +3,13 @@
 //! and malformed scenarios whose errors name the key and the line.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
+mod common;
+use common::*;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use contour::prelude::Trajectory;
-
-fn contour(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contour"))
-        .args(args)
-        .output()
-        .expect("the contour binary runs")
-}
-
-fn scenarios() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenarios")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 fn ok(out: &Output) {
     assert!(
@@ -277,7 +265,7 @@ fn a_killed_shard_rerun_alone_completes_the_merge() {
     assert!(!dir.join("summary.csv").exists());
 
     // The shard from `auto` with Slurm's variables, alone.
-    let out = Command::new(env!("CARGO_BIN_EXE_contour"))
+    let out = bin()
         .args([
             "sweep",
             s(&scenarios().join("sweep_pendulum.toml")),
@@ -380,6 +368,8 @@ fn every_built_in_model_and_a_urdf_simulates_and_animates() {
         ("arm7", "", "perturbation", 7),
         ("arm7", "tip_held = true\n", "projector", 7),
         ("andrews", "", "perturbation", 7),
+        // A02: rank-deficient at the flat configurations, the projector method.
+        ("n-four-bar", "n = 2\n", "projector", 6),
         (
             "urdf",
             &format!(

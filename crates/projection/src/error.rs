@@ -185,8 +185,9 @@ pub enum ProjectionError {
         "singular passage at t = {t:.3e}: the constraint Jacobian dropped to rank {rank} of \
          {rows} rows (rank {initial_rank} at the start); the {method} method has no \
          correction in the lost direction and may continue on a wrong branch. Methods that \
-         keep the state on the constraints pass here: perturbation, projector \
-         (Method::Projector), parametrization, GGL (exact stabilization). To continue anyway: \
+         keep the state on the constraints pass here: projector (Method::Projector) and \
+         parametrization; perturbation and GGL (exact stabilization) at moderate tolerances \
+         (MBS benchmark A02: tau = 1e-6, not 1e-9). To continue anyway: \
          Simulation::passage_policy(PassagePolicy::Continue), with an energy_tolerance"
     )]
     SingularPassage {
@@ -200,6 +201,32 @@ pub enum ProjectionError {
         initial_rank: usize,
         /// `"direct"` or `"baumgarte"`.
         method: &'static str,
+    },
+    /// Exact stabilization (GGL, the index-2 DAE in `(x, μ)` on the BDF) could not step through
+    /// a singular configuration: the BDF failed (no Newton convergence, a step size collapse or
+    /// a singular iteration matrix) where the constraint Jacobian at the last accepted state has
+    /// a smallest singular value below [`crate::exact_stabilization::GGL_PASSAGE_RATIO`] of its
+    /// largest. Near such a configuration the iteration matrix `∂F/∂y + c_j ∂F/∂y'` of (4.4) has,
+    /// after row and column equilibration, a pivot of order `σ³` (`σ` the relative smallest
+    /// singular value of `J`): on A02 at N = 4 and τ = 1e-9 its condition number reaches
+    /// 1e17 at `σ ≈ 5e-4`, the Newton updates of `μ` grow to 1e3–1e7, and every step
+    /// reduction raises `c_j` and makes it worse. See the module `exact_stabilization`.
+    #[error(
+        "exact stabilization (GGL) cannot pass the singular configuration near t = {t:.3e}: \
+         the constraint Jacobian's smallest singular value is {sigma_ratio:.1e} of its largest \
+         at the last accepted state, and the BDF failed there ({source}). The iteration matrix \
+         of the index-2 DAE is numerically singular near the passage (an equilibrated pivot of \
+         order sigma^3), so Newton cannot converge at small steps. Methods that pass here at \
+         tight tolerances: projector (Method::Projector) and parametrization; GGL passes where \
+         its steps are larger (A02: tolerance 1e-6)"
+    )]
+    GglSingularPassage {
+        /// Time of the last accepted step.
+        t: f64,
+        /// `σ_min(J) / σ_max(J)` at the last accepted state.
+        sigma_ratio: f64,
+        /// The BDF's failure.
+        source: OdeError,
     },
     /// The direct method or Baumgarte's stabilization reached a state whose drift off the
     /// constraints is as large as its distance from a configuration where branches of motion
@@ -218,9 +245,10 @@ pub enum ProjectionError {
          them leaves {contraction:.2e} of the residual it starts from (linear convergence; \
          bound AMBIGUOUS_CONTRACTION), so the drift, not the dynamics, would pick the branch \
          after the passage. Methods that keep the state on the constraints pass here: \
-         perturbation, projector (Method::Projector), parametrization, GGL (exact \
-         stabilization). To continue anyway: Simulation::passage_policy(PassagePolicy::Continue), \
-         with an energy_tolerance"
+         projector (Method::Projector) and parametrization; perturbation and GGL (exact \
+         stabilization) at moderate tolerances (MBS benchmark A02: tau = 1e-6, not 1e-9). To \
+         continue anyway: Simulation::passage_policy(PassagePolicy::Continue), with an \
+         energy_tolerance"
     )]
     AmbiguousBranch {
         /// Time of the accepted step.
@@ -402,6 +430,12 @@ mod tests {
                 drift: tiny,
                 contraction: 0.25,
                 method: "baumgarte",
+            }
+            .to_string(),
+            ProjectionError::GglSingularPassage {
+                t: tiny,
+                sigma_ratio: tiny,
+                source: contour_ode::OdeError::StepSizeTooSmall { t: tiny, h: tiny },
             }
             .to_string(),
             ProjectionError::Failed(Box::new(SimulationFailure {

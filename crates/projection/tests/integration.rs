@@ -9,6 +9,7 @@ mod deserialize_fuzz;
 mod errors;
 mod explicit_gamma_q;
 mod failed_run_keeps_trajectory;
+mod ggl_singular_passage;
 mod kovecses;
 mod lambda_at_steps;
 mod mutant_witnesses;

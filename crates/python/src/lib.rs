@@ -9,6 +9,7 @@
 //! | Python | facade |
 //! |---|---|
 //! | `contour.model(name, **params)` | `contour::model::models` |
+//! | `contour.n_four_bar_reference` | `NFourBar::reduced_solution` |
 //! | `contour.Urdf(path, gravity, closures)` | `tree_and_limits_from_urdf_str`, `ConstrainedTree` |
 //! | `Urdf.crba / rnea / aba` | `Mechanism::mass_matrix`, `inverse_dynamics`, `forward_dynamics` |
 //! | `Model.accelerations` | `ConstrainedDynamics::accelerations` |
@@ -40,6 +41,7 @@ fn _contour(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<plan::JointPathSpec>()?;
     m.add_class::<pymech::EvaluationCounter>()?;
     m.add_function(wrap_pyfunction!(model::model, m)?)?;
+    m.add_function(wrap_pyfunction!(model::n_four_bar_reference, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::simulate_contact, m)?)?;
     m.add_function(wrap_pyfunction!(plan::plan, m)?)?;

@@ -17,6 +17,10 @@ use contour::prelude::{
     Mechanism, WithController,
 };
 
+use std::f64::consts::FRAC_PI_2;
+
+use contour_cli::scenario::MAX_N_FOUR_BAR_LOOPS;
+
 use crate::convert::{out1, out2, vec1, vec3};
 use crate::error::{facade, input};
 
@@ -24,8 +28,9 @@ use crate::error::{facade, input};
 pub type BoxedMechanism = Box<dyn Mechanism + Send + Sync>;
 
 /// The default initial state of a built-in model at an angle and rate (`None`: the model's
-/// own default angle), or a message when it cannot be assembled there.
-type StateFn = Box<dyn Fn(Option<f64>, f64) -> Result<(Vec<f64>, Vec<f64>), String> + Send + Sync>;
+/// own default angle and rate), or a message when it cannot be assembled there.
+type StateFn =
+    Box<dyn Fn(Option<f64>, Option<f64>) -> Result<(Vec<f64>, Vec<f64>), String> + Send + Sync>;
 
 /// A mechanical model: ``M(q) q̈ + h = u + Jᵀλ``, ``φ(t, q) = 0`` (or ``≥ 0`` for unilateral
 /// rows).
@@ -119,15 +124,17 @@ impl Model {
     }
 
     /// A consistent initial state ``(q0, qd0)`` of a built-in model at a generalized angle
-    /// [rad] and rate [rad/s] (pendulum: from the downward vertical; slider-crank, four-bar:
-    /// the crank angle). Models without a one-angle state (keerthi, huang, arm7, andrews)
-    /// return their reference state and refuse an ``angle``.
-    #[pyo3(signature = (angle=None, rate=0.0))]
+    /// [rad] and rate [rad/s] (pendulum: from the downward vertical; slider-crank, four-bar,
+    /// n-four-bar: the crank angle). The rate defaults to 0, and for ``n-four-bar`` the angle
+    /// and rate default to the model's ``theta`` and ``theta_dot`` (A02's π/2 and −1). Models
+    /// without a one-angle state (keerthi, huang, arm7, andrews) return their reference state
+    /// and refuse an ``angle``.
+    #[pyo3(signature = (angle=None, rate=None))]
     fn initial_state<'py>(
         &self,
         py: Python<'py>,
         angle: Option<f64>,
-        rate: f64,
+        rate: Option<f64>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let f = self.state.as_ref().ok_or_else(|| {
             input(
@@ -240,7 +247,7 @@ fn builtin(py: Python<'_>, name: &str, params: Option<&Bound<'_, PyDict>>) -> Py
             let mut m = lib::Pendulum::default();
             fields!(py, m, params, "pendulum", [length, mass, gravity], []);
             let state: StateFn = Box::new(move |a, r| {
-                let (q, qd) = m.state(a.unwrap_or(0.5), r);
+                let (q, qd) = m.state(a.unwrap_or(0.5), r.unwrap_or(0.0));
                 Ok((q.to_vec(), qd.to_vec()))
             });
             Model::new(Box::new(m), Some(state))
@@ -253,7 +260,7 @@ fn builtin(py: Python<'_>, name: &str, params: Option<&Bound<'_, PyDict>>) -> Py
                 []
             );
             let state: StateFn = Box::new(move |a, r| {
-                let (q, qd) = m.state(a.unwrap_or(0.0), r);
+                let (q, qd) = m.state(a.unwrap_or(0.0), r.unwrap_or(0.0));
                 Ok((q.to_vec(), qd.to_vec()))
             });
             Model::new(Box::new(m), Some(state))
@@ -268,7 +275,7 @@ fn builtin(py: Python<'_>, name: &str, params: Option<&Bound<'_, PyDict>>) -> Py
             );
             let state: StateFn = Box::new(move |a, r| {
                 let theta = a.unwrap_or(1.0);
-                m.state(theta, r)
+                m.state(theta, r.unwrap_or(0.0))
                     .map(|(q, qd)| (q.to_vec(), qd.to_vec()))
                     .ok_or_else(|| format!("the four-bar cannot be assembled at crank angle {theta}"))
             });
@@ -338,10 +345,24 @@ fn builtin(py: Python<'_>, name: &str, params: Option<&Bound<'_, PyDict>>) -> Py
             let state = no_angle("andrews", lib::ANDREWS_Q0.to_vec(), vec![0.0; 7]);
             Model::new(Box::new(m), Some(state))
         }
+        "n-four-bar" => {
+            let m = n_four_bar(py, params)?;
+            let theta: f64 = extra(py, params, "n-four-bar", "theta", FRAC_PI_2)?;
+            let theta_dot: f64 = extra(py, params, "n-four-bar", "theta_dot", -1.0)?;
+            for (key, v) in [("theta", theta), ("theta_dot", theta_dot)] {
+                if !v.is_finite() {
+                    return Err(input(py, format!("n-four-bar.{key} = {v} is not finite")));
+                }
+            }
+            let state: StateFn = Box::new(move |a, r| {
+                Ok(m.state(a.unwrap_or(theta), r.unwrap_or(theta_dot)))
+            });
+            Model::new(Box::new(m), Some(state))
+        }
         _ => {
             return Err(input(
                 py,
-                format!("unknown model `{name}` (known: pendulum, slider-crank, four-bar, keerthi, huang, arm7, andrews; URDF files: contour.Urdf)"),
+                format!("unknown model `{name}` (known: pendulum, slider-crank, four-bar, keerthi, huang, arm7, andrews, n-four-bar; URDF files: contour.Urdf)"),
             ))
         }
     })
@@ -364,13 +385,155 @@ fn builtin(py: Python<'_>, name: &str, params: Option<&Bound<'_, PyDict>>) -> Py
 ///   ``mass``, ``friction``, ``force`` (constant generalized force, default (0, 0));
 /// * ``arm7`` (the 7-joint arm): ``gravity`` (3-vector, default 0), ``tip_held`` (bool);
 /// * ``andrews`` (Andrews' squeezer): ``m``, ``i`` (7 each), ``torque``,
-///   ``spring_stiffness``, ``spring_length``.
+///   ``spring_stiffness``, ``spring_length``;
+/// * ``n_four_bar`` (MBS benchmark A02, González et al. 2006: ``n`` four-bar loops of bars
+///   ``A_i B_i`` and ``B_{i-1} B_i``, ground pivots ``A_i = (i·length, 0)``, gravity along −y;
+///   natural coordinates ``q = (x_0, y_0, …, x_n, y_n)`` of the moving points ``B_i``,
+///   ``2n + 2`` coordinates, ``2n + 1`` rows): ``n`` (number of loops, required, 1 to 1000),
+///   ``theta`` [rad] and ``theta_dot`` [rad/s] (the crank angle and rate of
+///   ``initial_state()``, default π/2 and −1 as in A02), ``length`` [m] (1), ``mass`` [kg]
+///   (1), ``gravity`` [m/s²] (9.81). ``J`` loses rank where the bars are horizontal (θ = 0,
+///   π): simulate it with ``method="projector"``, ``"perturbation"`` or
+///   ``"parametrization"``; ``direct`` and ``baumgarte`` stop there with a
+///   ``SimulationError`` by default. ``contour.n_four_bar_reference`` is its exact motion.
 ///
-/// Example: ``m = contour.model("pendulum", length=2.0); q0, qd0 = m.initial_state(0.3)``.
+/// Example: ``m = contour.model("pendulum", length=2.0); q0, qd0 = m.initial_state(0.3)``;
+/// ``m = contour.model("n_four_bar", n=4); q0, qd0 = m.initial_state()`` (A02's start).
 #[pyfunction]
 #[pyo3(signature = (name, **params))]
 pub fn model(py: Python<'_>, name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Model> {
     builtin(py, name, params)
+}
+
+/// A02's mechanism from the keys `n` (required, `1 ..= MAX_N_FOUR_BAR_LOOPS`), `length`,
+/// `mass`, `gravity` of `params`, refusing any key but these and `theta`, `theta_dot`.
+fn n_four_bar(py: Python<'_>, params: Option<&Bound<'_, PyDict>>) -> PyResult<lib::NFourBar> {
+    let name = "n-four-bar";
+    let n: Option<i64> = extra(py, params, name, "n", None)?;
+    let n = n.ok_or_else(|| input(py, "n-four-bar.n: the number of loops is required"))?;
+    let mut m = lib::NFourBar::new(check_loops(py, n)?);
+    fields!(
+        py,
+        m,
+        params,
+        name,
+        [length, mass, gravity],
+        ["n", "theta", "theta_dot"]
+    );
+    m.validate().map_err(|e| facade(py, e))?;
+    Ok(m)
+}
+
+/// `n` in `1 ..= MAX_N_FOUR_BAR_LOOPS` (the command line's bound, for the same reason).
+fn check_loops(py: Python<'_>, n: i64) -> PyResult<usize> {
+    match usize::try_from(n) {
+        Ok(loops) if (1..=MAX_N_FOUR_BAR_LOOPS).contains(&loops) => Ok(loops),
+        _ => Err(input(
+            py,
+            format!(
+                "n-four-bar.n = {n}: the number of four-bar loops is 1 to {MAX_N_FOUR_BAR_LOOPS}"
+            ),
+        )),
+    }
+}
+
+/// Largest number of fixed steps `n_four_bar_reference` takes (about ten seconds of work).
+const MAX_REFERENCE_STEPS: f64 = 1e9;
+
+/// The exact motion of A02 (``contour.model("n_four_bar", ...)``) on its physical branch:
+/// the crank angle θ [rad] and rate θ̇ [rad/s] at the times ``times`` [s].
+///
+/// On the physical branch every crank has the same angle θ, ``B_i = A_i + length·(cos θ,
+/// sin θ)`` (so ``q[0], q[1]`` of a run are ``length·(cos θ, sin θ)``), and
+/// ``m l² ((n+1)/3 + n) θ̈ = −m g l ((n+1)/2 + n) cos θ``. This integrates that reduced
+/// equation from ``(θ, θ̇)(0) = (theta, theta_dot)`` by the classical fourth-order Runge–Kutta
+/// method with ``steps_per_second`` fixed steps per second (the default 2·10⁴ gives about
+/// 1e-12 rad over A02's 20 s), independently of the constrained solvers.
+///
+/// ``times``: a 1-D array of finite, nondecreasing times ``≥ 0`` (t = 0 gives ``theta``).
+/// Returns ``(theta, theta_dot)``, two arrays of the shape of ``times``.
+///
+/// Example::
+///
+///     m = contour.model("n_four_bar", n=4)
+///     q0, qd0 = m.initial_state()
+///     t = np.linspace(0.0, 20.0, 401)
+///     tr = contour.simulate(m, q0, qd0, (0.0, 20.0), method="projector", t_eval=t, atol=1e-6)
+///     th, _ = contour.n_four_bar_reference(4, t)
+///     b0_error = np.hypot(tr.q[:, 0] - np.cos(th), tr.q[:, 1] - np.sin(th)).max()
+#[pyfunction]
+#[pyo3(
+    signature = (n, times, theta=FRAC_PI_2, theta_dot=-1.0, length=1.0, mass=1.0, gravity=9.81, steps_per_second=20_000),
+    text_signature = "(n, times, theta=1.5707963267948966, theta_dot=-1.0, length=1.0, mass=1.0, gravity=9.81, steps_per_second=20000)"
+)]
+#[allow(clippy::too_many_arguments)] // the model's parameters as Python keyword arguments
+pub fn n_four_bar_reference<'py>(
+    py: Python<'py>,
+    n: i64,
+    times: &Bound<'py, PyAny>,
+    theta: f64,
+    theta_dot: f64,
+    length: f64,
+    mass: f64,
+    gravity: f64,
+    steps_per_second: i64,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let n = check_loops(py, n)?;
+    let m = lib::NFourBar {
+        loops: n,
+        length,
+        mass,
+        gravity,
+    };
+    m.validate().map_err(|e| facade(py, e))?;
+    for (key, v) in [("theta", theta), ("theta_dot", theta_dot)] {
+        if !v.is_finite() {
+            return Err(input(py, format!("{key} = {v} is not finite")));
+        }
+    }
+    let steps_per_second = usize::try_from(steps_per_second)
+        .ok()
+        .filter(|&s| s > 0)
+        .ok_or_else(|| {
+            input(
+                py,
+                format!("steps_per_second = {steps_per_second}: at least one step per second"),
+            )
+        })?;
+    let times = vec1(py, times, "times", None)?;
+    if let Some(i) = times.iter().position(|&t| t < 0.0) {
+        return Err(input(
+            py,
+            format!(
+                "times[{i}] = {} is negative: the motion starts at t = 0",
+                times[i]
+            ),
+        ));
+    }
+    if let Some(i) = times.windows(2).position(|w| w[1] < w[0]) {
+        return Err(input(
+            py,
+            format!(
+                "times[{}] = {} < times[{i}] = {}: the times are nondecreasing",
+                i + 1,
+                times[i + 1],
+                times[i]
+            ),
+        ));
+    }
+    let last = times.last().copied().unwrap_or(0.0);
+    if last * steps_per_second as f64 > MAX_REFERENCE_STEPS {
+        return Err(input(
+            py,
+            format!(
+                "times up to {last} s at {steps_per_second} steps per second: more than \
+                 {MAX_REFERENCE_STEPS:e} steps"
+            ),
+        ));
+    }
+    let states = py.detach(|| m.reduced_solution(theta, theta_dot, &times, steps_per_second));
+    let (th, w): (Vec<f64>, Vec<f64>) = states.into_iter().unzip();
+    Ok((out1(py, &th).into_any(), out1(py, &w).into_any()))
 }
 
 /// A robot from a URDF file: a kinematic tree (gravity default ``(0, 0, -9.81)``, ROS's

@@ -4,8 +4,8 @@
 //! as a gap at the closing joint.
 
 use contour_model::models::{
-    AndrewsSqueezer, CarAxis, HuangCartesianRobot, KeerthiRobot, Pendulum, RedundantFourBar,
-    RedundantParallelogram, SliderCrank,
+    AndrewsSqueezer, CarAxis, HuangCartesianRobot, KeerthiRobot, NFourBar, Pendulum,
+    RedundantFourBar, RedundantParallelogram, SliderCrank,
 };
 
 use crate::drawable::{Drawable, PointKind, Segment, Surface};
@@ -108,6 +108,48 @@ impl Drawable for RedundantFourBar {
     fn point_kinds(&self) -> Vec<PointKind> {
         use PointKind::{Ground, Joint};
         vec![Ground, Joint, Ground, Joint, Joint]
+    }
+}
+
+/// The drawing of A02's `n` four-bar loops ([`NFourBar`]): the ground pivots
+/// `A_i = (i·l, 0)` (points `0 … n`) and the moving points `B_i = (q[2i], q[2i+1])` (points
+/// `n+1 … 2n+1`); the ground as a thin line from `A_0` to `A_n`, the `n + 1` cranks `A_i B_i`
+/// and the `n` couplers `B_{i−1} B_i` as links (the 2n + 1 bars). Each bar is drawn from the
+/// points it joins, so a constraint drift shows as a bar of the wrong length.
+///
+/// A wrapper rather than an impl on `NFourBar`: code that calls `NFourBar::dof` with both
+/// `Mechanism` and `Drawable` in scope (`contour::prelude::*`) stays unambiguous.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NFourBarDrawable(pub NFourBar);
+
+impl Drawable for NFourBarDrawable {
+    fn dof(&self) -> usize {
+        2 * self.0.loops + 2
+    }
+    fn n_points(&self) -> usize {
+        2 * self.0.loops + 2
+    }
+    fn points(&self, _t: f64, q: &[f64], out: &mut [[f64; 3]]) -> Result<(), VizError> {
+        let n = self.0.loops;
+        for i in 0..=n {
+            out[i] = p2(i as f64 * self.0.length, 0.0);
+            out[n + 1 + i] = p2(q[2 * i], q[2 * i + 1]);
+        }
+        Ok(())
+    }
+    fn segments(&self) -> Vec<Segment> {
+        let n = self.0.loops;
+        let mut s = Vec::with_capacity(2 * n + 2);
+        s.push(Segment::line(0, n));
+        s.extend((0..=n).map(|i| Segment::link(i, n + 1 + i)));
+        s.extend((1..=n).map(|i| Segment::link(n + i, n + 1 + i)));
+        s
+    }
+    fn point_kinds(&self) -> Vec<PointKind> {
+        let n = self.0.loops;
+        let mut k = vec![PointKind::Ground; n + 1];
+        k.extend(std::iter::repeat_n(PointKind::Joint, n + 1));
+        k
     }
 }
 

@@ -2,13 +2,14 @@
 //! trees against their URDF, errors.
 
 use contour_model::models::{
-    arm7_initial_q, AndrewsSqueezer, CarAxis, HuangCartesianRobot, KeerthiRobot, Pendulum,
-    RedundantFourBar, RedundantParallelogram, SliderCrank, ANDREWS_Q0, ARM7_URDF, CAR_AXIS_Q0,
-    KEERTHI_IC1,
+    arm7_initial_q, AndrewsSqueezer, CarAxis, HuangCartesianRobot, KeerthiRobot, NFourBar,
+    Pendulum, RedundantFourBar, RedundantParallelogram, SliderCrank, ANDREWS_Q0, ARM7_URDF,
+    CAR_AXIS_Q0, KEERTHI_IC1,
 };
 use contour_model::tree::KinematicTree;
 use contour_model::Mechanism;
 
+use super::models::NFourBarDrawable;
 use super::*;
 
 fn dist(a: [f64; 3], b: [f64; 3]) -> f64 {
@@ -270,6 +271,34 @@ fn the_shipped_models_close_their_loops_at_consistent_states() {
     assert!((dist(p[1], p[2]) - c.axle).abs() < 1e-12);
     assert!((p[3][0] * p[1][0] + p[3][1] * p[1][1]).abs() < 1e-12);
     assert!((dist(p[0], p[3]) - c.axle).abs() < 1e-15);
+
+    // A02: every one of the 2n + 1 bars drawn as a link has the bar length at a state of the
+    // physical branch, and the n + 1 ground pivots are on the x axis at A_i = (i·l, 0).
+    for loops in [1usize, 3] {
+        let nfb = NFourBar {
+            length: 0.7,
+            ..NFourBar::new(loops)
+        };
+        let (q, _) = nfb.state(1.3, 0.0);
+        let nfb = NFourBarDrawable(nfb);
+        let p = points_of(&nfb, 0.0, &q);
+        let links: Vec<_> = nfb
+            .segments()
+            .into_iter()
+            .filter(|s| s.kind == SegmentKind::Link)
+            .collect();
+        assert_eq!(links.len(), 2 * loops + 1);
+        for s in &links {
+            assert!((dist(p[s.from], p[s.to]) - 0.7).abs() < 1e-14, "{s:?}");
+        }
+        let kinds = nfb.point_kinds();
+        for i in 0..=loops {
+            assert_eq!(kinds[i], PointKind::Ground);
+            assert_eq!(p[i], [0.7 * i as f64, 0.0, 0.0]);
+        }
+        // B0 = l (cos θ, sin θ)
+        assert!(dist(p[loops + 1], [0.7 * 1.3f64.cos(), 0.7 * 1.3f64.sin(), 0.0]) < 1e-15);
+    }
 }
 
 #[test]

@@ -21,7 +21,9 @@ class Model:
     def name(self) -> str: ...
     @property
     def unilateral(self) -> bool: ...
-    def initial_state(self, angle: Optional[float] = None, rate: float = 0.0) -> tuple[F64, F64]: ...
+    def initial_state(
+        self, angle: Optional[float] = None, rate: Optional[float] = None
+    ) -> tuple[F64, F64]: ...
     def accelerations(self, q: ArrayLike, qd: ArrayLike, t: float = 0.0) -> tuple[F64, F64]: ...
 
 class Urdf(Model):
@@ -117,6 +119,16 @@ class EvaluationCounter:
     def reset(self) -> None: ...
 
 def model(name: str, **params: Any) -> Model: ...
+def n_four_bar_reference(
+    n: int,
+    times: ArrayLike,
+    theta: float = 1.5707963267948966,
+    theta_dot: float = -1.0,
+    length: float = 1.0,
+    mass: float = 1.0,
+    gravity: float = 9.81,
+    steps_per_second: int = 20_000,
+) -> tuple[F64, F64]: ...
 def simulate(
     model: Model,
     q0: ArrayLike,
