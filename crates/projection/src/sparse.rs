@@ -277,6 +277,9 @@ pub struct SparseProjection {
     vel: VelocityJacobian,
     /// The acceptance bound `accept_factor` (units of τ).
     accept: f64,
+    /// Hand a correction the acceptance bound would refuse to the dense path
+    /// ([`PerturbationConfig::roundoff_filter`]).
+    handoff: bool,
     kkt: SparseKkt,
     jcols: Vec<usize>,
     jpat: Vec<(usize, usize)>,
@@ -320,6 +323,7 @@ impl SparseProjection {
             newton_tol: cfg.newton_tol,
             vel: cfg.velocity_jacobian,
             accept: cfg.accept_factor,
+            handoff: cfg.roundoff_filter,
             kkt,
             jcols: pattern.jacobian.iter().map(|&(_, c)| c).collect(),
             jpat: pattern.jacobian.clone(),
@@ -468,7 +472,7 @@ impl SparseProjection {
             out[n + k] = vbar[k] + self.t2[k] * self.xv[k];
             norm += self.xq[k] * self.xq[k] + self.xv[k] * self.xv[k];
         }
-        if !(converged && norm.sqrt() <= self.accept) {
+        if self.handoff && !(converged && norm.sqrt() <= self.accept) {
             return None;
         }
         self.projections += 1;
