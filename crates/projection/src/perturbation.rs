@@ -442,9 +442,22 @@ impl ManifoldProjection {
     }
 
     /// `δX = Σ_i u_i (v_iᵀ rhs) / σ_i` over the kept singular directions of `A = U Σ Vᵀ` in
-    /// `self.svd` (the minimum-norm solution of `Aᵀ δX = rhs`), leaving out every direction
-    /// whose component `|v_iᵀ rhs|` is within its round-off `Σ_r |v_ri| noise_r` (module docs).
+    /// `self.svd` (the minimum-norm solution of `Aᵀ δX = rhs`); with the round-off filter each
+    /// component `v_iᵀ rhs` is first brought toward 0 by its round-off `Σ_r |v_ri| noise_r`
+    /// (soft threshold, module docs).
     fn min_norm_step(&self, rhs: &[f64], out: &mut [f64]) {
+        if !self.roundoff_filter {
+            // without the filter every kept direction is corrected: δX = (Aᵀ)† rhs
+            let pinv = self.svd.pinv();
+            for (k, o) in out.iter_mut().enumerate() {
+                let mut d = 0.0;
+                for (i, r) in rhs.iter().enumerate() {
+                    d += pinv[(i, k)] * r;
+                }
+                *o = d;
+            }
+            return;
+        }
         let (u, v, s) = (self.svd.u(), self.svd.v(), self.svd.singular_values());
         out.fill(0.0);
         for (i, &si) in s.iter().enumerate().take(self.svd.rank()) {
@@ -663,7 +676,7 @@ impl ManifoldProjection {
         };
         mech.constraint_rate_bias(t, q_for_j, &mut self.b);
         self.noise_level(vbar);
-        if svd1 {
+        if svd1 && self.roundoff_filter {
             self.add_position_uncertainty(mech, t, q_for_j, vbar);
         }
         for i in 0..l {
@@ -706,15 +719,20 @@ impl ManifoldProjection {
             }
             self.qr2.factor(self.a2.as_ref())?;
             self.qr_factorizations += 1;
-            // the velocity problem goes by the SVD with the position problem (its residual's
-            // round-off then includes the position's uncertainty) or when its own QR asks
-            svd2 = svd1 || self.svd_needed(true);
-            if svd2 {
-                if !svd1 {
-                    self.compute_svd(false)?;
-                    self.add_position_uncertainty(mech, t, q_for_j, vbar);
+            if self.roundoff_filter {
+                // the velocity problem goes by the SVD with the position problem (its
+                // residual's round-off then includes the position's uncertainty) or when its
+                // own QR asks
+                svd2 = svd1 || self.svd_needed(true);
+                if svd2 {
+                    if !svd1 {
+                        self.compute_svd(false)?;
+                        self.add_position_uncertainty(mech, t, q_for_j, vbar);
+                    }
+                    self.compute_svd(true)?;
                 }
-                self.compute_svd(true)?;
+            } else {
+                svd2 = self.use_svd(true)?;
             }
             if svd2 {
                 let mut dx = std::mem::take(&mut self.xv);
