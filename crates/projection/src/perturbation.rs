@@ -60,7 +60,8 @@
 //! (from the same SVD) is [`LinalgError::RankDeficient`] instead. Above the cut-off the QR path
 //! runs unchanged. Near a singular configuration the MNR updates stall at the round-off of `φ`
 //! amplified by `1/σ_min` and do not meet `newton_tol`: after `max_newton_iterations` a point
-//! whose `φ` is at its round-off (`|φ_i| ≤ 64 ε Σ_k |J_ik| |q_k|`) counts as converged.
+//! whose `φ` is at its round-off (`|φ_i| ≤ 64 ε max_k |q_k| Σ_k |J_ik|`; with the round-off
+//! filter `64 ε Σ_k |J_ik| |q_k|`) counts as converged.
 //!
 //! **Round-off filter** ([`PerturbationConfig::roundoff_filter`], opt-in; its documentation
 //! gives the measured effect). A residual known only to its round-off `noise_i` carries
@@ -519,8 +520,18 @@ impl ManifoldProjection {
     }
 
     /// The round-off level of each row of a residual `J x + …` at `x` into `self.noise`,
-    /// `noise_i = 64 ε Σ_k |J_ik| |x_k|` (the bound of [`Self::residual_within`]).
+    /// `noise_i = 64 ε Σ_k |J_ik| |x_k|` with the round-off filter (module docs), else
+    /// `64 ε max_k |x_k| Σ_k |J_ik|` (the bound of [`Self::residual_within`]).
     fn noise_level(&mut self, x: &[f64]) {
+        if !self.roundoff_filter {
+            // without the filter: one level for all rows, 64 ε max_k |x_k| Σ_k |J_ik|
+            let xmax = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            for (i, e) in self.noise.iter_mut().enumerate() {
+                let row: f64 = (0..self.n).map(|k| self.j[(i, k)].abs()).sum();
+                *e = 64.0 * f64::EPSILON * xmax * row;
+            }
+            return;
+        }
         for (i, e) in self.noise.iter_mut().enumerate() {
             let row: f64 = (0..self.n).map(|k| self.j[(i, k)].abs() * x[k].abs()).sum();
             *e = 64.0 * f64::EPSILON * row;
@@ -529,8 +540,8 @@ impl ManifoldProjection {
 
     /// Whether every residual `res_i` is one a move of `accept` (scaled norm, weights `t`)
     /// could leave, or round-off: `|res_i| ≤ (accept · Σ_k |J_ik| t_k) + noise_i`, with the
-    /// round-off level `noise_i` of the residual in `self.noise` (at least
-    /// `64 ε Σ_k |J_ik| |x_k|`, [`Self::noise_level`]; module docs).
+    /// round-off level `noise_i` of the residual in `self.noise` ([`Self::noise_level`]; module
+    /// docs).
     fn residual_within(&self, res: &[f64], t: &[f64], accept: f64) -> bool {
         res.iter().zip(&self.noise).enumerate().all(|(i, (r, e))| {
             let move_scale: f64 = (0..self.n).map(|k| self.j[(i, k)].abs() * t[k]).sum();
