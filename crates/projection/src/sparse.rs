@@ -20,7 +20,11 @@
 //! * **Rank loss.** Where the refinement of the sparse solve stalls (`J` nearly rank-deficient:
 //!   the singular configurations of A02), the evaluation or the correction is done by the
 //!   dense path instead (`KktSolver`'s rank-revealing solve, the dense QR correction), and
-//!   counted in [`SparseStats::dense_fallbacks`]. The answers of the two paths are equal to
+//!   counted in [`SparseStats::dense_fallbacks`]. A correction the acceptance bound would
+//!   refuse (`‖X*‖ > accept_factor`, or not converged) is also handed to the dense path: near
+//!   a singular configuration such a correction is mostly round-off amplified by `1/σ_min(J)`,
+//!   which the dense rank-revealing correction leaves out (module `perturbation`, "Round-off
+//!   filter"); elsewhere the dense path refuses it too. The answers of the two paths are equal to
 //!   round-off where both apply (tests `sparse_path_matches_dense_*`).
 //!
 //! No allocation after the workspaces are built.
@@ -271,6 +275,11 @@ pub struct SparseProjection {
     max_it: usize,
     newton_tol: f64,
     vel: VelocityJacobian,
+    /// The acceptance bound `accept_factor` (units of τ).
+    accept: f64,
+    /// Hand a correction the acceptance bound would refuse to the dense path
+    /// ([`PerturbationConfig::roundoff_filter`]).
+    handoff: bool,
     kkt: SparseKkt,
     jcols: Vec<usize>,
     jpat: Vec<(usize, usize)>,
@@ -313,6 +322,8 @@ impl SparseProjection {
             max_it: cfg.max_newton_iterations,
             newton_tol: cfg.newton_tol,
             vel: cfg.velocity_jacobian,
+            accept: cfg.accept_factor,
+            handoff: cfg.roundoff_filter,
             kkt,
             jcols: pattern.jacobian.iter().map(|&(_, c)| c).collect(),
             jpat: pattern.jacobian.clone(),
@@ -383,8 +394,9 @@ impl SparseProjection {
     }
 
     /// Corrects `x̄ = (q̄, v̄)` onto `φ = 0`, `J q̇ + b = 0` into `out` as
-    /// [`ManifoldProjection::project`] does; `None`: a near rank loss of `J` (the caller does
-    /// the correction densely).
+    /// [`ManifoldProjection::project`] does; `None`: a near rank loss of `J`, or a correction
+    /// the acceptance bound would refuse (the caller does the correction densely, whose
+    /// rank-revealing path tells a correction made of amplified round-off from a genuine one).
     pub fn project<M: Mechanism + ?Sized>(
         &mut self,
         mech: &M,
@@ -459,6 +471,9 @@ impl SparseProjection {
         for k in 0..n {
             out[n + k] = vbar[k] + self.t2[k] * self.xv[k];
             norm += self.xq[k] * self.xq[k] + self.xv[k] * self.xv[k];
+        }
+        if self.handoff && !(converged && norm.sqrt() <= self.accept) {
+            return None;
         }
         self.projections += 1;
         self.iterations += it;
@@ -581,7 +596,13 @@ mod tests {
         let n = p.dof();
         let pattern = p.sparsity().unwrap();
         let ec = ErrorControl::absolute(1e-6);
-        for cfg in [PerturbationConfig::default(), PerturbationConfig::keerthi()] {
+        for base in [PerturbationConfig::default(), PerturbationConfig::keerthi()] {
+            // a perturbation larger than the acceptance bound, which the sparse path would
+            // hand to the dense one
+            let cfg = PerturbationConfig {
+                accept_factor: 1e3,
+                ..base
+            };
             let mut sp = SparseProjection::new(&p, &pattern, ec, &cfg).unwrap();
             let mut dp = ManifoldProjection::new(&p, ec, &cfg).unwrap();
             let (q, qd) = p.state(1.1, -2.0);

@@ -15,6 +15,7 @@ mod lambda_at_steps;
 mod mutant_witnesses;
 mod no_allocation;
 mod pendulum;
+mod perturbation_singular_passages;
 mod projection_property;
 mod recording;
 mod simulation_sync;
