@@ -186,8 +186,9 @@ pub enum ProjectionError {
          {rows} rows (rank {initial_rank} at the start); the {method} method has no \
          correction in the lost direction and may continue on a wrong branch. Methods that \
          keep the state on the constraints pass here: projector (Method::Projector) and \
-         parametrization; perturbation and GGL (exact stabilization) at moderate tolerances \
-         (MBS benchmark A02: tau = 1e-6, not 1e-9). To continue anyway: \
+         parametrization; perturbation with PerturbationConfig::roundoff_filter (MBS \
+         benchmark A02 at tau = 1e-9), and with its defaults and GGL (exact stabilization) at \
+         moderate tolerances (A02: tau = 1e-6). To continue anyway: \
          Simulation::passage_policy(PassagePolicy::Continue), with an energy_tolerance"
     )]
     SingularPassage {
@@ -245,8 +246,9 @@ pub enum ProjectionError {
          them leaves {contraction:.2e} of the residual it starts from (linear convergence; \
          bound AMBIGUOUS_CONTRACTION), so the drift, not the dynamics, would pick the branch \
          after the passage. Methods that keep the state on the constraints pass here: \
-         projector (Method::Projector) and parametrization; perturbation and GGL (exact \
-         stabilization) at moderate tolerances (MBS benchmark A02: tau = 1e-6, not 1e-9). To \
+         projector (Method::Projector) and parametrization; perturbation with \
+         PerturbationConfig::roundoff_filter (MBS benchmark A02 at tau = 1e-9), and with its \
+         defaults and GGL (exact stabilization) at moderate tolerances (A02: tau = 1e-6). To \
          continue anyway: Simulation::passage_policy(PassagePolicy::Continue), with an \
          energy_tolerance"
     )]
@@ -276,8 +278,9 @@ pub enum ProjectionError {
          Off the constraints the method's accelerations grow without bound toward that \
          configuration, so the run creeps toward it and cannot pass. Methods that keep the \
          state on the constraints pass here: projector (Method::Projector) and \
-         parametrization; perturbation and GGL (exact stabilization) at moderate tolerances \
-         (MBS benchmark A02: tau = 1e-6, not 1e-9). To continue anyway: \
+         parametrization; perturbation with PerturbationConfig::roundoff_filter (MBS \
+         benchmark A02 at tau = 1e-9), and with its defaults and GGL (exact stabilization) at \
+         moderate tolerances (A02: tau = 1e-6). To continue anyway: \
          Simulation::passage_policy(PassagePolicy::Continue), with an energy_tolerance"
     )]
     StalledPassage {
