@@ -20,7 +20,9 @@
 //! * **Rank loss.** Where the refinement of the sparse solve stalls (`J` nearly rank-deficient:
 //!   the singular configurations of A02), the evaluation or the correction is done by the
 //!   dense path instead (`KktSolver`'s rank-revealing solve, the dense QR correction), and
-//!   counted in [`SparseStats::dense_fallbacks`]. A correction the acceptance bound would
+//!   counted, for the evaluations, in [`crate::SimulationStats::rank_revealing_evals`]
+//!   (the corrections handed over have no counter). With the round-off filter
+//!   ([`crate::PerturbationConfig::roundoff_filter`]) a correction the acceptance bound would
 //!   refuse (`‖X*‖ > accept_factor`, or not converged) is also handed to the dense path: near
 //!   a singular configuration such a correction is mostly round-off amplified by `1/σ_min(J)`,
 //!   which the dense rank-revealing correction leaves out (module `perturbation`, "Round-off
