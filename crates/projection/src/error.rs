@@ -6,6 +6,15 @@ use contour_ode::OdeError;
 
 use crate::trajectory::Trajectory;
 
+/// The end of the singular-passage messages of the direct and Baumgarte methods: the methods
+/// that pass (MBS benchmark A02, `benches/results/a02_n40_*.md`) and how to go on anyway.
+const PASSAGE_ADVICE: &str = "Methods that keep the state on the constraints pass here: \
+     projector (Method::Projector) and parametrization; perturbation with \
+     PerturbationConfig::roundoff_filter (MBS benchmark A02 at tau = 1e-9), and with its \
+     defaults and GGL (exact stabilization) at moderate tolerances (A02: tau = 1e-6). To \
+     continue anyway: Simulation::passage_policy(PassagePolicy::Continue), with an \
+     energy_tolerance";
+
 /// Everything that can go wrong in a constrained simulation.
 ///
 /// Bad input (negative gains, `τ ≤ 0`, wrong dimensions, an inconsistent initial state) and
@@ -184,12 +193,8 @@ pub enum ProjectionError {
     #[error(
         "singular passage at t = {t:.3e}: the constraint Jacobian dropped to rank {rank} of \
          {rows} rows (rank {initial_rank} at the start); the {method} method has no \
-         correction in the lost direction and may continue on a wrong branch. Methods that \
-         keep the state on the constraints pass here: projector (Method::Projector) and \
-         parametrization; perturbation with PerturbationConfig::roundoff_filter (MBS \
-         benchmark A02 at tau = 1e-9), and with its defaults and GGL (exact stabilization) at \
-         moderate tolerances (A02: tau = 1e-6). To continue anyway: \
-         Simulation::passage_policy(PassagePolicy::Continue), with an energy_tolerance"
+         correction in the lost direction and may continue on a wrong branch. {PASSING}",
+        PASSING = PASSAGE_ADVICE
     )]
     SingularPassage {
         /// Time of the evaluation that found the rank drop.
@@ -245,12 +250,8 @@ pub enum ProjectionError {
          by |phi| = {drift:.3e} near a singular configuration: a second Newton step toward \
          them leaves {contraction:.2e} of the residual it starts from (linear convergence; \
          bound AMBIGUOUS_CONTRACTION), so the drift, not the dynamics, would pick the branch \
-         after the passage. Methods that keep the state on the constraints pass here: \
-         projector (Method::Projector) and parametrization; perturbation with \
-         PerturbationConfig::roundoff_filter (MBS benchmark A02 at tau = 1e-9), and with its \
-         defaults and GGL (exact stabilization) at moderate tolerances (A02: tau = 1e-6). To \
-         continue anyway: Simulation::passage_policy(PassagePolicy::Continue), with an \
-         energy_tolerance"
+         after the passage. {PASSING}",
+        PASSING = PASSAGE_ADVICE
     )]
     AmbiguousBranch {
         /// Time of the accepted step.
@@ -276,12 +277,8 @@ pub enum ProjectionError {
          h = {h:.3e}, in proportion to its distance from a configuration where the constraint \
          Jacobian loses rank (its smallest singular value is {sigma_ratio:.1e} of its largest). \
          Off the constraints the method's accelerations grow without bound toward that \
-         configuration, so the run creeps toward it and cannot pass. Methods that keep the \
-         state on the constraints pass here: projector (Method::Projector) and \
-         parametrization; perturbation with PerturbationConfig::roundoff_filter (MBS \
-         benchmark A02 at tau = 1e-9), and with its defaults and GGL (exact stabilization) at \
-         moderate tolerances (A02: tau = 1e-6). To continue anyway: \
-         Simulation::passage_policy(PassagePolicy::Continue), with an energy_tolerance"
+         configuration, so the run creeps toward it and cannot pass. {PASSING}",
+        PASSING = PASSAGE_ADVICE
     )]
     StalledPassage {
         /// Time of the accepted step.
