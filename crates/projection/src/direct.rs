@@ -119,7 +119,9 @@ pub(crate) struct Direct<'m, M: ?Sized> {
 /// with [`ProjectionError::SingularPassage`] at ≥ 1.17 before that; every run that stops at
 /// a passage (34 at n = 1, 4 and the 8 creeping or slow n = 40 rows) reaches ≤ 1 within
 /// 3–63 steps of entering the band, at `σ` between 2e-7 and 1e-3, with B0 still within
-/// 1e-3 of the exact solution (within 1e-8 at τ = 1e-9).
+/// 1e-3 of the exact solution (within 1e-8 at τ = 1e-9). On a second mechanism, the isosceles
+/// slider-crank (crate documentation), every run it stops returns `Ok` on the folded branch or
+/// ends with a rank error when continued through the passage instead.
 pub const PASSAGE_STALL_DEPTH: f64 = 10.0;
 
 /// Workspace and state of the stall check: `J` and its singular values at an accepted

@@ -90,7 +90,22 @@
 //! `direct_and_baumgarte_never_return_a_wrong_branch_over_twenty_seconds`): no `Ok` off the
 //! physical branch, and every run that stops does so before leaving it (B0 within 1e-2).
 //! [`PassagePolicy::Continue`] keeps the rank-revealing continuation; pair it with
-//! [`Simulation::energy_tolerance`].
+//! [`Simulation::energy_tolerance`] where another branch changes the energy, as on A02.
+//!
+//! **A second mechanism.** The isosceles slider-crank (`SliderCrank` with r = l; its moving
+//! branch crosses the folded one, slider held at the pivot, where both links are vertical:
+//! one lost row of two) over 10 s, swinging through 14 passages or turning over through 5,
+//! every method × integrator at τ = 1e-6 and 1e-9 with the defaults (the test
+//! `no_method_returns_the_folded_branch`, the table `benches/examples/passage_survey.rs`):
+//! no run returns `Ok` on the folded branch, and every run that stops does so on the moving
+//! one (slider within 1e-4 m of the reduced solution). Direct and Baumgarte stop with
+//! [`ProjectionError::StalledPassage`] except Baumgarte δ = 10 turning over (every integrator
+//! at τ = 1e-6, RK-Gill and the BDF at 1e-9), which passes under both policies. With
+//! [`PassagePolicy::Continue`] the stopped runs either end with a rank error or return `Ok`
+//! on the folded branch (slider 0.7–0.8 m off) with an energy drift of 3e-7 to 5.4e-3 J: the
+//! folded branch is a motion of about the same energy, so the energy tolerance is no guard
+//! there and the checks of [`PassagePolicy::Stop`] are. No run that they stop passes under
+//! [`PassagePolicy::Continue`].
 //!
 //! **Baumgarte's gains stay the user's choice** ([`BaumgarteGains`] has no default). Its gains
 //! are rates in 1/s and depend on the problem: critical δ = 50 passes A02 (N = 1, 4, 40 at

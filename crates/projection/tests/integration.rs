@@ -10,6 +10,7 @@ mod errors;
 mod explicit_gamma_q;
 mod failed_run_keeps_trajectory;
 mod ggl_singular_passage;
+mod isosceles_slider_crank;
 mod kovecses;
 mod lambda_at_steps;
 mod mutant_witnesses;

@@ -46,6 +46,47 @@ pub use parallelogram::RedundantParallelogram;
 pub use pendulum::Pendulum;
 pub use slider_crank::SliderCrank;
 
+/// `(θ, θ̇)` of the one-degree-of-freedom equation `θ̈ = accel(θ, θ̇)` at the sorted `times`
+/// (from `t = 0`, where `(θ, θ̇) = (theta0, omega0)`), by the classical fourth-order
+/// Runge–Kutta method with `steps_per_unit` fixed steps per second: the reference motions of
+/// the models with a reduced equation on one branch ([`NFourBar::reduced_solution`],
+/// [`SliderCrank::isosceles_reduced_solution`]).
+fn rk4_reduced(
+    accel: impl Fn(f64, f64) -> f64,
+    theta0: f64,
+    omega0: f64,
+    times: &[f64],
+    steps_per_unit: usize,
+) -> Vec<(f64, f64)> {
+    let (mut t, mut th, mut w) = (0.0f64, theta0, omega0);
+    let mut out = Vec::with_capacity(times.len());
+    for &tk in times {
+        let span = tk - t;
+        if span > 0.0 {
+            let k = ((span * steps_per_unit as f64).ceil() as usize).max(1);
+            let h = span / k as f64;
+            for _ in 0..k {
+                // θ̈ = accel(θ, θ̇): RK4 on (θ, θ̇)
+                let (k1t, k1w) = (w, accel(th, w));
+                let (k2t, k2w) = (
+                    w + 0.5 * h * k1w,
+                    accel(th + 0.5 * h * k1t, w + 0.5 * h * k1w),
+                );
+                let (k3t, k3w) = (
+                    w + 0.5 * h * k2w,
+                    accel(th + 0.5 * h * k2t, w + 0.5 * h * k2w),
+                );
+                let (k4t, k4w) = (w + h * k3w, accel(th + h * k3t, w + h * k3w));
+                th += h / 6.0 * (k1t + 2.0 * k2t + 2.0 * k3t + k4t);
+                w += h / 6.0 * (k1w + 2.0 * k2w + 2.0 * k3w + k4w);
+            }
+            t = tk;
+        }
+        out.push((th, w));
+    }
+    out
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

@@ -100,28 +100,13 @@ impl NFourBar {
         times: &[f64],
         steps_per_unit: usize,
     ) -> Vec<(f64, f64)> {
-        let f = |th: f64| self.reduced_acceleration(th);
-        let (mut t, mut th, mut w) = (0.0f64, theta0, omega0);
-        let mut out = Vec::with_capacity(times.len());
-        for &tk in times {
-            let span = tk - t;
-            if span > 0.0 {
-                let k = ((span * steps_per_unit as f64).ceil() as usize).max(1);
-                let h = span / k as f64;
-                for _ in 0..k {
-                    // θ̈ = f(θ): RK4 on (θ, θ̇)
-                    let (k1t, k1w) = (w, f(th));
-                    let (k2t, k2w) = (w + 0.5 * h * k1w, f(th + 0.5 * h * k1t));
-                    let (k3t, k3w) = (w + 0.5 * h * k2w, f(th + 0.5 * h * k2t));
-                    let (k4t, k4w) = (w + h * k3w, f(th + h * k3t));
-                    th += h / 6.0 * (k1t + 2.0 * k2t + 2.0 * k3t + k4t);
-                    w += h / 6.0 * (k1w + 2.0 * k2w + 2.0 * k3w + k4w);
-                }
-                t = tk;
-            }
-            out.push((th, w));
-        }
-        out
+        super::rk4_reduced(
+            |th, _| self.reduced_acceleration(th),
+            theta0,
+            omega0,
+            times,
+            steps_per_unit,
+        )
     }
 
     /// Index of the coordinate `x` of point `B_i`.

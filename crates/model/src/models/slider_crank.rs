@@ -74,6 +74,92 @@ impl SliderCrank {
     }
 }
 
+impl SliderCrank {
+    /// The state `q = (θ, −θ, 2r cos θ)`, `q̇ = (1, −1, −2r sin θ) θ̇` of the moving branch of
+    /// the isosceles slider-crank (`r = l`). Its closure has a second branch, `ψ = θ + π`,
+    /// `s = 0` (crank and rod folded over, the slider held at the pivot); the two cross where
+    /// both links are vertical (`θ = ±π/2`, `s = 0`), a singular configuration: `J` has rank 1
+    /// there. Errors with [`crate::ModelError::InvalidParameter`] unless `r = l`.
+    pub fn isosceles_state(
+        &self,
+        theta: f64,
+        theta_dot: f64,
+    ) -> Result<([f64; 3], [f64; 3]), crate::ModelError> {
+        self.check_isosceles()?;
+        let r = self.crank_length;
+        let (s1, c1) = theta.sin_cos();
+        Ok((
+            [theta, -theta, 2.0 * r * c1],
+            [theta_dot, -theta_dot, -2.0 * r * s1 * theta_dot],
+        ))
+    }
+
+    /// `θ̈` on the moving branch of the isosceles slider-crank ([`Self::isosceles_state`]):
+    /// Lagrange's equation on the branch, `q̇ = T θ̇`, `T = (1, −1, −2r sin θ)`,
+    /// `Tᵀ M T θ̈ = −Tᵀ(M Ṫ θ̇ + h − u)` with `Ṫ θ̇ = (0, 0, −2r cos θ θ̇²)`. It uses `M`, `h`
+    /// and `u` only (no constraint Jacobian, no multiplier) and is smooth through `θ = ±π/2`.
+    /// Assumes `r = l` (checked by [`Self::isosceles_reduced_solution`]).
+    pub fn isosceles_reduced_acceleration(&self, theta: f64, theta_dot: f64) -> f64 {
+        let r = self.crank_length;
+        let (s1, c1) = theta.sin_cos();
+        let (q, qd) = (
+            [theta, -theta, 2.0 * r * c1],
+            [theta_dot, -theta_dot, -2.0 * r * s1 * theta_dot],
+        );
+        let t = [1.0, -1.0, -2.0 * r * s1];
+        let tdot_w = [0.0, 0.0, -2.0 * r * c1 * theta_dot * theta_dot];
+        let mut mb = [0.0; 9];
+        self.mass_matrix(&q, MatMut::from_column_major_slice_mut(&mut mb, 3, 3));
+        let (mut h, mut u) = ([0.0; 3], [0.0; 3]);
+        self.bias_forces(&q, &qd, &mut h);
+        self.applied_forces(0.0, &q, &qd, &mut u);
+        let (mut mtt, mut rhs) = (0.0, 0.0);
+        for i in 0..3 {
+            let (mut mt, mut md) = (0.0, 0.0);
+            for k in 0..3 {
+                mt += mb[i + 3 * k] * t[k];
+                md += mb[i + 3 * k] * tdot_w[k];
+            }
+            mtt += t[i] * mt;
+            rhs -= t[i] * (md + h[i] - u[i]);
+        }
+        rhs / mtt
+    }
+
+    /// `(θ, θ̇)` of the moving branch of the isosceles slider-crank at the sorted `times`
+    /// (from `t = 0` at `(theta0, omega0)`), by the classical fourth-order Runge–Kutta method on
+    /// [`Self::isosceles_reduced_acceleration`] with `steps_per_unit` fixed steps per second:
+    /// an independent witness for runs through the crossing at `θ = ±π/2`. Errors with
+    /// [`crate::ModelError::InvalidParameter`] unless `r = l`.
+    pub fn isosceles_reduced_solution(
+        &self,
+        theta0: f64,
+        omega0: f64,
+        times: &[f64],
+        steps_per_unit: usize,
+    ) -> Result<Vec<(f64, f64)>, crate::ModelError> {
+        self.check_isosceles()?;
+        Ok(super::rk4_reduced(
+            |th, w| self.isosceles_reduced_acceleration(th, w),
+            theta0,
+            omega0,
+            times,
+            steps_per_unit,
+        ))
+    }
+
+    fn check_isosceles(&self) -> Result<(), crate::ModelError> {
+        if self.crank_length == self.rod_length {
+            Ok(())
+        } else {
+            Err(crate::ModelError::InvalidParameter {
+                what: "slider_crank.rod_length (must equal crank_length on the isosceles branch)",
+                value: self.rod_length,
+            })
+        }
+    }
+}
+
 impl Mechanism for SliderCrank {
     fn validate(&self) -> Result<(), crate::ModelError> {
         crate::validate::check_positive_parameter("slider_crank.crank_length", self.crank_length)?;
@@ -184,6 +270,44 @@ mod tests {
             assert_eq!(
                 numerical_rank(j.as_ref(), 0.0, DEFAULT_RANK_RTOL).unwrap(),
                 2
+            );
+        }
+    }
+
+    #[test]
+    fn the_isosceles_branch_satisfies_the_closure_and_keeps_its_energy() {
+        let sc = SliderCrank {
+            crank_length: 0.2,
+            rod_length: 0.2,
+            torque: 0.0,
+            ..Default::default()
+        };
+        assert!(SliderCrank::default().isosceles_state(0.0, 1.0).is_err());
+        let times: Vec<f64> = (0..=100).map(|k| 0.05 * k as f64).collect();
+        let sol = sc
+            .isosceles_reduced_solution(0.0, 12.0, &times, 10_000)
+            .unwrap();
+        let energy = |q: &[f64; 3], qd: &[f64; 3]| {
+            sc.kinetic_energy(q, qd).unwrap() + sc.potential_energy(q).unwrap()
+        };
+        let (q0, qd0) = sc.isosceles_state(0.0, 12.0).unwrap();
+        let e0 = energy(&q0, &qd0);
+        let mut crossings = 0;
+        for w in sol.windows(2) {
+            // the crank turns over: θ passes π/2 + kπ, where J has rank 1
+            let sheet =
+                |th: f64| ((th - std::f64::consts::FRAC_PI_2) / std::f64::consts::PI).floor();
+            crossings += usize::from(sheet(w[0].0) != sheet(w[1].0));
+        }
+        assert!(crossings >= 2, "{crossings}");
+        for &(th, w) in &sol {
+            let (q, qd) = sc.isosceles_state(th, w).unwrap();
+            let (p, v) = constraint_residuals(&sc, 0.0, &q, &qd).unwrap();
+            assert!(p <= 1e-15 && v <= 1e-14, "{p:e} {v:e}");
+            assert!(
+                (energy(&q, &qd) - e0).abs() <= 1e-9 * e0,
+                "{}",
+                energy(&q, &qd) - e0
             );
         }
     }
