@@ -31,6 +31,11 @@ fn spline_plan_sampled_at_1khz_meets_limits_and_integrates_back() {
     let n = tr.t.len();
     assert_eq!(n, (sol.total_time * 1000.0).floor() as usize + 2);
     assert_eq!(*tr.t.last().unwrap(), sol.total_time);
+    // a rate that puts a sample on the final time to round-off adds no second one there
+    let k = 997usize;
+    let exact = sample_at_rate(&sol, &acc, k as f64 / sol.total_time).unwrap();
+    assert_eq!(exact.t.len(), k + 1);
+    assert!((exact.t[k] - sol.total_time).abs() <= 1e-12 * sol.total_time);
     // limits: torque within 1e-9 relative, joint speeds within the caps
     let viol = tr.max_torque_violation(&torque);
     assert!(viol <= 1e-9, "torque violation {viol:e}");
