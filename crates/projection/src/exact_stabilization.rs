@@ -86,6 +86,14 @@ use crate::trajectory::{EventKind, SimulationStats};
 ///   8.91): there a state off the lost constraints meets the pole of the accelerations
 ///   (`J a = −ρ` reads `σ vᵣᵀa = −uᵀρ` in a lost direction `u`, `vᵣ` its right singular
 ///   vector), which the error test follows as it does for the direct method.
+/// * The smallest regularization that removes the sign change of the Schur complement's
+///   `2 × 2` block in a lost direction (`≈ σ⁴/c_j² − σ³d/c_j³`, `d = uᵀDvᵣ`: singular where
+///   `σ c_j ≈ d`), `Eᵢᵢ = κσᵢ|dᵢ|/c_j²` on both row blocks, `κ` = 1.5 … 16: Newton again
+///   iterates on round-off in `μ` (its `x` updates below 1e-4 of the tolerance, the `μ`
+///   updates counted as 10–50 tolerances); N = 4 ends at t = 1.2 … 1.24 (one run at 4.6),
+///   N = 1 between t = 1.2 and 5.05 except at `κ = 4`, which passes 20 s (B0 5.1e-6 off,
+///   7,848 steps). With the `x`-only Newton test as well: N = 4 reaches t = 6.58, N = 1
+///   t = 16.6.
 ///
 /// At τ = 1e-6 the steps are large enough to pass over the window and GGL passes A02.
 pub const GGL_PASSAGE_RATIO: f64 = 1e-2;
