@@ -97,6 +97,37 @@ use crate::trajectory::{EventKind, SimulationStats};
 ///   N = 1 between t = 1.2 and 5.05 except at `κ = 4`, which passes 20 s (B0 5.1e-6 off,
 ///   7,848 steps). With the `x`-only Newton test as well: N = 4 reaches t = 6.58, N = 1
 ///   t = 16.6.
+/// * GGL's multiplier form (Gear, Gupta & Leimkuhler 1985) with `λ` an unknown and no
+///   acceleration solve in the residual: `y = (q, v, μ, λ)`, `q̇ = v − Jᵀμ`,
+///   `M(q) v̇ = u − h + Jᵀλ`, `φ = 0`, `J v + b = 0`, `μ` and `λ` algebraic and out of the
+///   error test, `λ₀` from the KKT solve at `x₀`, the dynamic rows of the iteration matrix by
+///   forward differences of `M a + h − u − Jᵀλ` in `(q, v)`, the rest exact (the BDF's
+///   partial-pivoting LU unchanged). Newton converges in two or three updates with a fresh
+///   matrix at every step size down to `h ≈ 1e-7` (the `x` updates then below 2e-6 of the
+///   tolerance): the round-off in `μ` of the KKT form is gone. The error test is not: on
+///   A02 at N = 1, τ = 1e-9 the steps at the first flat position (t = 0.708 … 0.710) are
+///   rejected with the estimate in the vertical velocities of the two points, the lost
+///   direction (65 and 59 tolerances at order 5, `h = 2.4e-3`; 28 at `h = 3.9e-4`; the
+///   positions below 0.7), and after the drop to order 1 in every component (the velocities
+///   6.6e4 tolerances, the positions 9.1e3, at `h = 9.7e-5`; falling with `h`, 4e3 and 550 at
+///   `h = 6e-6`). Below `h ≈ 4e-7` Newton stops
+///   converging: the iteration matrix loses rank in `(λ, μ)` together, and the LU's updates
+///   there are amplified round-off (`|δλ|, |δμ|` up to 7e6 at `h = 1.4e-15`, weighted 40–80
+///   tolerances, the `x` updates 0.1–0.2), and the step collapses (`h = 1.5e-15` at
+///   t = 0.7080, `σ` ratio 1.1e-3). Measured (absolute τ, outputs every 0.05 s, B0 against
+///   `NFourBar::reduced_solution`): N = 4 passes τ = 1e-9 over 20 s (B0 2.0e-6, 9,296 steps)
+///   and τ = 1e-10 over 2 s (B0 1.3e-9), τ = 1e-6 over 20 s B0 2.6e-4; N = 1 passes
+///   τ = 1e-7 (B0 1.4e-4) and 1e-8 (7.5e-6) over 20 s, ends at t = 10.83 at τ = 3e-9, at
+///   t = 0.708 at τ = 1e-9 and at t = 0.707 at τ = 1e-10; at τ = 1e-6 over 20 s its B0 is
+///   2.3e-3 (the default `BlockDiagonal`: 1.4e-3). The isosceles slider-crank at τ = 1e-9
+///   ends at t = 2.46 (w0 = 0) and t = 7.02 (w0 = 12; `BlockDiagonal`: 1.76 and 3.41) and
+///   passes τ = 1e-6 (slider 1.8e-5 and 4.6e-4 off). With `M(q)(q̇ − v) + Jᵀμ = 0` in
+///   place of the first row (`q̇ = v − M⁻¹Jᵀμ`, no solve either) the outcome moves without
+///   a pattern: N = 1 ends at t = 6.99 (τ = 1e-9) and t = 3.14 (τ = 1e-8), N = 4 at t = 1.24
+///   (τ = 1e-10), N = 4 at τ = 1e-6 has B0 1.8e-3, the slider-crank passes w0 = 12 (2.1e-6)
+///   and ends at t = 0.35 for w0 = 0. A least-norm (rank-revealing) solve of the Newton
+///   system in `(λ, μ)` is untried for this form; the error test in the lost velocities
+///   remains with it.
 ///
 /// At τ = 1e-6 the steps are large enough to pass over the window and GGL passes A02.
 pub const GGL_PASSAGE_RATIO: f64 = 1e-2;
