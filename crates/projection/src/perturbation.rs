@@ -631,8 +631,6 @@ impl ManifoldProjection {
     ) {
         let qmax = q.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         let floor = 8.0 * 64.0 * f64::EPSILON * qmax;
-        // J(q) v once, then J(q + T₁u_j) v column by column (contiguous columns)
-        mat_vec(&self.j, v, &mut self.jv);
         for j in 0..self.svd.rank() {
             let (u, vs, s) = (self.svd.u(), self.svd.v(), self.svd.singular_values());
             let nu: f64 = (0..self.l)
@@ -647,9 +645,11 @@ impl ManifoldProjection {
                 self.qw[k] = q[k] + self.t1[k] * u[(k, j)];
             }
             mech.constraint_jacobian(t, &self.qw, self.jw.as_mut());
-            mat_vec(&self.jw, v, &mut self.iv);
-            for ((e, a), b) in self.noise.iter_mut().zip(&self.iv).zip(&self.jv) {
-                *e += eta * (a - b).abs();
+            for (i, e) in self.noise.iter_mut().enumerate() {
+                let dr: f64 = (0..self.n)
+                    .map(|k| (self.jw[(i, k)] - self.j[(i, k)]) * v[k])
+                    .sum();
+                *e += eta * dr.abs();
             }
         }
     }
@@ -810,9 +810,8 @@ impl ManifoldProjection {
 
     /// The second look (module docs, "Round-off filter") at the refused correction `o` of
     /// `xbar` that `out` holds: the correction computed again by the rank-revealing path,
-    /// returned when the acceptance bound accepts it; else `o` and `out` stand. The sparse
-    /// path hands its uncertified refusals here.
-    pub(crate) fn second_look_at<M: Mechanism + ?Sized>(
+    /// returned when the acceptance bound accepts it; else `o` and `out` stand.
+    fn second_look_at<M: Mechanism + ?Sized>(
         &mut self,
         mech: &M,
         t: f64,

@@ -321,9 +321,6 @@ pub struct SparseProjection {
     pub fallbacks: usize,
     /// Refused corrections the refusal certificate kept from the dense second look.
     pub certified_refusals: usize,
-    /// The refused correction of the last [`Self::project`] that returned `None` because the
-    /// certificate could not show its refusal to stand (its state is in `out`).
-    refused: Option<ProjectionOutcome>,
 }
 
 impl SparseProjection {
@@ -375,7 +372,6 @@ impl SparseProjection {
             iterations: 0,
             fallbacks: 0,
             certified_refusals: 0,
-            refused: None,
         })
     }
 
@@ -461,7 +457,6 @@ impl SparseProjection {
     ) -> Option<ProjectionOutcome> {
         let n = self.n;
         out.copy_from_slice(xbar);
-        self.refused = None;
         // Keerthi (2.11), (3.1): T = diag(T₁, T₂) with TᵀWT = I, W = diag(s²).
         self.ec.inverse_scales(xbar, &mut self.s);
         for k in 0..n {
@@ -541,8 +536,6 @@ impl SparseProjection {
                 qbar
             };
             if !self.refusal_certified(mech, t, qbar, q_for_j, vbar, &o) {
-                // out holds the refused correction, for the dense second look
-                self.refused = Some(o);
                 return None;
             }
             self.certified_refusals += 1;
@@ -642,8 +635,8 @@ impl SparseProjection {
 }
 
 /// The correction of `x̄` into `out`: by `sparse` when given and able to answer, else (and
-/// counted as a fallback) by the dense `dense` — a refusal of the sparse path that its
-/// certificate cannot show to stand by the dense second look only.
+/// counted as a fallback) by the dense `dense` (also a refusal of the sparse path that its
+/// certificate cannot show to stand: the dense correction and its second look).
 pub(crate) fn project<M: Mechanism + ?Sized>(
     dense: &mut ManifoldProjection,
     sparse: Option<&mut SparseProjection>,
@@ -657,11 +650,6 @@ pub(crate) fn project<M: Mechanism + ?Sized>(
             return Ok(o);
         }
         sp.fallbacks += 1;
-        if let Some(o) = sp.refused.take() {
-            // a refusal the certificate could not show to stand: the dense second look
-            dense.projections += 1;
-            return dense.second_look_at(mech, t, xbar, out, o);
-        }
     }
     dense.project(mech, t, xbar, out)
 }
@@ -784,8 +772,8 @@ mod tests {
 
     /// The sparse path's refusal certificate (inverse iteration with its own factor): a
     /// correction refused far above the round-off bound is returned as refused, with no
-    /// dense correction; one just above the acceptance bound goes to the dense second look
-    /// directly (no dense QR correction first).
+    /// dense correction; one just above the acceptance bound goes to the dense path and its
+    /// second look.
     #[test]
     fn sparse_refusal_certificate() {
         let p = NFourBar::new(10);
@@ -813,7 +801,8 @@ mod tests {
         // (measured: 0.49819)
         assert!(o.norm > 0.49 && o.norm <= 0.5, "{o:?}");
         assert_eq!((sp.certified_refusals, sp.fallbacks), (1, 1));
-        assert_eq!((dense.second_looks, dense.qr_factorizations), (1, 2));
+        // the dense QR correction (refused too) and the second look: two QRs each
+        assert_eq!((dense.second_looks, dense.qr_factorizations), (1, 4));
         assert!(dense.rank_revealing >= 1);
     }
 
