@@ -645,10 +645,16 @@ impl ManifoldProjection {
                 self.qw[k] = q[k] + self.t1[k] * u[(k, j)];
             }
             mech.constraint_jacobian(t, &self.qw, self.jw.as_mut());
-            for (i, e) in self.noise.iter_mut().enumerate() {
-                let dr: f64 = (0..self.n)
-                    .map(|k| (self.jw[(i, k)] - self.j[(i, k)]) * v[k])
-                    .sum();
+            // dr = (J(q + T₁u_j) − J(q)) v column by column (contiguous columns; each row
+            // sums its terms in the order of k, as a row-by-row sum does)
+            self.iv.fill(0.0);
+            for (k, &vk) in v.iter().enumerate() {
+                let (cw, cj) = (self.jw.col_as_slice(k), self.j.col_as_slice(k));
+                for ((d, a), b) in self.iv.iter_mut().zip(cw).zip(cj) {
+                    *d += (a - b) * vk;
+                }
+            }
+            for (e, dr) in self.noise.iter_mut().zip(&self.iv) {
                 *e += eta * dr.abs();
             }
         }
