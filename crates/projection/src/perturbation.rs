@@ -63,8 +63,8 @@
 //! whose `φ` is at its round-off (`|φ_i| ≤ 64 ε max_k |q_k| Σ_k |J_ik|`; with the round-off
 //! filter `64 ε Σ_k |J_ik| |q_k|`) counts as converged.
 //!
-//! **Round-off filter** ([`PerturbationConfig::roundoff_filter`], opt-in; its documentation
-//! gives the measured effect). A residual known only to its round-off `noise_i` carries
+//! **Round-off filter** ([`PerturbationConfig::roundoff_filter`], on by default, off in
+//! [`PerturbationConfig::keerthi`]; its documentation gives the measured effect). A residual known only to its round-off `noise_i` carries
 //! no information along a direction whose singular value `σ` is small: correcting it by
 //! `residual/σ` moves the state by amplified round-off, which halving the step does not
 //! shrink (the steps collapse to "step size too small"). The round-off of a residual row
@@ -75,10 +75,31 @@
 //!
 //! * when the residual's round-off amplified by `1/σ_min` (`‖noise‖/σ̂_min`, with the QR's
 //!   condition estimate) could exceed `NOISE_SHARE` (1%) of the acceptance bound, and
-//! * for a second look at every correction the acceptance bound refuses (`‖X*‖ > accept_factor`
+//! * for a second look at a correction the acceptance bound refuses (`‖X*‖ > accept_factor`
 //!   or not converged): a refusal is where amplified round-off decides between redoing the
 //!   step and accepting it; a genuine correction is refused by both paths alike. The sparse
-//!   path ([`crate::sparse`]) hands such a correction to this one.
+//!   path ([`crate::sparse`]) hands such a correction to this one. The corrections of outputs
+//!   (Remark 2.2) are neither accepted nor refused and take no second look.
+//!
+//! **Refusal certificate.** Most refusals are genuine (the step's error is too large and the
+//! step is redone anyway), and the second look (an SVD of the `N × L` matrix `A` per problem)
+//! costs far more than the QR or sparse correction. The second look changes the correction
+//! only by the components it leaves out: along a kept direction `i` by at most `ν_i/σ_i`, and
+//! `ν_i = Σ_r |v_ri| noise_r ≤ ‖noise‖₁` (the rows of the orthogonal `V` have unit length),
+//! so `‖X*_QR − X*_SVD‖ ≤ ‖noise‖₁/σ_min` for each problem, as long as no direction falls
+//! below the rank cut-off (then the second look drops it whole). The velocity residual's
+//! round-off includes the position's uncertainty `B_q = ‖noise_q‖₁/σ_min(A₁)` along the
+//! nearly lost direction `u` (`B_q ‖(J(q + T₁u) − J(q)) v̄‖₁`). The second look is skipped
+//! when `‖X*‖ − 2 · hypot(B_q, B_v) > accept_factor` (per MNR iteration when not converged):
+//! then it refuses the correction too. `σ_min` is estimated by three steps of inverse
+//! iteration on `G Gᵀ` with the factorization at hand (the QR's `RᵀR` here, the sparse `LDLᵀ`
+//! of `[I Gᵀ; G 0]` on the sparse path, O(nnz) per solve): an upper estimate, which the
+//! factor 2 covers (near a rank loss the gap to the next singular value makes it converge
+//! fast). Where the estimate is within twice the rank cut-off of `‖A‖_F` or a solve stalls,
+//! the second look runs; where the first correction already went by the SVD in both problems,
+//! it is skipped (it would repeat that correction). A refusal close to the bound, or
+//! near a singular configuration where `B_v` grows as `1/σ_min²`, still gets its second look
+//! (test `refusal_certificate_skips_only_genuine_refusals`).
 //!
 //! Over each kept direction `(u_i, σ_i, v_i)` of `A = U Σ Vᵀ` it corrects only the part of the
 //! component `c_i = v_iᵀ(−G)` above its round-off `ν_i = Σ_r |v_ri| noise_r`:
@@ -132,7 +153,93 @@ const NOISE_SHARE: f64 = 0.01;
 /// to `r` times the row's terms ([`contour_model::ModelError::InconsistentAtSingularity`]);
 /// the largest one it meets, at `θ = r`, is `c/r²`. So `r³ ≥ c` with `c = 64 ε`:
 /// `r = (64 ε)^{1/3}`. A cut-off set in `DynamicsOptions::rank_rtol` is used instead.
-const ROUNDOFF_RANK_RTOL: f64 = 2.42e-5;
+pub(crate) const ROUNDOFF_RANK_RTOL: f64 = 2.42e-5;
+
+/// The safety factor of the refusal certificate (module docs, "Round-off filter"): a refused
+/// correction skips the second look only when `‖X*‖` exceeds the acceptance bound by more than
+/// twice the estimated effect of the round-off. It covers the inverse iteration's estimate of
+/// `σ_min` (an upper estimate within a small factor of it: three steps, and near a rank loss the
+/// gap `σ_min/σ_2` makes them converge fast) and the directions other than the nearly lost one
+/// in the velocity residual's sensitivity to the position (at the ordinary round-off of `q`).
+const CERTIFICATE_SAFETY: f64 = 2.0;
+
+/// Steps of inverse iteration of the refusal certificate's `σ_min` estimate (as
+/// [`SkinnyQr::condition_estimate`]).
+const INVERSE_ITERATIONS: usize = 3;
+
+/// An upper estimate `σ̂ ≥ σ_min(G)` of the smallest singular value of `G` by
+/// [`INVERSE_ITERATIONS`] steps of inverse iteration on `G Gᵀ` from the fixed start of
+/// [`SkinnyQr::condition_estimate`] (alternating signs): `solve` replaces its argument `x` by
+/// `(G Gᵀ)⁻¹ x` (`false`: it cannot); `σ̂ = ‖(G Gᵀ)⁻¹ x‖^(-1/2)` for the last unit `x`, which
+/// is left in `x` normalized (the estimate of the left singular vector of `σ_min`). `None`
+/// when a solve fails or gives a zero or non-finite vector.
+pub(crate) fn smallest_singular_value(
+    x: &mut [f64],
+    mut solve: impl FnMut(&mut [f64]) -> bool,
+) -> Option<f64> {
+    let m = x.len();
+    if m == 0 {
+        return None;
+    }
+    for (i, xi) in x.iter_mut().enumerate() {
+        let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
+        *xi = sign * (1.0 + i as f64 / m as f64);
+    }
+    let mut est = None;
+    for _ in 0..INVERSE_ITERATIONS {
+        let nx = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+        for xi in x.iter_mut() {
+            *xi /= nx;
+        }
+        if !solve(x) {
+            return None;
+        }
+        let nz = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if !(nz.is_finite() && nz > 0.0) {
+            return None;
+        }
+        // ‖(G Gᵀ)⁻¹ x‖ ≤ 1/σ_min² for a unit x
+        est = Some(nz.powf(-0.5));
+    }
+    let nx = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+    for xi in x.iter_mut() {
+        *xi /= nx;
+    }
+    est
+}
+
+/// The refusal certificate (module docs, "Round-off filter"): whether a correction the
+/// acceptance bound refuses (`norm > accept`, or not converged after `iterations`) stays
+/// refused by the rank-revealing second look, which can change `‖X*‖` by at most `bound`
+/// (the round-off amplified by `1/σ_min`, in units of τ) per MNR iteration. A non-finite
+/// norm or bound proves nothing.
+pub(crate) fn refusal_stands(o: &ProjectionOutcome, accept: f64, bound: f64) -> bool {
+    let iterations = if o.converged {
+        1.0
+    } else {
+        o.iterations.max(1) as f64
+    };
+    let change = CERTIFICATE_SAFETY * bound * iterations;
+    o.norm.is_finite() && change.is_finite() && o.norm - change > accept
+}
+
+/// `out = A x` for a column-major `A`, column by column.
+fn mat_vec(a: &Mat<f64>, x: &[f64], out: &mut [f64]) {
+    out.fill(0.0);
+    for (k, &xk) in x.iter().enumerate().take(a.ncols()) {
+        if xk == 0.0 {
+            continue;
+        }
+        for (o, &aik) in out.iter_mut().zip(a.col_as_slice(k)) {
+            *o += aik * xk;
+        }
+    }
+}
+
+/// `Σ |x_i|`.
+pub(crate) fn norm1(x: &[f64]) -> f64 {
+    x.iter().map(|v| v.abs()).sum()
+}
 
 /// Which Jacobian the velocity correction uses.
 ///
@@ -163,7 +270,7 @@ pub enum VelocityJacobian {
 /// (`‖X*‖ ≤ τ/2`, Remark 2.5), `max_newton_iterations = 10`, `newton_tol = 1e-8` (size of the
 /// last MNR update in units of τ; round-off also stops it), `velocity_jacobian = Projected`
 /// (see [`VelocityJacobian`]; Keerthi's (3.4) is [`PerturbationConfig::keerthi`]), `max_redos = 20`, `project_before_final_evaluation = true` (ABM only),
-/// `projected_output = true` (Remark 2.2).
+/// `projected_output = true` (Remark 2.2), `roundoff_filter = true`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct PerturbationConfig {
     /// Factor of τ used by the integrator in step 1 (0.5 in Procedure P1).
@@ -184,13 +291,14 @@ pub struct PerturbationConfig {
     pub projected_output: bool,
     /// Leave out the round-off of the residuals amplified by `1/σ_min` near a rank loss (module
     /// docs, "Round-off filter"), with the rank cut-off `(64 ε)^{1/3}` where
-    /// `DynamicsOptions::rank_rtol` is not set. Default `false`. Measured on A02 (`NFourBar`,
-    /// 20 s, τ = 1e-9): with it every run at N = 1 and 4 passes (ABM, DOPRI5, RK-Gill, BDF),
-    /// and at N = 40 ABM, RK-Gill and BDF pass (DOPRI5 ends with "step size too small" at
-    /// t = 1.22); without it most of these stop at a passage. It is off by default because on
-    /// the sparse path every refused correction then takes the dense rank-revealing second
-    /// look: A02 at N = 40, τ = 1e-6 with RK-Gill takes 6× longer (2.0 s against 0.31 s).
-    #[serde(default)]
+    /// `DynamicsOptions::rank_rtol` is not set. Default `true` (off in
+    /// [`PerturbationConfig::keerthi`]; a serialized configuration without the field gets the
+    /// default). Measured on A02 (`NFourBar`, 20 s, τ = 1e-9): with it every run at N = 1 and
+    /// 4 passes (ABM, DOPRI5, RK-Gill, BDF), and at N = 40 ABM, RK-Gill and BDF pass (DOPRI5
+    /// ends with "step size too small" at t = 1.22); without it most of these stop at a
+    /// passage. A refused correction takes the rank-revealing second look only where the
+    /// refusal certificate cannot show that the second look refuses it too (module docs).
+    #[serde(default = "default_true")]
     pub roundoff_filter: bool,
 }
 
@@ -205,18 +313,24 @@ impl Default for PerturbationConfig {
             max_redos: 20,
             project_before_final_evaluation: true,
             projected_output: true,
-            roundoff_filter: false,
+            roundoff_filter: true,
         }
     }
+}
+
+fn default_true() -> bool {
+    true
 }
 
 impl PerturbationConfig {
     /// Procedure P1 exactly as Keerthi et al. state it: the velocity correction with `J(q̄)`
     /// (3.4), sharing the position problem's QR, and no round-off filter. The paper's tables
-    /// are computed with it; the default differs only in [`VelocityJacobian::Projected`].
+    /// are computed with it; the default differs in [`VelocityJacobian::Projected`] and
+    /// [`PerturbationConfig::roundoff_filter`].
     pub fn keerthi() -> Self {
         Self {
             velocity_jacobian: VelocityJacobian::Predicted,
+            roundoff_filter: false,
             ..Self::default()
         }
     }
@@ -287,6 +401,9 @@ pub struct ManifoldProjection {
     rank_rtol: f64,
     rank_deficiency: RankDeficiency,
     roundoff_filter: bool,
+    /// Compute a refused correction again by the rank-revealing path (with the round-off
+    /// filter; not for the corrections of outputs, which are neither accepted nor refused).
+    second_look: bool,
     /// Take the rank-revealing path whatever the QR says (the second look at a refused
     /// correction, module docs).
     force_svd: bool,
@@ -294,6 +411,17 @@ pub struct ManifoldProjection {
     refused: Vec<f64>,
     /// The SVD of the rank-revealing path (`A₁`, then `A₂` when it has its own).
     svd: PseudoInverse,
+    /// Whether the last correction took the rank-revealing path in the position and in the
+    /// velocity problem.
+    used_svd: (bool, bool),
+    /// The refusal certificate's inverse iteration (`L`), direction `u` (`N`) and `J v̄` (`L`).
+    iv: Vec<f64>,
+    iu: Vec<f64>,
+    jv: Vec<f64>,
+    /// Refused corrections computed again by the rank-revealing path (module docs).
+    pub second_looks: usize,
+    /// Refused corrections the refusal certificate kept from the second look.
+    pub certified_refusals: usize,
     /// Corrections computed.
     pub projections: usize,
     /// MNR iterations of the position problems.
@@ -354,9 +482,16 @@ impl ManifoldProjection {
             rank_rtol: DEFAULT_KKT_RANK_RTOL,
             rank_deficiency: RankDeficiency::MinimumNorm,
             roundoff_filter: cfg.roundoff_filter,
+            second_look: cfg.roundoff_filter,
             force_svd: false,
             refused: vec![0.0; 2 * n],
             svd: PseudoInverse::new(n, l),
+            used_svd: (false, false),
+            iv: vec![0.0; l],
+            iu: vec![0.0; n],
+            jv: vec![0.0; l],
+            second_looks: 0,
+            certified_refusals: 0,
             projections: 0,
             iterations: 0,
             qr_factorizations: 0,
@@ -510,10 +645,16 @@ impl ManifoldProjection {
                 self.qw[k] = q[k] + self.t1[k] * u[(k, j)];
             }
             mech.constraint_jacobian(t, &self.qw, self.jw.as_mut());
-            for (i, e) in self.noise.iter_mut().enumerate() {
-                let dr: f64 = (0..self.n)
-                    .map(|k| (self.jw[(i, k)] - self.j[(i, k)]) * v[k])
-                    .sum();
+            // dr = (J(q + T₁u_j) − J(q)) v column by column (contiguous columns; each row
+            // sums its terms in the order of k, as a row-by-row sum does)
+            self.iv.fill(0.0);
+            for (k, &vk) in v.iter().enumerate() {
+                let (cw, cj) = (self.jw.col_as_slice(k), self.j.col_as_slice(k));
+                for ((d, a), b) in self.iv.iter_mut().zip(cw).zip(cj) {
+                    *d += (a - b) * vk;
+                }
+            }
+            for (e, dr) in self.noise.iter_mut().zip(&self.iv) {
                 *e += eta * dr.abs();
             }
         }
@@ -549,6 +690,96 @@ impl ManifoldProjection {
         })
     }
 
+    /// The corrections of outputs (Remark 2.2): a refused correction is kept as it is, without
+    /// the second look, which only decides between accepting a step and redoing it.
+    pub(crate) fn for_outputs(mut self) -> Self {
+        self.second_look = false;
+        self
+    }
+
+    /// The refusal certificate of the correction `o` just computed by [`Self::correct`] from
+    /// `x̄ = (q̄, v̄)`, with `q` the position of the velocity problem's Jacobian (module docs, "Round-off filter"): `σ̂₁`, `σ̂₂` of `A₁`, `A₂` by inverse iteration
+    /// with their QR ([`smallest_singular_value`]), and [`refusal_stands`] with the bound
+    /// `hypot(B_q, B_v)`, `B_q = ‖noise_q‖₁/σ̂₁`,
+    /// `B_v = (‖noise_v‖₁ + B_q ‖(J(q + T₁u) − J(q)) v̄‖₁)/σ̂₂` (`u` the direction of `σ̂₁`).
+    /// `false` (the second look runs) where a QR path is not at hand or a `σ̂` is within twice
+    /// the rank cut-off of `‖A‖_F` (the SVD may drop a direction, which the bound does not
+    /// cover).
+    fn refusal_certified<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+        vbar: &[f64],
+        o: &ProjectionOutcome,
+    ) -> bool {
+        let (n, l) = (self.n, self.l);
+        if l == 0 || self.used_svd.0 {
+            return false;
+        }
+        let fro = |a: &Mat<f64>| {
+            let mut s = 0.0;
+            for i in 0..l {
+                for k in 0..n {
+                    s += a[(k, i)] * a[(k, i)];
+                }
+            }
+            s.sqrt()
+        };
+        // position problem: A₁ = (J(q̄) T₁)ᵀ, RᵀR = A₁ᵀA₁ = G₁G₁ᵀ
+        let qr1 = &mut self.qr1;
+        let Some(s1) =
+            smallest_singular_value(&mut self.iv, |x| qr1.solve_normal_in_place(x).is_ok())
+        else {
+            return false;
+        };
+        if s1 <= 2.0 * self.rank_rtol * fro(&self.a1) {
+            return false;
+        }
+        let bq = norm1(&self.noise_q) / s1;
+        // u ∝ A₁ v (the direction of σ̂₁ in the scaled coordinates)
+        let mut un = 0.0;
+        for k in 0..n {
+            let mut d = 0.0;
+            for i in 0..l {
+                d += self.a1[(k, i)] * self.iv[i];
+            }
+            self.iu[k] = d;
+            un += d * d;
+        }
+        let un = un.sqrt();
+        if !(un.is_finite() && un > 0.0) {
+            return false;
+        }
+        // velocity problem: σ̂₂ of A₂ (A₁/α when shared)
+        let alpha = self.t1[0] / self.t2[0];
+        let shared = self.vel == VelocityJacobian::Predicted
+            && (0..n).all(|k| (self.t1[k] / self.t2[k] - alpha).abs() <= 1e-12 * alpha.abs());
+        let s2 = if shared {
+            s1 / alpha.abs()
+        } else {
+            let qr2 = &mut self.qr2;
+            match smallest_singular_value(&mut self.iv, |x| qr2.solve_normal_in_place(x).is_ok()) {
+                Some(s2) if s2 > 2.0 * self.rank_rtol * fro(&self.a2) => s2,
+                _ => return false,
+            }
+        };
+        // the velocity residual's sensitivity to the position along u: self.j is J(q) of the
+        // velocity problem and self.noise its round-off (with a position term where the
+        // velocity problem took the rank-revealing path)
+        for k in 0..n {
+            self.qw[k] = q[k] + self.t1[k] * self.iu[k] / un;
+        }
+        mech.constraint_jacobian(t, &self.qw, self.jw.as_mut());
+        mat_vec(&self.jw, vbar, &mut self.jv);
+        mat_vec(&self.j, vbar, &mut self.iv);
+        for (a, b) in self.jv.iter_mut().zip(&self.iv) {
+            *a -= b;
+        }
+        let bv = (norm1(&self.noise) + bq * norm1(&self.jv)) / s2;
+        refusal_stands(o, self.accept, bq.hypot(bv))
+    }
+
     /// Corrects `x̄ = (q̄, v̄)` onto `φ = 0`, `J q̇ + b = 0`; writes the corrected state to `out`.
     /// With [`PerturbationConfig::roundoff_filter`] a correction the acceptance bound refuses
     /// (`‖X*‖ > accept_factor`, or not converged) is computed again by the rank-revealing path,
@@ -564,9 +795,37 @@ impl ManifoldProjection {
         self.projections += 1;
         let o = self.correct(mech, t, xbar, out)?;
         let accepted = |o: &ProjectionOutcome| o.converged && o.norm <= self.accept;
-        if !self.roundoff_filter || accepted(&o) {
+        if !self.second_look || accepted(&o) {
             return Ok(o);
         }
+        // a first correction by the rank-revealing path in both problems is what the second
+        // look computes again; a refusal the certificate shows to stand is kept as it is
+        let n = self.n;
+        let q = match self.vel {
+            VelocityJacobian::Predicted => &xbar[..n],
+            VelocityJacobian::Projected => &out[..n],
+        };
+        if (self.used_svd.0 && self.used_svd.1)
+            || self.refusal_certified(mech, t, q, &xbar[n..], &o)
+        {
+            self.certified_refusals += 1;
+            return Ok(o);
+        }
+        self.second_look_at(mech, t, xbar, out, o)
+    }
+
+    /// The second look (module docs, "Round-off filter") at the refused correction `o` of
+    /// `xbar` that `out` holds: the correction computed again by the rank-revealing path,
+    /// returned when the acceptance bound accepts it; else `o` and `out` stand.
+    fn second_look_at<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        xbar: &[f64],
+        out: &mut [f64],
+        o: ProjectionOutcome,
+    ) -> Result<ProjectionOutcome, ProjectionError> {
+        self.second_looks += 1;
         self.refused.copy_from_slice(out);
         self.force_svd = true;
         let again = self.correct(mech, t, xbar, out);
@@ -592,6 +851,7 @@ impl ManifoldProjection {
     ) -> Result<ProjectionOutcome, ProjectionError> {
         let (n, l) = (self.n, self.l);
         out.copy_from_slice(xbar);
+        self.used_svd = (false, false);
         if l == 0 {
             return Ok(ProjectionOutcome {
                 norm: 0.0,
@@ -771,6 +1031,7 @@ impl ManifoldProjection {
             }
             converged &= self.residual_within(&self.phi, &self.t2, self.accept);
         }
+        self.used_svd = (svd1, svd2);
         let mut norm = 0.0;
         for k in 0..n {
             out[n + k] = vbar[k] + self.t2[k] * self.xv[k];
@@ -876,9 +1137,6 @@ impl<'m, M: Mechanism + ?Sized> Perturbation<'m, M> {
         let before_final =
             cfg.project_before_final_evaluation && matches!(ctx.integrator, Integrator::Abm(_));
         let pattern = ctx.sparse.pattern(mech);
-        let sparse_proj = |p: &contour_model::SparsityPattern| {
-            crate::sparse::SparseProjection::new(mech, p, ctx.error_control, cfg)
-        };
         // the rank cut-off and policy of the constrained dynamics (module docs); with the
         // round-off filter an unset cut-off is ROUNDOFF_RANK_RTOL, for the correction and the
         // evaluations alike
@@ -887,6 +1145,11 @@ impl<'m, M: Mechanism + ?Sized> Perturbation<'m, M> {
             dynamics.rank_rtol = Some(ROUNDOFF_RANK_RTOL);
         }
         let rank_rtol = dynamics.rank_rtol.unwrap_or(DEFAULT_KKT_RANK_RTOL);
+        let sparse_proj = |p: &contour_model::SparsityPattern| {
+            let mut sp = crate::sparse::SparseProjection::new(mech, p, ctx.error_control, cfg)?;
+            sp.set_rank_rtol(rank_rtol)?;
+            Ok::<_, ProjectionError>(sp)
+        };
         let policy = dynamics.rank_deficiency;
         let projection = || -> Result<ManifoldProjection, ProjectionError> {
             let mut p = ManifoldProjection::new(mech, ctx.error_control, cfg)?;
@@ -913,8 +1176,12 @@ impl<'m, M: Mechanism + ?Sized> Perturbation<'m, M> {
         };
         let method = Self {
             rhs,
-            out_proj: projection()?,
-            out_sparse: pattern.as_ref().map(sparse_proj).transpose()?,
+            out_proj: projection()?.for_outputs(),
+            out_sparse: pattern
+                .as_ref()
+                .map(sparse_proj)
+                .transpose()?
+                .map(crate::sparse::SparseProjection::for_outputs),
             mech,
             cfg: *cfg,
             redos: 0,
@@ -1183,6 +1450,53 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    /// The refusal certificate (module docs): a correction refused far above the round-off of
+    /// its residuals (‖X*‖ ≈ 100, the round-off bound about 1e-4 here) keeps its refusal
+    /// without the rank-revealing second look; one refused just above the acceptance bound
+    /// (‖X*‖ − 0.5 ≈ 5e-5, within twice the bound) gets it.
+    #[test]
+    fn refusal_certificate_skips_only_genuine_refusals() {
+        use contour_model::models::NFourBar;
+        let p = NFourBar::new(1);
+        let (q, qd) = p.state(0.8, -1.0);
+        let x: Vec<f64> = q.iter().chain(&qd).copied().collect();
+        let ec = ErrorControl::absolute(1e-9);
+        let cfg = PerturbationConfig::default();
+        assert!(cfg.roundoff_filter);
+        let mut out = [0.0; 8];
+        let shifted = |d: f64| {
+            let mut xb = x.clone();
+            xb[0] += d;
+            xb
+        };
+        // far above: certified, no SVD
+        let mut pr = ManifoldProjection::new(&p, ec, &cfg).unwrap();
+        let o = pr.project(&p, 0.0, &shifted(1e-7), &mut out).unwrap();
+        assert!(o.converged && o.norm > 50.0, "{o:?}");
+        assert_eq!(
+            (pr.certified_refusals, pr.second_looks, pr.rank_revealing),
+            (1, 0, 0)
+        );
+        // ‖X*‖ is linear in the shift: scale it to 0.5 + 5e-5
+        let d = 1e-7 * (0.5 + 5e-5) / o.norm;
+        let mut pr = ManifoldProjection::new(&p, ec, &cfg).unwrap();
+        let o = pr.project(&p, 0.0, &shifted(d), &mut out).unwrap();
+        assert_eq!((pr.certified_refusals, pr.second_looks), (0, 1));
+        assert!(pr.rank_revealing >= 1);
+        // here the second look, which leaves the residual's round-off in place, is accepted
+        // (measured: 0.4999974)
+        assert!(o.norm > 0.5 - 1e-4 && o.norm <= 0.5, "{o:?}");
+        // without the filter: the QR correction, refused, and neither
+        let off = PerturbationConfig {
+            roundoff_filter: false,
+            ..cfg
+        };
+        let mut pr = ManifoldProjection::new(&p, ec, &off).unwrap();
+        let o = pr.project(&p, 0.0, &shifted(d), &mut out).unwrap();
+        assert!(o.norm > 0.5 && o.norm < 0.5 + 1e-4, "{o:?}");
+        assert_eq!((pr.certified_refusals, pr.second_looks), (0, 0));
     }
 
     /// A02 with one loop at its flat position (J has rank 2 of 3 rows): a state perturbed by

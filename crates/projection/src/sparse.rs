@@ -22,12 +22,15 @@
 //!   dense path instead (`KktSolver`'s rank-revealing solve, the dense QR correction), and
 //!   counted, for the evaluations, in [`crate::SimulationStats::rank_revealing_evals`]
 //!   (the corrections handed over have no counter). With the round-off filter
-//!   ([`crate::PerturbationConfig::roundoff_filter`]) a correction the acceptance bound would
-//!   refuse (`‖X*‖ > accept_factor`, or not converged) is also handed to the dense path: near
-//!   a singular configuration such a correction is mostly round-off amplified by `1/σ_min(J)`,
-//!   which the dense rank-revealing correction leaves out (module `perturbation`, "Round-off
-//!   filter"); elsewhere the dense path refuses it too. The answers of the two paths are equal to
-//!   round-off where both apply (tests `sparse_path_matches_dense_*`).
+//!   ([`crate::PerturbationConfig::roundoff_filter`], the default) a correction the acceptance
+//!   bound refuses (`‖X*‖ > accept_factor`, or not converged) is kept as refused where the
+//!   refusal certificate shows that the dense rank-revealing second look refuses it too
+//!   (module `perturbation`, "Refusal certificate": `σ_min` by inverse iteration with this
+//!   path's factorization); else it goes to the dense second look: near a singular
+//!   configuration such a correction can be mostly round-off amplified by `1/σ_min(J)`, which
+//!   the second look leaves out. The corrections of outputs keep their sparse answer. The
+//!   answers of the two paths are equal to round-off where both apply (tests
+//!   `sparse_path_matches_dense_*`).
 //!
 //! No allocation after the workspaces are built.
 
@@ -39,11 +42,13 @@ use serde::{Deserialize, Serialize};
 use crate::error::ProjectionError;
 use crate::method::Multipliers;
 use crate::perturbation::{
-    ManifoldProjection, PerturbationConfig, ProjectionOutcome, VelocityJacobian,
+    norm1, refusal_stands, smallest_singular_value, ManifoldProjection, PerturbationConfig,
+    ProjectionOutcome, VelocityJacobian, ROUNDOFF_RANK_RTOL,
 };
 use crate::rhs::ConstrainedRhs;
 use crate::tolerance::ErrorControl;
 use crate::trajectory::SimulationStats;
+use contour_linalg::DEFAULT_KKT_RANK_RTOL;
 
 /// Which linear algebra the perturbation method uses for its evaluations and corrections.
 ///
@@ -280,8 +285,18 @@ pub struct SparseProjection {
     /// The acceptance bound `accept_factor` (units of τ).
     accept: f64,
     /// Hand a correction the acceptance bound would refuse to the dense path
-    /// ([`PerturbationConfig::roundoff_filter`]).
+    /// ([`PerturbationConfig::roundoff_filter`]) unless the refusal certificate shows that
+    /// the dense second look refuses it too.
     handoff: bool,
+    /// The relative rank cut-off of the dense rank-revealing correction (the certificate
+    /// does not cover a direction it may drop).
+    rank_rtol: f64,
+    /// The certificate's inverse iteration (`L`), round-off levels of the position and
+    /// velocity residuals (`L`) and `J v̄` (`L`).
+    iv: Vec<f64>,
+    noise_q: Vec<f64>,
+    noise_v: Vec<f64>,
+    jv: Vec<f64>,
     kkt: SparseKkt,
     jcols: Vec<usize>,
     jpat: Vec<(usize, usize)>,
@@ -304,6 +319,8 @@ pub struct SparseProjection {
     pub iterations: usize,
     /// Corrections handed to the dense path.
     pub fallbacks: usize,
+    /// Refused corrections the refusal certificate kept from the dense second look.
+    pub certified_refusals: usize,
 }
 
 impl SparseProjection {
@@ -326,6 +343,15 @@ impl SparseProjection {
             vel: cfg.velocity_jacobian,
             accept: cfg.accept_factor,
             handoff: cfg.roundoff_filter,
+            rank_rtol: if cfg.roundoff_filter {
+                ROUNDOFF_RANK_RTOL
+            } else {
+                DEFAULT_KKT_RANK_RTOL
+            },
+            iv: vec![0.0; l],
+            noise_q: vec![0.0; l],
+            noise_v: vec![0.0; l],
+            jv: vec![0.0; l],
             kkt,
             jcols: pattern.jacobian.iter().map(|&(_, c)| c).collect(),
             jpat: pattern.jacobian.clone(),
@@ -345,7 +371,30 @@ impl SparseProjection {
             projections: 0,
             iterations: 0,
             fallbacks: 0,
+            certified_refusals: 0,
         })
+    }
+
+    /// The corrections of outputs (Remark 2.2): a refused correction is kept, not handed to
+    /// the dense path (no second look; module `perturbation`, "Round-off filter").
+    pub(crate) fn for_outputs(mut self) -> Self {
+        self.handoff = false;
+        self
+    }
+
+    /// Sets the relative rank cut-off of the dense correction this one hands refused
+    /// corrections to ([`ManifoldProjection::set_rank`]; default `(64 ε)^{1/3}` with the
+    /// round-off filter, else [`DEFAULT_KKT_RANK_RTOL`]).
+    ///
+    /// Errors: [`ProjectionError::InvalidParameter`] for a `rank_rtol` outside `(0, 1)`.
+    pub fn set_rank_rtol(&mut self, rank_rtol: f64) -> Result<(), ProjectionError> {
+        crate::method::check_parameters(&[(
+            "rank_rtol",
+            rank_rtol,
+            rank_rtol > 0.0 && rank_rtol < 1.0,
+        )])?;
+        self.rank_rtol = rank_rtol;
+        Ok(())
     }
 
     /// Numeric factorizations so far.
@@ -474,16 +523,107 @@ impl SparseProjection {
             out[n + k] = vbar[k] + self.t2[k] * self.xv[k];
             norm += self.xq[k] * self.xq[k] + self.xv[k] * self.xv[k];
         }
-        if self.handoff && !(converged && norm.sqrt() <= self.accept) {
-            return None;
-        }
-        self.projections += 1;
-        self.iterations += it;
-        Some(ProjectionOutcome {
+        let o = ProjectionOutcome {
             norm: norm.sqrt(),
             iterations: it,
             converged,
-        })
+        };
+        if self.handoff && !(converged && o.norm <= self.accept) {
+            // the refusal stands only where the certificate shows it (module docs)
+            let q_for_j = if self.vel == VelocityJacobian::Projected {
+                &out[..n]
+            } else {
+                qbar
+            };
+            if !self.refusal_certified(mech, t, qbar, q_for_j, vbar, &o) {
+                return None;
+            }
+            self.certified_refusals += 1;
+        }
+        self.projections += 1;
+        self.iterations += it;
+        Some(o)
+    }
+
+    /// The refusal certificate (module `perturbation`, "Round-off filter") of the refused
+    /// correction `o` from `x̄ = (q̄, v̄)`, with `q` the position of the velocity problem's
+    /// Jacobian, whose values (`jvals`) and scaled factorization are the current ones. As
+    /// the dense [`ManifoldProjection`]'s: `σ̂₂`, `σ̂₁` of `G₂ = J(q) T₂`, `G₁ = J(q̄) T₁` by
+    /// inverse iteration with the sparse factor ([`smallest_singular_value`]; `(G Gᵀ)⁻¹ c` is
+    /// `−y` of `[I Gᵀ; G 0] (x, y) = (0, c)`, O(nnz) per solve, and `x = Gᵀ(G Gᵀ)⁻¹ c` the
+    /// direction `u` of `σ̂₁`), round-off levels `64 ε Σ_k |J_ik| |x_k|`, and the bound
+    /// `hypot(B_q, B_v)`, `B_q = ‖noise_q‖₁/σ̂₁`,
+    /// `B_v = (‖noise_v‖₁ + B_q ‖(J(q + T₁u) − J(q)) v̄‖₁)/σ̂₂`. `false` (hand over) where a
+    /// solve stalls or a `σ̂` is within twice the rank cut-off of `‖G‖_F`. Overwrites the
+    /// workspaces; `out` is left as it is. No allocation.
+    fn refusal_certified<M: Mechanism + ?Sized>(
+        &mut self,
+        mech: &M,
+        t: f64,
+        qbar: &[f64],
+        q: &[f64],
+        vbar: &[f64],
+        o: &ProjectionOutcome,
+    ) -> bool {
+        let n = self.n;
+        if !o.norm.is_finite() || self.iv.is_empty() {
+            return false;
+        }
+        // velocity problem: the current factor is that of G₂
+        let Some(s2) = self.sigma_min() else {
+            return false;
+        };
+        let round = 64.0 * f64::EPSILON;
+        self.noise_v.fill(0.0);
+        self.jv.fill(0.0);
+        for (&(i, k), &j) in self.jpat.iter().zip(&self.jvals) {
+            self.noise_v[i] += round * (j * vbar[k]).abs();
+            self.jv[i] -= j * vbar[k];
+        }
+        // position problem: G₁ = J(q̄) T₁ factored again
+        mech.constraint_jacobian_values(t, qbar, &mut self.jvals);
+        self.noise_q.fill(0.0);
+        for (&(i, k), &j) in self.jpat.iter().zip(&self.jvals) {
+            self.noise_q[i] += round * (j * qbar[k]).abs();
+        }
+        if !self.factor_scaled(false) {
+            return false;
+        }
+        let Some(s1) = self.sigma_min() else {
+            return false;
+        };
+        let bq = norm1(&self.noise_q) / s1;
+        // u: the last solve's x = G₁ᵀ (G₁G₁ᵀ)⁻¹ c, in xv as the moved position q + T₁ u/‖u‖
+        let un = self.dx.iter().map(|d| d * d).sum::<f64>().sqrt();
+        if !(un.is_finite() && un > 0.0) {
+            return false;
+        }
+        for k in 0..n {
+            self.xv[k] = q[k] + self.t1[k] * self.dx[k] / un;
+        }
+        mech.constraint_jacobian_values(t, &self.xv, &mut self.jvals);
+        for (&(i, k), &j) in self.jpat.iter().zip(&self.jvals) {
+            self.jv[i] += j * vbar[k];
+        }
+        let bv = (norm1(&self.noise_v) + bq * norm1(&self.jv)) / s2;
+        refusal_stands(o, self.accept, bq.hypot(bv))
+    }
+
+    /// `σ̂_min` of the scaled `G` of the current factorization by inverse iteration
+    /// ([`smallest_singular_value`]); `None` where a solve stalls or `σ̂` is within twice the
+    /// rank cut-off of `‖G‖_F` (`gvals`).
+    fn sigma_min(&mut self) -> Option<f64> {
+        let (kkt, zero, dx, y) = (&mut self.kkt, &self.zero, &mut self.dx, &mut self.y);
+        let s = smallest_singular_value(&mut self.iv, |c| {
+            // [I Gᵀ; G 0] (x, y) = (0, c): y = −(G Gᵀ)⁻¹ c
+            let ok = matches!(kkt.solve(zero, c, dx, y), Ok(SparseSolve::Solved { .. }));
+            for (ci, yi) in c.iter_mut().zip(y.iter()) {
+                *ci = -yi;
+            }
+            ok
+        })?;
+        let fro = self.gvals.iter().map(|g| g * g).sum::<f64>().sqrt();
+        (s > 2.0 * self.rank_rtol * fro).then_some(s)
     }
 
     /// `b ← b + J v` with the values in `jvals`.
@@ -495,7 +635,8 @@ impl SparseProjection {
 }
 
 /// The correction of `x̄` into `out`: by `sparse` when given and able to answer, else (and
-/// counted as a fallback) by the dense `dense`.
+/// counted as a fallback) by the dense `dense` (also a refusal of the sparse path that its
+/// certificate cannot show to stand: the dense correction and its second look).
 pub(crate) fn project<M: Mechanism + ?Sized>(
     dense: &mut ManifoldProjection,
     sparse: Option<&mut SparseProjection>,
@@ -508,7 +649,6 @@ pub(crate) fn project<M: Mechanism + ?Sized>(
         if let Some(o) = sp.project(mech, t, xbar, out) {
             return Ok(o);
         }
-
         sp.fallbacks += 1;
     }
     dense.project(mech, t, xbar, out)
@@ -628,6 +768,42 @@ mod tests {
             };
             assert!(ph < 1e-13 && pd < vtol, "{ph:e} {pd:e}");
         }
+    }
+
+    /// The sparse path's refusal certificate (inverse iteration with its own factor): a
+    /// correction refused far above the round-off bound is returned as refused, with no
+    /// dense correction; one just above the acceptance bound goes to the dense path and its
+    /// second look.
+    #[test]
+    fn sparse_refusal_certificate() {
+        let p = NFourBar::new(10);
+        let n = p.dof();
+        let pattern = p.sparsity().unwrap();
+        let ec = ErrorControl::absolute(1e-9);
+        let cfg = PerturbationConfig::default();
+        let (q, qd) = p.state(1.1, -2.0);
+        let x: Vec<f64> = q.iter().chain(&qd).copied().collect();
+        let shifted = |d: f64| {
+            let mut xb = x.clone();
+            xb[0] += d;
+            xb
+        };
+        let mut out = vec![0.0; 2 * n];
+        let mut sp = SparseProjection::new(&p, &pattern, ec, &cfg).unwrap();
+        let mut dense = ManifoldProjection::new(&p, ec, &cfg).unwrap();
+        let o = project(&mut dense, Some(&mut sp), &p, 0.0, &shifted(1e-7), &mut out).unwrap();
+        assert!(o.converged && o.norm > 50.0, "{o:?}");
+        assert_eq!((sp.certified_refusals, sp.fallbacks), (1, 0));
+        assert_eq!((dense.projections, dense.rank_revealing), (0, 0));
+        let d = 1e-7 * (0.5 + 5e-5) / o.norm;
+        let o = project(&mut dense, Some(&mut sp), &p, 0.0, &shifted(d), &mut out).unwrap();
+        // the second look leaves the residuals' round-off in place and is accepted here
+        // (measured: 0.49819)
+        assert!(o.norm > 0.49 && o.norm <= 0.5, "{o:?}");
+        assert_eq!((sp.certified_refusals, sp.fallbacks), (1, 1));
+        // the dense QR correction (refused too) and the second look: two QRs each
+        assert_eq!((dense.second_looks, dense.qr_factorizations), (1, 4));
+        assert!(dense.rank_revealing >= 1);
     }
 
     fn a02(loops: usize, mode: SparseMode) -> (Vec<f64>, Vec<(f64, f64)>, crate::SimulationStats) {

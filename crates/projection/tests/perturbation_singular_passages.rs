@@ -1,5 +1,5 @@
-//! The perturbation method with its round-off filter (`PerturbationConfig::roundoff_filter`) at
-//! τ = 1e-9 through the singular passages of MBS benchmark A02 (`NFourBar`, every bar
+//! The perturbation method with its default options, the round-off filter
+//! (`PerturbationConfig::roundoff_filter`) included, at τ = 1e-9 through the singular passages of MBS benchmark A02 (`NFourBar`, every bar
 //! horizontal twice per turn, about thirty passages in 20 s).
 //!
 //! Near a passage the correction's Jacobian `(J T)ᵀ` has a singular value `σ` that goes to 0.
@@ -18,18 +18,15 @@ use std::f64::consts::FRAC_PI_2;
 use contour_model::models::NFourBar;
 use contour_projection::{ErrorControl, Integrator, Method, PerturbationConfig, Simulation};
 
-/// 20 s of A02 with `loops` loops, perturbation with the round-off filter + `integrator` at
-/// τ = 1e-9: `(largest B0 error, energy drift)`.
+/// 20 s of A02 with `loops` loops, perturbation with its default options (the round-off
+/// filter on) + `integrator` at τ = 1e-9: `(largest B0 error, energy drift)`.
 fn run(loops: usize, integrator: Integrator) -> (f64, f64) {
     let p = NFourBar::new(loops);
     let (q0, qd0) = p.state(FRAC_PI_2, -1.0);
     let times: Vec<f64> = (0..=400).map(|k| 0.05 * k as f64).collect();
     let what = format!("n = {loops}, {}", integrator.name());
     let tr = Simulation::new(&p, &q0, &qd0, 0.0, 20.0)
-        .method(Method::Perturbation(PerturbationConfig {
-            roundoff_filter: true,
-            ..PerturbationConfig::default()
-        }))
+        .method(Method::Perturbation(PerturbationConfig::default()))
         .integrator(integrator)
         .error_control(ErrorControl::absolute(1e-9))
         .output_times(times.clone())
@@ -60,22 +57,25 @@ fn perturbation_passes_every_singular_passage_at_tau_1e_9() {
     }
 }
 
-/// Without the round-off filter (the default) the same run stops at a passage with a typed
-/// error: at N = 4 with the ABM the correction of amplified round-off (`‖X*‖` of 0.5–1.4 τ whatever the step
+/// Without the round-off filter the same run stops at a passage with a typed error: at N = 4
+/// with the ABM the correction of amplified round-off (`‖X*‖` of 0.5–1.4 τ whatever the step
 /// size) ends the run with "step size too small" near t = 3.19.
 #[test]
 fn without_the_filter_the_steps_collapse_at_a_passage() {
     let p = NFourBar::new(4);
     let (q0, qd0) = p.state(FRAC_PI_2, -1.0);
     let r = Simulation::new(&p, &q0, &qd0, 0.0, 20.0)
-        .method(Method::Perturbation(PerturbationConfig::default()))
+        .method(Method::Perturbation(PerturbationConfig {
+            roundoff_filter: false,
+            ..PerturbationConfig::default()
+        }))
         .integrator(Integrator::abm())
         .error_control(ErrorControl::absolute(1e-9))
         .run();
     assert!(r.is_err(), "the run without the filter passes");
 }
 
-/// With the round-off filter Andrews' squeezer completes with every integrator at
+/// With the round-off filter (default) Andrews' squeezer completes with every integrator at
 /// `ErrorControl::mixed(1e-10)`: each coordinate's round-off counts at its own size
 /// (`64 ε Σ_k |J_ik| |x_k|`). With one level for all rows (`64 ε max_k |x_k| Σ_k |J_ik|`) the
 /// large angle and angular velocity of the squeezer inflate the round-off of the other rows,
@@ -93,10 +93,7 @@ fn the_filter_keeps_andrews_squeezer_running() {
     ] {
         let what = integrator.name();
         let tr = Simulation::new(&a, &ANDREWS_Q0, &[0.0; 7], 0.0, 0.03)
-            .method(Method::Perturbation(PerturbationConfig {
-                roundoff_filter: true,
-                ..PerturbationConfig::default()
-            }))
+            .method(Method::Perturbation(PerturbationConfig::default()))
             .integrator(integrator)
             .error_control(ErrorControl::mixed(1e-10))
             .run()

@@ -73,4 +73,18 @@ fn sparse_perturbation_steps_do_not_allocate() {
         "allocations inside sparse P1 steps: {st:?}"
     );
     assert!(rhs.dynamics.evals > 100 && rhs.dynamics.fallbacks == 0);
+    // a correction refused far above its round-off: the refusal certificate (inverse
+    // iteration with the sparse factor) keeps it without the dense path, and allocates nothing
+    let mut far = s.y().to_vec();
+    far[0] += 1e-4;
+    let t = s.t();
+    let refused = allocation_counter::measure(|| {
+        let o = proj.project(&p, t, &far, &mut xnew).unwrap();
+        assert!(o.norm > 0.5, "{o:?}");
+    });
+    assert_eq!(
+        refused.count_total, 0,
+        "allocations in a certified refusal: {refused:?}"
+    );
+    assert_eq!(proj.certified_refusals, 1);
 }
