@@ -9,11 +9,11 @@ use crate::trajectory::Trajectory;
 /// The end of the singular-passage messages of the direct and Baumgarte methods: the methods
 /// that pass (MBS benchmark A02, `benches/results/a02_n40_*.md`) and how to go on anyway.
 const PASSAGE_ADVICE: &str = "Methods that keep the state on the constraints pass here: \
-     projector (Method::Projector) and parametrization; perturbation with \
-     PerturbationConfig::roundoff_filter (MBS benchmark A02 at tau = 1e-9), and with its \
-     defaults and GGL (exact stabilization) at moderate tolerances (A02: tau = 1e-6). To \
-     continue anyway: Simulation::passage_policy(PassagePolicy::Continue), with an \
-     energy_tolerance";
+     projector (Method::Projector), parametrization, and perturbation with its defaults (its \
+     round-off filter, PerturbationConfig::roundoff_filter: MBS benchmark A02 at tau = 1e-9); \
+     GGL (exact stabilization) at moderate tolerances (A02: tau = 1e-6). To continue anyway: \
+     Simulation::passage_policy(PassagePolicy::Continue), with an energy_tolerance where \
+     another branch changes the energy";
 
 /// Everything that can go wrong in a constrained simulation.
 ///
