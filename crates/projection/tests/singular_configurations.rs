@@ -184,7 +184,7 @@ fn the_direct_method_stops_at_the_passage_with_a_typed_error() {
                 let msg = e.to_string();
                 assert!(msg.contains("PassagePolicy::Continue"), "{msg}");
                 assert!(
-                    msg.contains("projector (Method::Projector) and parametrization"),
+                    msg.contains("projector (Method::Projector), parametrization, and perturbation with its defaults"),
                     "{msg}"
                 );
             }

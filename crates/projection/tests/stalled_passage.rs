@@ -63,7 +63,7 @@ fn runs_that_creep_toward_a_passage_end_with_stalled_passage_in_few_steps() {
         assert!(b0 < 1e-6, "{what}: B0 error {b0:e}");
         let msg = e.to_string();
         assert!(
-            msg.contains("projector (Method::Projector) and parametrization")
+            msg.contains("projector (Method::Projector), parametrization, and perturbation with its defaults")
                 && msg.contains("PassagePolicy::Continue"),
             "{msg}"
         );
