@@ -41,7 +41,7 @@ fn evaluation(c: &mut Criterion) {
         });
         let mut x: Vec<f64> = q.iter().chain(&qd).copied().collect();
         for (k, v) in x.iter_mut().enumerate() {
-            *v += 1e-7 * ((7 * k) as f64).sin();
+            *v += 1e-9 * ((7 * k) as f64).sin();
         }
         let mut out = vec![0.0; x.len()];
         let ec = ErrorControl::absolute(1e-6);
