@@ -37,28 +37,6 @@ fn model() -> SliderCrank {
     }
 }
 
-fn method(name: &str) -> Method {
-    match name {
-        "direct" => Method::Direct,
-        "baumgarte" => Method::Baumgarte(BaumgarteGains::critical(10.0).unwrap()),
-        "perturbation" => Method::Perturbation(PerturbationConfig::default()),
-        "parametrization" => Method::Parametrization(ParametrizationConfig::default()),
-        "ggl" => Method::ExactStabilization(EcsConfig::default()),
-        "projector" => Method::Projector(ProjectorConfig::default()),
-        m => panic!("unknown method {m}"),
-    }
-}
-
-fn integrator(name: &str) -> Integrator {
-    match name {
-        "abm" => Integrator::abm(),
-        "dopri5" => Integrator::dopri5(),
-        "rkg" => Integrator::rkg(),
-        "bdf" => Integrator::bdf(),
-        i => panic!("unknown integrator {i}"),
-    }
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let motion = args.get(1).map_or("rotating", String::as_str);
@@ -112,22 +90,16 @@ fn main() {
     println!("| τ | method | integrator | outcome | slider error [m] | energy drift [J] | steps | evaluations (rank-revealing) | time [s] |");
     println!("|---|---|---|---|---|---|---|---|---|");
     for &tau in &taus {
-        for m in [
-            "direct",
-            "baumgarte",
-            "perturbation",
-            "parametrization",
-            "ggl",
-            "projector",
-        ] {
-            for i in ["abm", "dopri5", "rkg", "bdf"] {
-                if m == "ggl" && i != "bdf" {
+        for method in Method::every(BaumgarteGains::critical(10.0).unwrap()) {
+            for integrator in Integrator::every() {
+                let (m, i) = (method.name(), integrator.name());
+                if m == "exact_stabilization" && i != "bdf" {
                     continue;
                 }
                 let start = Instant::now();
                 let run = Simulation::new(&p, &q0, &qd0, 0.0, span)
-                    .method(method(m))
-                    .integrator(integrator(i))
+                    .method(method.clone())
+                    .integrator(integrator)
                     .error_control(ErrorControl::absolute(tau))
                     .output_times(times.clone())
                     .max_steps(400_000)
