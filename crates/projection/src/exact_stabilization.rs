@@ -19,6 +19,7 @@
 //! `g_xᵀμ` neglected (`μ ≈ 0`), the rest exact. The initial derivative is consistent: `ẋ₀ = f(x₀)`, `μ₀ = 0`,
 //! `μ̇₀ = 0` (index-2 initialization by Newton is singular).
 
+use contour_linalg::{Lu, PseudoInverse};
 use contour_model::{ConstrainedDynamics, DynamicsOptions, Mechanism};
 use contour_ode::{Bdf, BdfConfig, DaeJacobian, DaeResidual, OdeError, RhsError, WithJacobian};
 use faer::{Mat, MatMut};
@@ -151,6 +152,10 @@ pub enum EcsForm {
     /// `[[J, 0], [0, J]]` (GGL's mechanical form `q̇ = v − Jᵀμ₁`, `v̇ = a − Jᵀμ₂`).
     #[default]
     BlockDiagonal,
+    /// GGL's multiplier form (Gear, Gupta & Leimkuhler 1985): `y = (q, v, μ, λ)`,
+    /// `q̇ = v − Jᵀμ`, `M(q) v̇ = u − h + Jᵀλ`, `φ = 0`, `J v + b = 0` — `λ` an unknown, no
+    /// acceleration solve in the residual.
+    Multipliers,
 }
 
 /// Options of ECS. Defaults: `form = BlockDiagonal` (see [`EcsForm`]).
@@ -193,6 +198,75 @@ pub(crate) struct EcsResidual<'m, M: ?Sized> {
     f2: Vec<f64>,
     xp: Vec<f64>,
     jac_f_evals: usize,
+    mw: MultiplierWork,
+}
+
+/// Relative cut-off of the least-norm Newton solve of [`EcsForm::Multipliers`]: singular
+/// values of the equilibrated multiplier Schur complement `S = C A⁻¹ B` at or below
+/// `MULTIPLIER_PINV_RTOL · s_max` are round-off and their directions get no update.
+/// Measured on A02 at τ = 1e-9 over 20 s: every cut-off from 1e-14 to 1e-11 passes N = 1 and 4;
+/// 1e-10 ends N = 4 at t = 3.19 (it drops directions that carry the solution).
+pub const MULTIPLIER_PINV_RTOL: f64 = 1e-12;
+
+/// Workspace of [`EcsForm::Multipliers`] (allocated once): the dynamic rows, the least-norm
+/// Newton solve and the error-estimate map.
+#[derive(Debug)]
+pub(crate) struct MultiplierWork {
+    mass: Mat<f64>,
+    hb: Vec<f64>,
+    ua: Vec<f64>,
+    r0: Vec<f64>,
+    r1: Vec<f64>,
+    vp: Vec<f64>,
+    /// The iteration matrix `G = [[A, B], [C, 0]]` of the last `iteration_matrix` call.
+    g: Mat<f64>,
+    /// `A = P⁻¹LU` of its `(q, v)` block.
+    a_lu: Lu,
+    /// `X = A⁻¹B`.
+    x_ab: Mat<f64>,
+    /// `R S C_s`, the equilibrated Schur complement, and its pseudo-inverse.
+    s_eq: Mat<f64>,
+    s_pinv: PseudoInverse,
+    row_sc: Vec<f64>,
+    col_sc: Vec<f64>,
+    /// Scratch of the solve: `A⁻¹ r_x` (2n), the multiplier right-hand side and update (2L).
+    ax: Vec<f64>,
+    rz: Vec<f64>,
+    dz: Vec<f64>,
+    /// The SVD of `J` at the corrector for the error map, the step `(t, h)` it belongs to,
+    /// and the weights `ωᵢ` of the velocity estimate along the right singular vectors.
+    j_svd: PseudoInverse,
+    map_key: (f64, f64),
+    map_y: Vec<f64>,
+    omega: Vec<f64>,
+}
+
+impl MultiplierWork {
+    fn new(n: usize, l: usize) -> Self {
+        let dim = 2 * n + 2 * l;
+        Self {
+            mass: Mat::zeros(n, n),
+            hb: vec![0.0; n],
+            ua: vec![0.0; n],
+            r0: vec![0.0; n],
+            r1: vec![0.0; n],
+            vp: vec![0.0; n],
+            g: Mat::zeros(dim, dim),
+            a_lu: Lu::new(2 * n),
+            x_ab: Mat::zeros(2 * n, 2 * l),
+            s_eq: Mat::zeros(2 * l, 2 * l),
+            s_pinv: PseudoInverse::new(2 * l, 2 * l),
+            row_sc: vec![1.0; 2 * l],
+            col_sc: vec![1.0; 2 * l],
+            ax: vec![0.0; 2 * n],
+            rz: vec![0.0; 2 * l],
+            dz: vec![0.0; 2 * l],
+            j_svd: PseudoInverse::new(l, n),
+            map_key: (f64::NAN, f64::NAN),
+            map_y: vec![0.0; dim],
+            omega: vec![1.0; l.min(n)],
+        }
+    }
 }
 
 impl<'m, M: Mechanism + ?Sized> EcsResidual<'m, M> {
@@ -217,7 +291,39 @@ impl<'m, M: Mechanism + ?Sized> EcsResidual<'m, M> {
             f2: vec![0.0; n2],
             xp: vec![0.0; n2],
             jac_f_evals: 0,
+            mw: MultiplierWork::new(n, l),
         })
+    }
+
+    /// The dynamic rows of the multiplier form, `M(q) a + h(q, v) − u(t, q, v) − J(q)ᵀλ`,
+    /// into `out` (`J` into `jp`).
+    #[allow(clippy::too_many_arguments)]
+    fn dynamic_rows(
+        mech: &M,
+        mw: &mut MultiplierWork,
+        jp: &mut Mat<f64>,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        a: &[f64],
+        lam: &[f64],
+        out: &mut [f64],
+    ) {
+        let (n, l) = (q.len(), lam.len());
+        mech.mass_matrix(q, mw.mass.as_mut());
+        mech.bias_forces(q, v, &mut mw.hb);
+        mech.applied_forces(t, q, v, &mut mw.ua);
+        mech.constraint_jacobian(t, q, jp.as_mut());
+        for k in 0..n {
+            let mut s = mw.hb[k] - mw.ua[k];
+            for c in 0..n {
+                s += mw.mass[(k, c)] * a[c];
+            }
+            for i in 0..l {
+                s -= jp[(i, k)] * lam[i];
+            }
+            out[k] = s;
+        }
     }
 
     /// `σ_min(J)/σ_max(J)` at `x = (q, q̇)` (`None` when the SVD fails or `J` is zero);
@@ -267,6 +373,108 @@ impl<'m, M: Mechanism + ?Sized> EcsResidual<'m, M> {
             self.qp[c] = q[c];
         }
     }
+
+    /// Factors the stored iteration matrix `G = [[A, B], [C, 0]]` of the multiplier form
+    /// for the least-norm solve: `A = LU`, `X = A⁻¹B`, and the pseudo-inverse of the
+    /// equilibrated Schur complement `R (C X) C_s` (rows, then columns, scaled to unit
+    /// max-norm) with the cut-off [`MULTIPLIER_PINV_RTOL`].
+    fn factor_least_norm(&mut self) -> bool {
+        let (n2, l2) = (2 * self.n, 2 * self.l);
+        let mw = &mut self.mw;
+        if mw.a_lu.factor(mw.g.get(..n2, ..n2)).is_err() {
+            return false;
+        }
+        for j in 0..l2 {
+            for i in 0..n2 {
+                mw.ax[i] = mw.g[(i, n2 + j)];
+            }
+            mw.a_lu.solve_in_place(&mut mw.ax);
+            for i in 0..n2 {
+                mw.x_ab[(i, j)] = mw.ax[i];
+            }
+        }
+        for i in 0..l2 {
+            for j in 0..l2 {
+                let mut s = 0.0;
+                for k in 0..n2 {
+                    s += mw.g[(n2 + i, k)] * mw.x_ab[(k, j)];
+                }
+                mw.s_eq[(i, j)] = s;
+            }
+        }
+        for i in 0..l2 {
+            let m = (0..l2).fold(0.0f64, |m, j| m.max(mw.s_eq[(i, j)].abs()));
+            mw.row_sc[i] = if m > 0.0 { 1.0 / m } else { 1.0 };
+            for j in 0..l2 {
+                mw.s_eq[(i, j)] *= mw.row_sc[i];
+            }
+        }
+        for j in 0..l2 {
+            let m = (0..l2).fold(0.0f64, |m, i| m.max(mw.s_eq[(i, j)].abs()));
+            mw.col_sc[j] = if m > 0.0 { 1.0 / m } else { 1.0 };
+            for i in 0..l2 {
+                mw.s_eq[(i, j)] *= mw.col_sc[j];
+            }
+        }
+        mw.s_pinv
+            .compute(mw.s_eq.as_ref(), 0.0, MULTIPLIER_PINV_RTOL)
+            .is_ok()
+    }
+
+    /// `x ← G⁺x` by block elimination with the least-norm multiplier update, `x = (r_x, r_z)`:
+    /// `δz = C_s (R S C_s)⁺ R (C A⁻¹ r_x − r_z)`, `δx = A⁻¹ r_x − X δz`.
+    fn solve_least_norm(&mut self, x: &mut [f64]) -> bool {
+        let (n2, l2) = (2 * self.n, 2 * self.l);
+        let mw = &mut self.mw;
+        mw.ax.copy_from_slice(&x[..n2]);
+        mw.a_lu.solve_in_place(&mut mw.ax);
+        for i in 0..l2 {
+            let mut s = -x[n2 + i];
+            for k in 0..n2 {
+                s += mw.g[(n2 + i, k)] * mw.ax[k];
+            }
+            mw.rz[i] = s * mw.row_sc[i];
+        }
+        mw.s_pinv.apply(&mw.rz, &mut mw.dz);
+        for j in 0..l2 {
+            mw.dz[j] *= mw.col_sc[j];
+            x[n2 + j] = mw.dz[j];
+        }
+        for k in 0..n2 {
+            let mut s = mw.ax[k];
+            for j in 0..l2 {
+                s -= mw.x_ab[(k, j)] * mw.dz[j];
+            }
+            x[k] = s;
+        }
+        x.iter().all(|v| v.is_finite())
+    }
+
+    /// The weights of the error map at the corrector `y` (see [`EcsForm::Multipliers`]):
+    /// `J = UΣWᵀ`, `ωᵢ = min(1, Tᵢ)`, `Tᵢ = σᵢ/‖uᵢᵀD‖` (0 where `σᵢ = 0`). `false` when the SVD
+    /// fails.
+    fn error_weights(&mut self, t: f64, y: &[f64]) -> bool {
+        let (n, l) = (self.n, self.l);
+        let (q, v) = (&y[..n], &y[n..2 * n]);
+        self.constraint_parts(t, q, v, true);
+        if self.mw.j_svd.compute(self.j.as_ref(), 0.0, 0.0).is_err() {
+            return false;
+        }
+        let (u, sv) = (self.mw.j_svd.u(), self.mw.j_svd.singular_values());
+        for (k, om) in self.mw.omega.iter_mut().enumerate() {
+            // ‖uₖᵀD‖: how a position error moves the constraint row uₖᵀ(J v + b)
+            let mut ud = 0.0f64;
+            for c in 0..n {
+                let mut s = 0.0;
+                for i in 0..l {
+                    s += u[(i, k)] * self.d[(i, c)];
+                }
+                ud = ud.hypot(s);
+            }
+            *om = if ud > 0.0 { (sv[k] / ud).min(1.0) } else { 1.0 };
+        }
+        true
+    }
 }
 
 impl<M: Mechanism + ?Sized> DaeResidual for EcsResidual<'_, M> {
@@ -276,6 +484,44 @@ impl<M: Mechanism + ?Sized> DaeResidual for EcsResidual<'_, M> {
     fn residual(&mut self, t: f64, y: &[f64], yp: &[f64], r: &mut [f64]) -> Result<(), RhsError> {
         let (n, l) = (self.n, self.l);
         let n2 = 2 * n;
+        if self.form == EcsForm::Multipliers {
+            self.inner.evals += 1;
+            let (q, v) = (&y[..n], &y[n..n2]);
+            let (mu, lam) = (&y[n2..n2 + l], &y[n2 + l..]);
+            let mech = self.inner.mechanism();
+            Self::dynamic_rows(
+                mech,
+                &mut self.mw,
+                &mut self.jp,
+                t,
+                q,
+                v,
+                &yp[n..n2],
+                lam,
+                &mut r[n..n2],
+            );
+            self.constraint_parts(t, q, v, false);
+            // GGL: q̇ − v + Jᵀμ
+            for k in 0..n {
+                let mut s = yp[k] - v[k];
+                for i in 0..l {
+                    s += self.j[(i, k)] * mu[i];
+                }
+                r[k] = s;
+            }
+            for i in 0..l {
+                r[n2 + i] = self.phi[i];
+                let mut s = self.b[i];
+                for k in 0..n {
+                    s += self.j[(i, k)] * v[k];
+                }
+                r[n2 + l + i] = s;
+            }
+            if let Some(index) = r.iter().position(|x| !x.is_finite()) {
+                return Err(RhsError::NonFinite { index });
+            }
+            return Ok(());
+        }
         self.inner.eval_counted(t, &y[..n2], &mut self.f)?;
         let (q, v) = (&y[..n], &y[n..n2]);
         let full = self.form == EcsForm::Full;
@@ -322,6 +568,14 @@ impl<M: Mechanism + ?Sized> DaeJacobian for EcsResidual<'_, M> {
         let (n, l) = (self.n, self.l);
         let n2 = 2 * n;
         m.fill(0.0);
+        if self.form == EcsForm::Multipliers {
+            self.multiplier_matrix(t, y, _yp, cj, m.as_mut());
+            self.mw.g.copy_from(m.as_ref());
+            if !self.factor_least_norm() {
+                return Err(RhsError::SingularMatrix);
+            }
+            return Ok(());
+        }
         // ∂F_x/∂x = cj I − ∂f/∂x (forward differences of the accelerations).
         // Every acceleration solve is in N_f, as for every other BDF run ([`crate::BdfOde`]):
         // the base point and the 2N columns (`jacobian_f_evals` reports them separately).
@@ -360,6 +614,106 @@ impl<M: Mechanism + ?Sized> DaeJacobian for EcsResidual<'_, M> {
             }
         }
         Ok(())
+    }
+
+    fn owns_solve(&self) -> bool {
+        self.form == EcsForm::Multipliers
+    }
+
+    fn solve_iteration(&mut self, x: &mut [f64]) -> bool {
+        self.form == EcsForm::Multipliers && self.solve_least_norm(x)
+    }
+
+    fn map_error_estimate(&mut self, t: f64, h: f64, y: &[f64], e: &mut [f64]) -> bool {
+        if self.form != EcsForm::Multipliers {
+            return false;
+        }
+        // the weights at this corrector (the error test and the order selection of one step
+        // map several estimates at one corrector)
+        if self.mw.map_key != (t, h) || self.mw.map_y != y {
+            self.mw.map_key = (f64::NAN, f64::NAN);
+            if !self.error_weights(t, y) {
+                return false;
+            }
+            self.mw.map_key = (t, h);
+            self.mw.map_y.copy_from_slice(y);
+        }
+        // e_v ← e_v − Σ (1 − ωₖ) wₖ wₖᵀe_v
+        let n = self.n;
+        let w = self.mw.j_svd.v();
+        for (k, &om) in self.mw.omega.iter().enumerate() {
+            if om >= 1.0 {
+                continue;
+            }
+            let mut p = 0.0;
+            for c in 0..n {
+                p += w[(c, k)] * e[n + c];
+            }
+            for c in 0..n {
+                e[n + c] -= (1.0 - om) * p * w[(c, k)];
+            }
+        }
+        true
+    }
+}
+
+impl<M: Mechanism + ?Sized> EcsResidual<'_, M> {
+    /// The iteration matrix of the multiplier form: the dynamic rows by forward differences
+    /// of `M a + h − u − Jᵀλ` in `(q, v)`, the rest exact (`∂(Jᵀμ)/∂q` neglected, `μ ≈ 0`).
+    fn multiplier_matrix(&mut self, t: f64, y: &[f64], yp: &[f64], cj: f64, mut m: MatMut<'_, f64>) {
+        let (n, l) = (self.n, self.l);
+        let n2 = 2 * n;
+        let mech = self.inner.mechanism();
+        let (q, v) = (&y[..n], &y[n..n2]);
+        let (a, lam) = (&yp[n..n2], &y[n2 + l..]);
+        let mut r0 = std::mem::take(&mut self.mw.r0);
+        let mut r1 = std::mem::take(&mut self.mw.r1);
+        Self::dynamic_rows(mech, &mut self.mw, &mut self.jp, t, q, v, a, lam, &mut r0);
+        self.jac_f_evals += 1;
+        self.qp.copy_from_slice(q);
+        self.mw.vp.copy_from_slice(v);
+        for c in 0..n2 {
+            let base = y[c];
+            let h = f64::EPSILON.sqrt() * base.abs().max(1.0);
+            let hh = (base + h) - base;
+            if c < n {
+                self.qp[c] = base + hh;
+            } else {
+                self.mw.vp[c - n] = base + hh;
+            }
+            let vp = std::mem::take(&mut self.mw.vp);
+            Self::dynamic_rows(mech, &mut self.mw, &mut self.jp, t, &self.qp, &vp, a, lam, &mut r1);
+            self.mw.vp = vp;
+            for row in 0..n {
+                m[(n + row, c)] = (r1[row] - r0[row]) / hh;
+            }
+            if c < n {
+                self.qp[c] = base;
+            } else {
+                self.mw.vp[c - n] = base;
+            }
+        }
+        self.mw.r0 = r0;
+        self.mw.r1 = r1;
+        // M v̇ enters with c_j M
+        mech.mass_matrix(q, self.mw.mass.as_mut());
+        for r in 0..n {
+            for c in 0..n {
+                m[(n + r, n + c)] += cj * self.mw.mass[(r, c)];
+            }
+            m[(r, r)] = cj;
+            m[(r, n + r)] = -1.0;
+        }
+        self.constraint_parts(t, q, v, true);
+        for i in 0..l {
+            for k in 0..n {
+                m[(k, n2 + i)] = self.j[(i, k)];
+                m[(n + k, n2 + l + i)] = -self.j[(i, k)];
+                m[(n2 + i, k)] = self.j[(i, k)];
+                m[(n2 + l + i, k)] = self.d[(i, k)];
+                m[(n2 + l + i, n + k)] = self.j[(i, k)];
+            }
+        }
     }
 }
 
@@ -407,6 +761,11 @@ impl<'m, M: Mechanism + ?Sized> ExactStabilization<'m, M> {
                     value: f64::NAN,
                 },
             })?;
+        if cfg.form == EcsForm::Multipliers {
+            // λ₀ from the KKT solve at x₀; y'₀ = (v₀, a₀, 0, 0)
+            let lam = res.inner.lambda().to_vec();
+            y0[n2 + l..].copy_from_slice(&lam);
+        }
         let mut alg = vec![false; dim];
         for a in &mut alg[n2..] {
             *a = true;
@@ -514,6 +873,7 @@ mod tests {
             f2: vec![0.0; 4],
             xp: vec![0.0; 4],
             jac_f_evals: 0,
+            mw: MultiplierWork::new(2, 1),
         };
         let y = [q[0], q[1], qd[0], qd[1], 0.0, 0.0];
         let mut yp = [0.0; 6];
