@@ -207,14 +207,29 @@ pub enum EcsForm {
     /// | A02 N = 2, 20 s | pass, B0 6.5e-6 | — |
     /// | A02 N = 4, 20 s | pass, B0 2.4e-6, 7,794 steps | pass, B0 5.0e-4 |
     /// | A02 N = 10, 20 s | pass, B0 1.8e-6 | — |
-    /// | A02 N = 40, 20 s | ends at t = 2.69 (second flat position, no Newton convergence, `σ` ratio 5.3e-5) | pass, B0 9.7e-4 |
+    /// | A02 N = 40, 20 s | ends at t = 2.69 (second flat position, no Newton convergence, `σ` ratio 5.3e-5; see below) | low precision, B0 1.0e-3 (just above 1e-3), 3,194 steps |
     /// | isosceles slider-crank, w0 = 0 / 12, 10 s | pass, 7.3e-8 / 2.7e-6 | pass, 2.0e-5 / 8.0e-4 |
     ///
-    /// Each part alone does not pass: with the partial-pivoting LU and the plain error test
-    /// A02 N = 1 at τ = 1e-9 ends at t = 0.708 (the first flat position), with the least-norm
-    /// updates alone at t = 1.215 (the second), with the error map alone at t = 5.06. At N = 40
-    /// the cut-offs 1e-13 … 1e-9 in place of [`MULTIPLIER_PINV_RTOL`] end the run at the first
-    /// flat position (t ≈ 0.721): 41 rows are lost at once there. On Andrews' squeezer
+    /// Neither part passes alone (τ = 1e-9; A02 over 20 s, slider-crank w0 = 0 / 12 over 10 s):
+    ///
+    /// | parts | A02 N = 1 | A02 N = 4 | slider-crank |
+    /// |---|---|---|---|
+    /// | neither (the BDF's LU, the plain error test) | ends at t = 0.708 | pass, B0 2.0e-6 | ends at t = 2.46 / 7.02 |
+    /// | least-norm updates only | ends at t = 1.215 | ends at t = 3.19 | ends at t = 1.76 / 1.61 |
+    /// | error map only | ends at t = 5.06 | pass, B0 6.6e-6 | ends at t = 1.75 / pass |
+    /// | both | pass, B0 7.2e-6 | pass, B0 2.4e-6 | pass / pass |
+    ///
+    /// **Why N = 40 does not pass at τ = 1e-9.** 41 of 81 rows are lost at once at the flat
+    /// position, and the small singular values of the equilibrated Schur complement form a
+    /// sequence without a gap (at the second flat position, t = 2.687: 4.6e-13, 1.8e-12,
+    /// 4.0e-12, 7.0e-12, … of the largest, growing like `k²`), so no fixed cut-off separates
+    /// round-off from the solution: the directions just above the cut-off get updates of
+    /// amplified round-off (`|δz|` 1 … 70 while `|δx|` is at 1e-10, below the tolerance), which
+    /// the index-2 Newton test counts, and Newton fails. The cut-offs 1e-13, 1e-11, 1e-10 and
+    /// 1e-9, and a Tikhonov filter `s/(s² + α²)` with `α` = 1e-12 … 1e-9 of the largest, end the
+    /// run at the first flat position (t ≈ 0.72); a Newton test on the `x` updates alone passes
+    /// N = 40 over 3 s but lets the multipliers wander at N = 4 (`|δz|` up to 2e8; ends at
+    /// t = 0.718). On Andrews' squeezer
     /// (`ErrorControl::mixed(τ)`, t ∈ [0, 0.03], β(0.03) against Hairer's reference
     /// 15.81077119629904) the relative errors are 4.3e-4 / 7.6e-8 / 3.5e-8 / 1.3e-9 at
     /// τ = 1e-4 / 1e-6 / 1e-8 / 1e-10 with 682 / 1,286 / 2,619 / 4,967 residuals
@@ -269,8 +284,8 @@ pub(crate) struct EcsResidual<'m, M: ?Sized> {
 /// Relative cut-off of the least-norm Newton solve of [`EcsForm::Multipliers`]: singular
 /// values of the equilibrated multiplier Schur complement `S = C A⁻¹ B` at or below
 /// `MULTIPLIER_PINV_RTOL · s_max` are round-off and their directions get no update.
-/// Measured on A02 at τ = 1e-9 over 20 s: every cut-off from 1e-14 to 1e-11 passes N = 1 and 4;
-/// 1e-10 ends N = 4 at t = 3.19 (it drops directions that carry the solution).
+/// Measured on A02 at τ = 1e-9 over 20 s: every cut-off from 1e-14 to 1e-11 passes N = 1 and 4
+/// (and the isosceles slider-crank); 1e-10 ends N = 4 at t = 7.10.
 pub const MULTIPLIER_PINV_RTOL: f64 = 1e-12;
 
 /// Workspace of [`EcsForm::Multipliers`] (allocated once): the dynamic rows, the least-norm
