@@ -516,10 +516,10 @@ impl<'m, M: Mechanism + ?Sized> EcsResidual<'m, M> {
             mw.rz[i] = s * mw.row_sc[i];
         }
         mw.s_pinv.apply(&mw.rz, &mut mw.dz);
-        for j in 0..l2 {
-            mw.dz[j] *= mw.col_sc[j];
-            x[n2 + j] = mw.dz[j];
+        for (d, c) in mw.dz.iter_mut().zip(&mw.col_sc) {
+            *d *= c;
         }
+        x[n2..].copy_from_slice(&mw.dz);
         for k in 0..n2 {
             let mut s = mw.ax[k];
             for j in 0..l2 {
