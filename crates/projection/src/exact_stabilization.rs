@@ -226,8 +226,10 @@ pub enum EcsForm {
     /// round-off from the solution: the directions just above the cut-off get updates of
     /// amplified round-off (`|δz|` 1 … 70 while `|δx|` is at 1e-10, below the tolerance), which
     /// the index-2 Newton test counts, and Newton fails. The cut-offs 1e-13, 1e-11, 1e-10 and
-    /// 1e-9, and a Tikhonov filter `s/(s² + α²)` with `α` = 1e-12 … 1e-9 of the largest, end the
-    /// run at the first flat position (t ≈ 0.72); a Newton test on the `x` updates alone passes
+    /// 1e-9, a Tikhonov filter `s/(s² + α²)` with `α` = 1e-12 … 1e-9 of the largest, and an
+    /// absolute cut-off at the rounding of the computed complement, `c ε ‖R |C| |X| C_s‖_F`
+    /// with `c` = 1 … 100, end the run at the first flat position (t ≈ 0.72; `c` = 1000 at
+    /// t = 2.69 as the fixed 1e-12); a Newton test on the `x` updates alone passes
     /// N = 40 over 3 s but lets the multipliers wander at N = 4 (`|δz|` up to 2e8; ends at
     /// t = 0.718). On Andrews' squeezer
     /// (`ErrorControl::mixed(τ)`, t ∈ [0, 0.03], β(0.03) against Hairer's reference
