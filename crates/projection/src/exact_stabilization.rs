@@ -180,7 +180,7 @@ pub enum EcsForm {
     ///   constraint row is dropped: `φ` and `J v + b` keep entering through `C A⁻¹ r_x`; only the
     ///   part of their residual in a dropped direction of `S` stays uncorrected by that update.
     ///   On A02 at τ = 1e-9, at every accepted step over 20 s: `‖φ‖₂ ≤ 2.2e-10` and
-    ///   `‖J v + b‖₂ ≤ 1.7e-8` at N = 1 (the velocity row of the lost direction, 17 τ; without
+    ///   `‖J v + b‖₂ ≤ 1.7e-8` at N = 1 (17 τ; without
     ///   the least-norm updates 3.6e-10 until the run ends at t = 0.708), 8.5e-11 and 9.5e-10 at
     ///   N = 4.
     /// * **The constrained velocities' error measured through the positions.** With
