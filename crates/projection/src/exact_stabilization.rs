@@ -165,7 +165,9 @@ pub enum EcsForm {
     /// `μ` and `λ` algebraic and out of the error test, `λ₀` from the KKT solve at `x₀`; the
     /// residual needs `M, h, u, φ, J, b` and no acceleration solve (each residual is counted
     /// in `N_f`). The iteration matrix: the dynamic rows by forward differences of
-    /// `M a + h − u − Jᵀλ` in `(q, v)` (counted in `jacobian_f_evals`), the rest exact
+    /// `M a + h − u − Jᵀλ` in `(q, v)` (`2N + 1` evaluations of `M, h, u, J` per matrix,
+    /// counted in `N_f` as for every BDF run and reported separately as
+    /// `jacobian_f_evals`), the rest exact
     /// (`∂(Jᵀμ)/∂q` neglected, `μ ≈ 0`). Two parts carry it through singular configurations
     /// (`J` losing rank with a unique `q̈`, e.g. MBS benchmark A02):
     ///
@@ -241,9 +243,10 @@ pub enum EcsForm {
     /// t = 0.718). On Andrews' squeezer
     /// (`ErrorControl::mixed(τ)`, t ∈ [0, 0.03], β(0.03) against Hairer's reference
     /// 15.81077119629904) the relative errors are 4.3e-4 / 7.6e-8 / 3.5e-8 / 1.3e-9 at
-    /// τ = 1e-4 / 1e-6 / 1e-8 / 1e-10 with 682 / 1,286 / 2,619 / 4,967 residuals
-    /// (`BlockDiagonal`, same runs: 3.4e-5 / 5.9e-7 / 6.9e-9 / 5.3e-10 with 2,119 / 2,543 /
-    /// 4,358 / 8,583 acceleration solves).
+    /// τ = 1e-4 / 1e-6 / 1e-8 / 1e-10 with `N_f` = 1,657 / 2,546 / 3,864 / 6,317 (residuals
+    /// and the iteration matrices' evaluations of `M, h, u, J`); `BlockDiagonal`, same runs:
+    /// 3.4e-5 / 5.9e-7 / 6.9e-9 / 5.3e-10 with `N_f` = 2,119 / 2,543 / 4,358 / 8,583
+    /// (acceleration solves).
     Multipliers,
 }
 
@@ -766,9 +769,12 @@ impl<M: Mechanism + ?Sized> EcsResidual<'_, M> {
         let mut r1 = std::mem::take(&mut self.mw.r1);
         Self::dynamic_rows(mech, &mut self.mw, &mut self.jp, t, q, v, a, lam, &mut r0);
         self.jac_f_evals += 1;
+        self.inner.evals += 1;
         self.qp.copy_from_slice(q);
         self.mw.vp.copy_from_slice(v);
         for c in 0..n2 {
+            self.jac_f_evals += 1;
+            self.inner.evals += 1;
             let base = y[c];
             let h = f64::EPSILON.sqrt() * base.abs().max(1.0);
             let hh = (base + h) - base;
