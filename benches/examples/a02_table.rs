@@ -24,7 +24,7 @@ use std::time::Instant;
 use contour::model::autodiff::AutoDiff;
 use contour::model::models::{NFourBar, NFourBarEnergies};
 use contour::prelude::*;
-use contour::projection::ProjectionDynamics;
+use contour::projection::{EcsForm, ProjectionDynamics};
 
 fn method(name: &str) -> Method {
     match name {
@@ -33,6 +33,9 @@ fn method(name: &str) -> Method {
         "perturbation" => Method::Perturbation(PerturbationConfig::default()),
         "parametrization" => Method::Parametrization(ParametrizationConfig::default()),
         "ggl" => Method::ExactStabilization(EcsConfig::default()),
+        "ggl-multipliers" => Method::ExactStabilization(EcsConfig {
+            form: EcsForm::Multipliers,
+        }),
         "projector" => Method::Projector(ProjectorConfig::default()),
         m => match m.strip_prefix("baumgarte:") {
             // baumgarte:δ — critically damped gains α = 2δ, β = δ²
@@ -65,6 +68,7 @@ fn runs(n: usize, tau: f64, only_m: Option<&str>, only_i: Option<&str>) {
         "perturbation",
         "parametrization",
         "ggl",
+        "ggl-multipliers",
         "projector",
     ];
     let asked = [only_m.unwrap_or("")];
@@ -78,7 +82,7 @@ fn runs(n: usize, tau: f64, only_m: Option<&str>, only_i: Option<&str>) {
             .iter()
             .filter(|i| only_i.is_none_or(|o| o == **i))
         {
-            if *m == "ggl" && *i != "bdf" {
+            if m.starts_with("ggl") && *i != "bdf" {
                 continue;
             }
             let start = Instant::now();

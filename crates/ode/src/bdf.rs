@@ -184,6 +184,8 @@ pub struct Bdf {
     ypc: Vec<f64>,
     delta: Vec<f64>,
     e: Vec<f64>,
+    /// Scratch for an error estimate mapped by [`DaeJacobian::map_error_estimate`].
+    e_mapped: Vec<f64>,
     sc_newton: Vec<f64>,
     /// Index-2 Newton weights: `sc_err` on the differential components, on each algebraic
     /// component `j` the error-test norm of column `j` of the iteration matrix over the
@@ -287,6 +289,7 @@ impl Bdf {
             ypc: z(),
             delta: z(),
             e: z(),
+            e_mapped: z(),
             sc_newton: z(),
             sc_newton2: z(),
             index2,
@@ -480,6 +483,27 @@ impl Bdf {
 
     fn norm_err(&self, v: &[f64]) -> f64 {
         self.tol.norm_scaled_in(v, &self.sc_err, self.m_err)
+    }
+
+    /// The error-test norm of `self.e` (`of_delta = false`) or `self.delta` after the
+    /// problem's [`DaeJacobian::map_error_estimate`] at the corrector of a step `h` to `t`
+    /// (the plain norm when the problem maps nothing).
+    fn norm_err_mapped<S: Source + ?Sized>(
+        &mut self,
+        f: &mut S,
+        t: f64,
+        h: f64,
+        of_delta: bool,
+    ) -> f64 {
+        let src = if of_delta { &self.delta } else { &self.e };
+        self.e_mapped.copy_from_slice(src);
+        if f.map_error_estimate(t, h, &self.yc, &mut self.e_mapped) {
+            self.norm_err(&self.e_mapped)
+        } else if of_delta {
+            self.norm_err(&self.delta)
+        } else {
+            self.norm_err(&self.e)
+        }
     }
 
     fn norm_newton(&self, v: &[f64]) -> f64 {
@@ -703,7 +727,8 @@ impl Bdf {
                 self.jcalc = 0;
                 self.cjold = self.cj;
                 self.s = 100.0;
-                if !self.mat.factor(&mut self.stats) {
+                // a problem with its own (e.g. least-norm) solve factors `G` itself
+                if !self.mat.factor(&mut self.stats) && !f.owns_solve() {
                     return Ok(Corrector::Singular);
                 }
             }
@@ -721,7 +746,12 @@ impl Bdf {
                 for d in self.delta.iter_mut() {
                     *d *= damp;
                 }
-                self.mat.solve_in_place(&mut self.delta);
+                if !(f.owns_solve() && f.solve_iteration(&mut self.delta)) {
+                    if !self.mat.ok {
+                        return Ok(Corrector::Singular);
+                    }
+                    self.mat.solve_in_place(&mut self.delta);
+                }
                 self.stats.newton_iterations += 1;
                 for i in 0..n {
                     let d = self.delta[i];
@@ -868,7 +898,7 @@ impl Bdf {
             let (mut knew, mut est, mut erkm1, mut terkm1, mut terk) = (k, 0.0, 0.0, 0.0, 0.0);
             let mut accepted = false;
             if corr == Corrector::Converged {
-                let enorm = self.norm_err(&self.e);
+                let enorm = self.norm_err_mapped(f, t_new, h, false);
                 let erk = self.sigma[k + 1] * enorm;
                 terk = (k + 1) as f64 * erk;
                 est = erk;
@@ -876,13 +906,13 @@ impl Bdf {
                     for i in 0..n {
                         self.delta[i] = self.phi[kp1][i] + self.e[i];
                     }
-                    erkm1 = self.sigma[k] * self.norm_err(&self.delta);
+                    erkm1 = self.sigma[k] * self.norm_err_mapped(f, t_new, h, true);
                     terkm1 = k as f64 * erkm1;
                     let lower = if k > 2 {
                         for i in 0..n {
                             self.delta[i] += self.phi[k][i];
                         }
-                        let erkm2 = self.sigma[k - 1] * self.norm_err(&self.delta);
+                        let erkm2 = self.sigma[k - 1] * self.norm_err_mapped(f, t_new, h, true);
                         let terkm2 = (k - 1) as f64 * erkm2;
                         lowers_order(k, terkm2, terkm1, terk)
                     } else {
@@ -923,7 +953,7 @@ impl Bdf {
                             for i in 0..n {
                                 self.delta[i] = self.e[i] - self.phi[kp2][i];
                             }
-                            let terkp1 = self.norm_err(&self.delta);
+                            let terkp1 = self.norm_err_mapped(f, t_new, h, true);
                             let erkp1 = terkp1 / (k + 2) as f64;
                             if k == 1 {
                                 if terkp1 < 0.5 * terk {

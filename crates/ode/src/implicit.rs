@@ -37,6 +37,18 @@ pub(crate) trait Source {
     ) -> Option<Result<(), RhsError>> {
         None
     }
+    /// [`DaeJacobian::owns_solve`] (default `false`).
+    fn owns_solve(&self) -> bool {
+        false
+    }
+    /// [`DaeJacobian::solve_iteration`] (default `false`).
+    fn solve_iteration(&mut self, _x: &mut [f64]) -> bool {
+        false
+    }
+    /// [`DaeJacobian::map_error_estimate`] (default `false`).
+    fn map_error_estimate(&mut self, _t: f64, _h: f64, _y: &[f64], _e: &mut [f64]) -> bool {
+        false
+    }
 }
 
 /// A plain residual: the iteration matrix is formed by finite differences.
@@ -69,6 +81,15 @@ impl<F: DaeJacobian> Source for WithJacobian<F> {
         m: MatMut<'_, f64>,
     ) -> Option<Result<(), RhsError>> {
         Some(self.0.iteration_matrix(t, y, yp, cj, m))
+    }
+    fn owns_solve(&self) -> bool {
+        self.0.owns_solve()
+    }
+    fn solve_iteration(&mut self, x: &mut [f64]) -> bool {
+        self.0.solve_iteration(x)
+    }
+    fn map_error_estimate(&mut self, t: f64, h: f64, y: &[f64], e: &mut [f64]) -> bool {
+        self.0.map_error_estimate(t, h, y, e)
     }
 }
 

@@ -56,6 +56,27 @@ pub trait DaeJacobian: DaeResidual {
         cj: f64,
         m: faer::MatMut<'_, f64>,
     ) -> Result<(), RhsError>;
+
+    /// Whether [`DaeJacobian::solve_iteration`] solves the corrector equations (default:
+    /// `false`, the stepper's LU of `G` with partial pivoting solves them). Used by [`crate::Bdf`].
+    fn owns_solve(&self) -> bool {
+        false
+    }
+
+    /// Writes `x ← G⁻¹x` (or a least-norm solution where `G` is numerically singular) for
+    /// the matrix of the last [`DaeJacobian::iteration_matrix`] call, factored there by the
+    /// problem; returns `false` when it cannot. Called only when
+    /// [`DaeJacobian::owns_solve`] is `true`.
+    fn solve_iteration(&mut self, _x: &mut [f64]) -> bool {
+        false
+    }
+
+    /// Maps the local error estimate `e` of a step of size `h` ending at the corrector `y`
+    /// before the error norm (e.g. a state-dependent weighting of some directions); returns
+    /// `false` (the default) to leave the estimate unchanged. Used by [`crate::Bdf`].
+    fn map_error_estimate(&mut self, _t: f64, _h: f64, _y: &[f64], _e: &mut [f64]) -> bool {
+        false
+    }
 }
 
 /// Marks a [`DaeJacobian`] problem whose analytic iteration matrix the implicit methods

@@ -12,13 +12,15 @@
 //! solution of (1.1)+(1.4) (counted in `N_f`); `D` is formed by forward differences of
 //! `J(q) v + b(q)` (N constraint-Jacobian evaluations, no acceleration solve; with
 //! [`EcsForm::BlockDiagonal`] the `Dᵀμ₂` coupling is dropped — any correction direction with
-//! `g_x Gᵀ` nonsingular gives the same `μ = 0` solution). The iteration matrix
+//! `g_x Gᵀ` nonsingular gives the same `μ = 0` solution). [`EcsForm::Multipliers`] is GGL's
+//! form with `λ` an unknown in place of `μ₂` (no acceleration solve; see there). The iteration matrix
 //! `∂F/∂y + c_j ∂F/∂y'` is supplied through [`DaeJacobian`]: `∂q̈/∂x` by forward differences
 //! of the accelerations (`2N + 1` acceleration solves per matrix, **counted in `N_f`** as for
 //! every BDF run, and reported separately as `jacobian_f_evals`), the `μ`-dependence of
 //! `g_xᵀμ` neglected (`μ ≈ 0`), the rest exact. The initial derivative is consistent: `ẋ₀ = f(x₀)`, `μ₀ = 0`,
 //! `μ̇₀ = 0` (index-2 initialization by Newton is singular).
 
+use contour_linalg::{Lu, PseudoInverse};
 use contour_model::{ConstrainedDynamics, DynamicsOptions, Mechanism};
 use contour_ode::{Bdf, BdfConfig, DaeJacobian, DaeResidual, OdeError, RhsError, WithJacobian};
 use faer::{Mat, MatMut};
@@ -98,7 +100,8 @@ use crate::trajectory::{EventKind, SimulationStats};
 ///   7,848 steps). With the `x`-only Newton test as well: N = 4 reaches t = 6.58, N = 1
 ///   t = 16.6.
 /// * GGL's multiplier form (Gear, Gupta & Leimkuhler 1985) with `λ` an unknown and no
-///   acceleration solve in the residual: `y = (q, v, μ, λ)`, `q̇ = v − Jᵀμ`,
+///   acceleration solve in the residual, solved with the BDF's LU and its plain error test:
+///   `y = (q, v, μ, λ)`, `q̇ = v − Jᵀμ`,
 ///   `M(q) v̇ = u − h + Jᵀλ`, `φ = 0`, `J v + b = 0`, `μ` and `λ` algebraic and out of the
 ///   error test, `λ₀` from the KKT solve at `x₀`, the dynamic rows of the iteration matrix by
 ///   forward differences of `M a + h − u − Jᵀλ` in `(q, v)`, the rest exact (the BDF's
@@ -125,9 +128,11 @@ use crate::trajectory::{EventKind, SimulationStats};
 ///   place of the first row (`q̇ = v − M⁻¹Jᵀμ`, no solve either) the outcome moves without
 ///   a pattern: N = 1 ends at t = 6.99 (τ = 1e-9) and t = 3.14 (τ = 1e-8), N = 4 at t = 1.24
 ///   (τ = 1e-10), N = 4 at τ = 1e-6 has B0 1.8e-3, the slider-crank passes w0 = 12 (2.1e-6)
-///   and ends at t = 0.35 for w0 = 0. A least-norm (rank-revealing) solve of the Newton
-///   system in `(λ, μ)` is untried for this form; the error test in the lost velocities
-///   remains with it.
+///   and ends at t = 0.35 for w0 = 0.
+///
+/// The multiplier form with least-norm multiplier updates and the constrained velocities'
+/// error measured through the positions, [`EcsForm::Multipliers`], passes A02 at τ = 1e-9
+/// over 20 s at N = 1, 2, 4 and 10 (not N = 40: see there).
 ///
 /// At τ = 1e-6 the steps are large enough to pass over the window: GGL passes A02 over 20 s
 /// (B0 within 1e-3 at N = 4 and 40; at N = 1 within the low-precision bound 1e-1, B0 1.4e-3).
@@ -151,6 +156,98 @@ pub enum EcsForm {
     /// `[[J, 0], [0, J]]` (GGL's mechanical form `q̇ = v − Jᵀμ₁`, `v̇ = a − Jᵀμ₂`).
     #[default]
     BlockDiagonal,
+    /// GGL's multiplier form (Gear, Gupta & Leimkuhler 1985): `y = (q, v, μ, λ)`,
+    ///
+    /// ```text
+    /// q̇ = v − Jᵀμ,   M(q) v̇ = u − h + Jᵀλ,   φ = 0,   J v + b = 0,
+    /// ```
+    ///
+    /// `μ` and `λ` algebraic and out of the error test, `λ₀` from the KKT solve at `x₀`; the
+    /// residual needs `M, h, u, φ, J, b` and no acceleration solve (each residual is counted
+    /// in `N_f`). The iteration matrix: the dynamic rows by forward differences of
+    /// `M a + h − u − Jᵀλ` in `(q, v)` (`2N + 1` evaluations of `M, h, u, J` per matrix,
+    /// counted in `N_f` as for every BDF run and reported separately as
+    /// `jacobian_f_evals`), the rest exact
+    /// (`∂(Jᵀμ)/∂q` neglected, `μ ≈ 0`). Two parts carry it through singular configurations
+    /// (`J` losing rank with a unique `q̈`, e.g. MBS benchmark A02):
+    ///
+    /// * **Least-norm multiplier updates.** With `x = (q, v)`, `z = (μ, λ)` and
+    ///   `G = [[A, B], [C, 0]]`, Newton's update is `δz = C_s (R S C_s)⁺ R (C A⁻¹ r_x − r_z)`,
+    ///   `δx = A⁻¹(r_x − B δz)`: `S = C A⁻¹ B` the multiplier Schur complement, `R`, `C_s` its
+    ///   row and column equilibration, `⁺` the SVD pseudo-inverse with the cut-off
+    ///   [`MULTIPLIER_PINV_RTOL`]. In a direction that `J` loses, `S` is singular in `(μ, λ)`
+    ///   together (`λ` is not unique there, and `μ = 0` is the exact solution); the updates of a
+    ///   partial-pivoting LU there are amplified round-off (A02, N = 1, τ = 1e-9: `|δλ|, |δμ|`
+    ///   up to 7e6 and no convergence below `h ≈ 4e-7`), the least-norm ones are zero. No
+    ///   constraint row is dropped: `φ` and `J v + b` keep entering through `C A⁻¹ r_x`; only the
+    ///   part of their residual in a dropped direction of `S` stays uncorrected by that update.
+    ///   On A02 at τ = 1e-9, at every accepted step over 20 s: `‖φ‖₂ ≤ 2.2e-10` and
+    ///   `‖J v + b‖₂ ≤ 1.7e-8` at N = 1 (17 τ; without
+    ///   the least-norm updates 3.6e-10 until the run ends at t = 0.708), 8.5e-11 and 9.5e-10 at
+    ///   N = 4.
+    /// * **The constrained velocities' error measured through the positions.** With
+    ///   `J = UΣWᵀ`, row `uᵢᵀ(J v + b) = 0` reads `σᵢ wᵢᵀv = −uᵢᵀb`: the velocity along `wᵢ`
+    ///   is a function of `q`, and a position error `δq` of the corrector moves it by
+    ///   `≈ uᵢᵀD δq/σᵢ` (`D = ∂(J v + b)/∂q`). Where `σᵢ → 0` the gain `‖uᵢᵀD‖/σᵢ` is
+    ///   unbounded although the true `wᵢᵀv` is smooth, and the BDF's estimate along `wᵢ` (the
+    ///   predictor extrapolates the smooth `wᵢᵀv`, the corrector puts it on the constraint at
+    ///   its own `q`) is a position error within the tolerance times that gain: on A02 at
+    ///   N = 1, τ = 1e-9 the steps at the first flat position fail the error test with it
+    ///   (65 tolerances at order 5, `h = 2.4e-3`; at order 1 it falls only like `h^1.7`).
+    ///   With the least-norm updates, the step just past it (t = 0.7106, `h = 2.4e-3`, `σ`
+    ///   ratio 5.0e-3, `T = 2.2e-3` s) has the estimate 7.1e-9 along `w`, the positions'
+    ///   at most 5.3e-11 per component: within `‖e_q‖₂/T ≤ 4.8e-8`, and the largest part of the
+    ///   velocity estimate.
+    ///   As the index-2 variables are measured through their effect on the differential ones
+    ///   (Hairer & Wanner, *Solving ODEs II*, VII.8), the estimate along `wᵢ` is measured by
+    ///   the position error that produces it: its `wᵢ` component is multiplied by
+    ///   `ωᵢ = min(1, Tᵢ)`, `Tᵢ = σᵢ/‖uᵢᵀD‖` (a time, compared with the unit of time in which
+    ///   one tolerance serves positions and velocities; where `Tᵢ ≥ 1` the velocity is tested
+    ///   as itself). The positions stay in the test unweighted. Implemented through
+    ///   [`contour_ode::DaeJacobian::map_error_estimate`] at each corrector (one SVD of `J`
+    ///   and `N` constraint-Jacobian evaluations for `D` per step attempt).
+    ///
+    /// Measured (absolute τ, outputs every 0.05 s, B0 against `NFourBar::reduced_solution`,
+    /// slider against `SliderCrank::isosceles_reduced_solution`):
+    ///
+    /// | problem | τ = 1e-9 | τ = 1e-6 |
+    /// |---|---|---|
+    /// | A02 N = 1, 20 s | pass, B0 7.2e-6, 7,139 steps | low precision, B0 4.2e-3 |
+    /// | A02 N = 2, 20 s | pass, B0 6.5e-6 | — |
+    /// | A02 N = 4, 20 s | pass, B0 2.4e-6, 7,794 steps | pass, B0 5.0e-4 |
+    /// | A02 N = 10, 20 s | pass, B0 1.8e-6 | — |
+    /// | A02 N = 40, 20 s | ends at t = 2.69 (second flat position, no Newton convergence, `σ` ratio 5.3e-5; see below) | low precision, B0 1.0e-3 (just above 1e-3), 3,194 steps |
+    /// | isosceles slider-crank, w0 = 0 / 12, 10 s | pass, 7.3e-8 / 2.7e-6 | pass, 2.0e-5 / 8.0e-4 |
+    ///
+    /// Neither part passes alone (τ = 1e-9; A02 over 20 s, slider-crank w0 = 0 / 12 over 10 s):
+    ///
+    /// | parts | A02 N = 1 | A02 N = 4 | slider-crank |
+    /// |---|---|---|---|
+    /// | neither (the BDF's LU, the plain error test) | ends at t = 0.708 | pass, B0 2.0e-6 | ends at t = 2.46 / 7.02 |
+    /// | least-norm updates only | ends at t = 1.215 | ends at t = 3.19 | ends at t = 1.76 / 1.61 |
+    /// | error map only | ends at t = 5.06 | pass, B0 6.6e-6 | ends at t = 1.75 / pass |
+    /// | both | pass, B0 7.2e-6 | pass, B0 2.4e-6 | pass / pass |
+    ///
+    /// **Why N = 40 does not pass at τ = 1e-9.** 41 of 81 rows are lost at once at the flat
+    /// position, and the small singular values of the equilibrated Schur complement form a
+    /// sequence without a gap (at the second flat position, t = 2.687: 4.6e-13, 1.8e-12,
+    /// 4.0e-12, 7.0e-12, … of the largest, growing like `k²`), so no fixed cut-off separates
+    /// round-off from the solution: the directions just above the cut-off get updates of
+    /// amplified round-off (`|δz|` 1 … 70 while `|δx|` is at 1e-10, below the tolerance), which
+    /// the index-2 Newton test counts, and Newton fails. The cut-offs 1e-13, 1e-11, 1e-10 and
+    /// 1e-9, a Tikhonov filter `s/(s² + α²)` with `α` = 1e-12 … 1e-9 of the largest, and an
+    /// absolute cut-off at the rounding of the computed complement, `c ε ‖R |C| |X| C_s‖_F`
+    /// with `c` = 1 … 100, end the run at the first flat position (t ≈ 0.72; `c` = 1000 at
+    /// t = 2.69 as the fixed 1e-12); a Newton test on the `x` updates alone passes
+    /// N = 40 over 3 s but lets the multipliers wander at N = 4 (`|δz|` up to 2e8; ends at
+    /// t = 0.718). On Andrews' squeezer
+    /// (`ErrorControl::mixed(τ)`, t ∈ [0, 0.03], β(0.03) against Hairer's reference
+    /// 15.81077119629904) the relative errors are 4.3e-4 / 7.6e-8 / 3.5e-8 / 1.3e-9 at
+    /// τ = 1e-4 / 1e-6 / 1e-8 / 1e-10 with `N_f` = 1,657 / 2,546 / 3,864 / 6,317 (residuals
+    /// and the iteration matrices' evaluations of `M, h, u, J`); `BlockDiagonal`, same runs:
+    /// 3.4e-5 / 5.9e-7 / 6.9e-9 / 5.3e-10 with `N_f` = 2,119 / 2,543 / 4,358 / 8,583
+    /// (acceleration solves).
+    Multipliers,
 }
 
 /// Options of ECS. Defaults: `form = BlockDiagonal` (see [`EcsForm`]).
@@ -193,6 +290,75 @@ pub(crate) struct EcsResidual<'m, M: ?Sized> {
     f2: Vec<f64>,
     xp: Vec<f64>,
     jac_f_evals: usize,
+    mw: MultiplierWork,
+}
+
+/// Relative cut-off of the least-norm Newton solve of [`EcsForm::Multipliers`]: singular
+/// values of the equilibrated multiplier Schur complement `S = C A⁻¹ B` at or below
+/// `MULTIPLIER_PINV_RTOL · s_max` are round-off and their directions get no update.
+/// Measured on A02 at τ = 1e-9 over 20 s: every cut-off from 1e-14 to 1e-11 passes N = 1 and 4
+/// (and the isosceles slider-crank); 1e-10 ends N = 4 at t = 7.10.
+pub const MULTIPLIER_PINV_RTOL: f64 = 1e-12;
+
+/// Workspace of [`EcsForm::Multipliers`] (allocated once): the dynamic rows, the least-norm
+/// Newton solve and the error-estimate map.
+#[derive(Debug)]
+pub(crate) struct MultiplierWork {
+    mass: Mat<f64>,
+    hb: Vec<f64>,
+    ua: Vec<f64>,
+    r0: Vec<f64>,
+    r1: Vec<f64>,
+    vp: Vec<f64>,
+    /// The iteration matrix `G = [[A, B], [C, 0]]` of the last `iteration_matrix` call.
+    g: Mat<f64>,
+    /// `A = P⁻¹LU` of its `(q, v)` block.
+    a_lu: Lu,
+    /// `X = A⁻¹B`.
+    x_ab: Mat<f64>,
+    /// `R S C_s`, the equilibrated Schur complement, and its pseudo-inverse.
+    s_eq: Mat<f64>,
+    s_pinv: PseudoInverse,
+    row_sc: Vec<f64>,
+    col_sc: Vec<f64>,
+    /// Scratch of the solve: `A⁻¹ r_x` (2n), the multiplier right-hand side and update (2L).
+    ax: Vec<f64>,
+    rz: Vec<f64>,
+    dz: Vec<f64>,
+    /// The SVD of `J` at the corrector for the error map, the step `(t, h)` it belongs to,
+    /// and the weights `ωᵢ` of the velocity estimate along the right singular vectors.
+    j_svd: PseudoInverse,
+    map_key: (f64, f64),
+    map_y: Vec<f64>,
+    omega: Vec<f64>,
+}
+
+impl MultiplierWork {
+    fn new(n: usize, l: usize) -> Self {
+        let dim = 2 * n + 2 * l;
+        Self {
+            mass: Mat::zeros(n, n),
+            hb: vec![0.0; n],
+            ua: vec![0.0; n],
+            r0: vec![0.0; n],
+            r1: vec![0.0; n],
+            vp: vec![0.0; n],
+            g: Mat::zeros(dim, dim),
+            a_lu: Lu::new(2 * n),
+            x_ab: Mat::zeros(2 * n, 2 * l),
+            s_eq: Mat::zeros(2 * l, 2 * l),
+            s_pinv: PseudoInverse::new(2 * l, 2 * l),
+            row_sc: vec![1.0; 2 * l],
+            col_sc: vec![1.0; 2 * l],
+            ax: vec![0.0; 2 * n],
+            rz: vec![0.0; 2 * l],
+            dz: vec![0.0; 2 * l],
+            j_svd: PseudoInverse::new(l, n),
+            map_key: (f64::NAN, f64::NAN),
+            map_y: vec![0.0; dim],
+            omega: vec![1.0; l.min(n)],
+        }
+    }
 }
 
 impl<'m, M: Mechanism + ?Sized> EcsResidual<'m, M> {
@@ -217,7 +383,39 @@ impl<'m, M: Mechanism + ?Sized> EcsResidual<'m, M> {
             f2: vec![0.0; n2],
             xp: vec![0.0; n2],
             jac_f_evals: 0,
+            mw: MultiplierWork::new(n, l),
         })
+    }
+
+    /// The dynamic rows of the multiplier form, `M(q) a + h(q, v) − u(t, q, v) − J(q)ᵀλ`,
+    /// into `out` (`J` into `jp`).
+    #[allow(clippy::too_many_arguments)]
+    fn dynamic_rows(
+        mech: &M,
+        mw: &mut MultiplierWork,
+        jp: &mut Mat<f64>,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        a: &[f64],
+        lam: &[f64],
+        out: &mut [f64],
+    ) {
+        let (n, l) = (q.len(), lam.len());
+        mech.mass_matrix(q, mw.mass.as_mut());
+        mech.bias_forces(q, v, &mut mw.hb);
+        mech.applied_forces(t, q, v, &mut mw.ua);
+        mech.constraint_jacobian(t, q, jp.as_mut());
+        for k in 0..n {
+            let mut s = mw.hb[k] - mw.ua[k];
+            for c in 0..n {
+                s += mw.mass[(k, c)] * a[c];
+            }
+            for i in 0..l {
+                s -= jp[(i, k)] * lam[i];
+            }
+            out[k] = s;
+        }
     }
 
     /// `σ_min(J)/σ_max(J)` at `x = (q, q̇)` (`None` when the SVD fails or `J` is zero);
@@ -267,6 +465,108 @@ impl<'m, M: Mechanism + ?Sized> EcsResidual<'m, M> {
             self.qp[c] = q[c];
         }
     }
+
+    /// Factors the stored iteration matrix `G = [[A, B], [C, 0]]` of the multiplier form
+    /// for the least-norm solve: `A = LU`, `X = A⁻¹B`, and the pseudo-inverse of the
+    /// equilibrated Schur complement `R (C X) C_s` (rows, then columns, scaled to unit
+    /// max-norm) with the cut-off [`MULTIPLIER_PINV_RTOL`].
+    fn factor_least_norm(&mut self) -> bool {
+        let (n2, l2) = (2 * self.n, 2 * self.l);
+        let mw = &mut self.mw;
+        if mw.a_lu.factor(mw.g.get(..n2, ..n2)).is_err() {
+            return false;
+        }
+        for j in 0..l2 {
+            for i in 0..n2 {
+                mw.ax[i] = mw.g[(i, n2 + j)];
+            }
+            mw.a_lu.solve_in_place(&mut mw.ax);
+            for i in 0..n2 {
+                mw.x_ab[(i, j)] = mw.ax[i];
+            }
+        }
+        for i in 0..l2 {
+            for j in 0..l2 {
+                let mut s = 0.0;
+                for k in 0..n2 {
+                    s += mw.g[(n2 + i, k)] * mw.x_ab[(k, j)];
+                }
+                mw.s_eq[(i, j)] = s;
+            }
+        }
+        for i in 0..l2 {
+            let m = (0..l2).fold(0.0f64, |m, j| m.max(mw.s_eq[(i, j)].abs()));
+            mw.row_sc[i] = if m > 0.0 { 1.0 / m } else { 1.0 };
+            for j in 0..l2 {
+                mw.s_eq[(i, j)] *= mw.row_sc[i];
+            }
+        }
+        for j in 0..l2 {
+            let m = (0..l2).fold(0.0f64, |m, i| m.max(mw.s_eq[(i, j)].abs()));
+            mw.col_sc[j] = if m > 0.0 { 1.0 / m } else { 1.0 };
+            for i in 0..l2 {
+                mw.s_eq[(i, j)] *= mw.col_sc[j];
+            }
+        }
+        mw.s_pinv
+            .compute(mw.s_eq.as_ref(), 0.0, MULTIPLIER_PINV_RTOL)
+            .is_ok()
+    }
+
+    /// `x ← G⁺x` by block elimination with the least-norm multiplier update, `x = (r_x, r_z)`:
+    /// `δz = C_s (R S C_s)⁺ R (C A⁻¹ r_x − r_z)`, `δx = A⁻¹ r_x − X δz`.
+    fn solve_least_norm(&mut self, x: &mut [f64]) -> bool {
+        let (n2, l2) = (2 * self.n, 2 * self.l);
+        let mw = &mut self.mw;
+        mw.ax.copy_from_slice(&x[..n2]);
+        mw.a_lu.solve_in_place(&mut mw.ax);
+        for i in 0..l2 {
+            let mut s = -x[n2 + i];
+            for k in 0..n2 {
+                s += mw.g[(n2 + i, k)] * mw.ax[k];
+            }
+            mw.rz[i] = s * mw.row_sc[i];
+        }
+        mw.s_pinv.apply(&mw.rz, &mut mw.dz);
+        for (d, c) in mw.dz.iter_mut().zip(&mw.col_sc) {
+            *d *= c;
+        }
+        x[n2..].copy_from_slice(&mw.dz);
+        for k in 0..n2 {
+            let mut s = mw.ax[k];
+            for j in 0..l2 {
+                s -= mw.x_ab[(k, j)] * mw.dz[j];
+            }
+            x[k] = s;
+        }
+        x.iter().all(|v| v.is_finite())
+    }
+
+    /// The weights of the error map at the corrector `y` (see [`EcsForm::Multipliers`]):
+    /// `J = UΣWᵀ`, `ωᵢ = min(1, Tᵢ)`, `Tᵢ = σᵢ/‖uᵢᵀD‖` (0 where `σᵢ = 0`). `false` when the SVD
+    /// fails.
+    fn error_weights(&mut self, t: f64, y: &[f64]) -> bool {
+        let (n, l) = (self.n, self.l);
+        let (q, v) = (&y[..n], &y[n..2 * n]);
+        self.constraint_parts(t, q, v, true);
+        if self.mw.j_svd.compute(self.j.as_ref(), 0.0, 0.0).is_err() {
+            return false;
+        }
+        let (u, sv) = (self.mw.j_svd.u(), self.mw.j_svd.singular_values());
+        for (k, om) in self.mw.omega.iter_mut().enumerate() {
+            // ‖uₖᵀD‖: how a position error moves the constraint row uₖᵀ(J v + b)
+            let mut ud = 0.0f64;
+            for c in 0..n {
+                let mut s = 0.0;
+                for i in 0..l {
+                    s += u[(i, k)] * self.d[(i, c)];
+                }
+                ud = ud.hypot(s);
+            }
+            *om = if ud > 0.0 { (sv[k] / ud).min(1.0) } else { 1.0 };
+        }
+        true
+    }
 }
 
 impl<M: Mechanism + ?Sized> DaeResidual for EcsResidual<'_, M> {
@@ -276,6 +576,44 @@ impl<M: Mechanism + ?Sized> DaeResidual for EcsResidual<'_, M> {
     fn residual(&mut self, t: f64, y: &[f64], yp: &[f64], r: &mut [f64]) -> Result<(), RhsError> {
         let (n, l) = (self.n, self.l);
         let n2 = 2 * n;
+        if self.form == EcsForm::Multipliers {
+            self.inner.evals += 1;
+            let (q, v) = (&y[..n], &y[n..n2]);
+            let (mu, lam) = (&y[n2..n2 + l], &y[n2 + l..]);
+            let mech = self.inner.mechanism();
+            Self::dynamic_rows(
+                mech,
+                &mut self.mw,
+                &mut self.jp,
+                t,
+                q,
+                v,
+                &yp[n..n2],
+                lam,
+                &mut r[n..n2],
+            );
+            self.constraint_parts(t, q, v, false);
+            // GGL: q̇ − v + Jᵀμ
+            for k in 0..n {
+                let mut s = yp[k] - v[k];
+                for i in 0..l {
+                    s += self.j[(i, k)] * mu[i];
+                }
+                r[k] = s;
+            }
+            for i in 0..l {
+                r[n2 + i] = self.phi[i];
+                let mut s = self.b[i];
+                for k in 0..n {
+                    s += self.j[(i, k)] * v[k];
+                }
+                r[n2 + l + i] = s;
+            }
+            if let Some(index) = r.iter().position(|x| !x.is_finite()) {
+                return Err(RhsError::NonFinite { index });
+            }
+            return Ok(());
+        }
         self.inner.eval_counted(t, &y[..n2], &mut self.f)?;
         let (q, v) = (&y[..n], &y[n..n2]);
         let full = self.form == EcsForm::Full;
@@ -322,6 +660,14 @@ impl<M: Mechanism + ?Sized> DaeJacobian for EcsResidual<'_, M> {
         let (n, l) = (self.n, self.l);
         let n2 = 2 * n;
         m.fill(0.0);
+        if self.form == EcsForm::Multipliers {
+            self.multiplier_matrix(t, y, _yp, cj, m.as_mut());
+            self.mw.g.copy_from(m.as_ref());
+            if !self.factor_least_norm() {
+                return Err(RhsError::SingularMatrix);
+            }
+            return Ok(());
+        }
         // ∂F_x/∂x = cj I − ∂f/∂x (forward differences of the accelerations).
         // Every acceleration solve is in N_f, as for every other BDF run ([`crate::BdfOde`]):
         // the base point and the 2N columns (`jacobian_f_evals` reports them separately).
@@ -360,6 +706,126 @@ impl<M: Mechanism + ?Sized> DaeJacobian for EcsResidual<'_, M> {
             }
         }
         Ok(())
+    }
+
+    fn owns_solve(&self) -> bool {
+        self.form == EcsForm::Multipliers
+    }
+
+    fn solve_iteration(&mut self, x: &mut [f64]) -> bool {
+        self.form == EcsForm::Multipliers && self.solve_least_norm(x)
+    }
+
+    fn map_error_estimate(&mut self, t: f64, h: f64, y: &[f64], e: &mut [f64]) -> bool {
+        if self.form != EcsForm::Multipliers {
+            return false;
+        }
+        // the weights at this corrector (the error test and the order selection of one step
+        // map several estimates at one corrector)
+        if self.mw.map_key != (t, h) || self.mw.map_y != y {
+            self.mw.map_key = (f64::NAN, f64::NAN);
+            if !self.error_weights(t, y) {
+                return false;
+            }
+            self.mw.map_key = (t, h);
+            self.mw.map_y.copy_from_slice(y);
+        }
+        // e_v ← e_v − Σ (1 − ωₖ) wₖ wₖᵀe_v
+        let n = self.n;
+        let w = self.mw.j_svd.v();
+        for (k, &om) in self.mw.omega.iter().enumerate() {
+            if om >= 1.0 {
+                continue;
+            }
+            let mut p = 0.0;
+            for c in 0..n {
+                p += w[(c, k)] * e[n + c];
+            }
+            for c in 0..n {
+                e[n + c] -= (1.0 - om) * p * w[(c, k)];
+            }
+        }
+        true
+    }
+}
+
+impl<M: Mechanism + ?Sized> EcsResidual<'_, M> {
+    /// The iteration matrix of the multiplier form: the dynamic rows by forward differences
+    /// of `M a + h − u − Jᵀλ` in `(q, v)`, the rest exact (`∂(Jᵀμ)/∂q` neglected, `μ ≈ 0`).
+    fn multiplier_matrix(
+        &mut self,
+        t: f64,
+        y: &[f64],
+        yp: &[f64],
+        cj: f64,
+        mut m: MatMut<'_, f64>,
+    ) {
+        let (n, l) = (self.n, self.l);
+        let n2 = 2 * n;
+        let mech = self.inner.mechanism();
+        let (q, v) = (&y[..n], &y[n..n2]);
+        let (a, lam) = (&yp[n..n2], &y[n2 + l..]);
+        let mut r0 = std::mem::take(&mut self.mw.r0);
+        let mut r1 = std::mem::take(&mut self.mw.r1);
+        Self::dynamic_rows(mech, &mut self.mw, &mut self.jp, t, q, v, a, lam, &mut r0);
+        self.jac_f_evals += 1;
+        self.inner.evals += 1;
+        self.qp.copy_from_slice(q);
+        self.mw.vp.copy_from_slice(v);
+        for c in 0..n2 {
+            self.jac_f_evals += 1;
+            self.inner.evals += 1;
+            let base = y[c];
+            let h = f64::EPSILON.sqrt() * base.abs().max(1.0);
+            let hh = (base + h) - base;
+            if c < n {
+                self.qp[c] = base + hh;
+            } else {
+                self.mw.vp[c - n] = base + hh;
+            }
+            let vp = std::mem::take(&mut self.mw.vp);
+            Self::dynamic_rows(
+                mech,
+                &mut self.mw,
+                &mut self.jp,
+                t,
+                &self.qp,
+                &vp,
+                a,
+                lam,
+                &mut r1,
+            );
+            self.mw.vp = vp;
+            for row in 0..n {
+                m[(n + row, c)] = (r1[row] - r0[row]) / hh;
+            }
+            if c < n {
+                self.qp[c] = base;
+            } else {
+                self.mw.vp[c - n] = base;
+            }
+        }
+        self.mw.r0 = r0;
+        self.mw.r1 = r1;
+        // M v̇ enters with c_j M
+        mech.mass_matrix(q, self.mw.mass.as_mut());
+        for r in 0..n {
+            for c in 0..n {
+                m[(n + r, n + c)] += cj * self.mw.mass[(r, c)];
+            }
+            m[(r, r)] = cj;
+            m[(r, n + r)] = -1.0;
+        }
+        self.constraint_parts(t, q, v, true);
+        for i in 0..l {
+            for k in 0..n {
+                m[(k, n2 + i)] = self.j[(i, k)];
+                m[(n + k, n2 + l + i)] = -self.j[(i, k)];
+                m[(n2 + i, k)] = self.j[(i, k)];
+                m[(n2 + l + i, k)] = self.d[(i, k)];
+                m[(n2 + l + i, n + k)] = self.j[(i, k)];
+            }
+        }
     }
 }
 
@@ -407,6 +873,11 @@ impl<'m, M: Mechanism + ?Sized> ExactStabilization<'m, M> {
                     value: f64::NAN,
                 },
             })?;
+        if cfg.form == EcsForm::Multipliers {
+            // λ₀ from the KKT solve at x₀; y'₀ = (v₀, a₀, 0, 0)
+            let lam = res.inner.lambda().to_vec();
+            y0[n2 + l..].copy_from_slice(&lam);
+        }
         let mut alg = vec![false; dim];
         for a in &mut alg[n2..] {
             *a = true;
@@ -514,6 +985,7 @@ mod tests {
             f2: vec![0.0; 4],
             xp: vec![0.0; 4],
             jac_f_evals: 0,
+            mw: MultiplierWork::new(2, 1),
         };
         let y = [q[0], q[1], qd[0], qd[1], 0.0, 0.0];
         let mut yp = [0.0; 6];
@@ -547,5 +1019,70 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The multiplier form: at a consistent state with `μ = 0`, `λ` from the KKT solve and
+    /// `y' = (q̇, q̈, 0, 0)` the residual vanishes; the supplied iteration matrix agrees with
+    /// central differences of the residual; at this regular state the least-norm solve is the
+    /// solve (against faer's complete-pivoting LU of the same matrix); the error map leaves
+    /// the position estimate alone and weights the velocity estimate by `ωᵢ ≤ 1`.
+    #[test]
+    fn multiplier_form_residual_matrix_and_solve() {
+        let p = Pendulum::default();
+        let (q, qd) = p.state(0.6, -0.8);
+        let mut res =
+            EcsResidual::new(&p, EcsForm::Multipliers, DynamicsOptions::default()).unwrap();
+        let mut a = [0.0; 4];
+        res.inner
+            .eval_counted(0.0, &[q[0], q[1], qd[0], qd[1]], &mut a)
+            .unwrap();
+        let lam = res.inner.lambda()[0];
+        let y = [q[0], q[1], qd[0], qd[1], 0.0, lam];
+        let yp = [a[0], a[1], a[2], a[3], 0.0, 0.0];
+        let mut r = [0.0; 6];
+        res.residual(0.0, &y, &yp, &mut r).unwrap();
+        assert!(r.iter().all(|v| v.abs() < 1e-12), "{r:?}");
+        let cj = 7.0;
+        let mut m = Mat::<f64>::zeros(6, 6);
+        res.iteration_matrix(0.0, &y, &yp, cj, m.as_mut()).unwrap();
+        for c in 0..6 {
+            let h = 1e-6;
+            let (mut y1, mut y2) = (y, y);
+            y1[c] += h;
+            y2[c] -= h;
+            let (mut d1, mut d2) = (yp, yp);
+            if c < 4 {
+                d1[c] += cj * h;
+                d2[c] -= cj * h;
+            }
+            let (mut r1, mut r2) = ([0.0; 6], [0.0; 6]);
+            res.residual(0.0, &y1, &d1, &mut r1).unwrap();
+            res.residual(0.0, &y2, &d2, &mut r2).unwrap();
+            for row in 0..6 {
+                let fd = (r1[row] - r2[row]) / (2.0 * h);
+                assert!(
+                    (fd - m[(row, c)]).abs() < 1e-5 * (1.0 + fd.abs()),
+                    "({row},{c}) {fd} {}",
+                    m[(row, c)]
+                );
+            }
+        }
+        let rhs = [0.3, -1.2, 0.7, 2.0, -0.4, 0.9];
+        let mut x = rhs;
+        assert!(res.owns_solve() && res.solve_iteration(&mut x));
+        use faer::linalg::solvers::Solve;
+        let b = Mat::<f64>::from_fn(6, 1, |i, _| rhs[i]);
+        let want = m.full_piv_lu().solve(&b);
+        for i in 0..6 {
+            assert!(
+                (x[i] - want[(i, 0)]).abs() < 1e-12 * (1.0 + want[(i, 0)].abs()),
+                "{i}"
+            );
+        }
+        let mut e = [1.0; 6];
+        assert!(res.map_error_estimate(0.0, 1e-3, &y, &mut e));
+        assert!(e[..2].iter().all(|v| *v == 1.0), "{e:?}");
+        let (before, after) = (2.0f64.sqrt(), e[2].hypot(e[3]));
+        assert!(after <= before * (1.0 + 1e-14), "{e:?}");
     }
 }
