@@ -223,8 +223,10 @@ pub enum ProjectionError {
          at the last accepted state, and the BDF failed there ({source}). The iteration matrix \
          of the index-2 DAE is numerically singular near the passage (an equilibrated pivot of \
          order sigma^3), so Newton cannot converge at small steps. Methods that pass here at \
-         tight tolerances: projector (Method::Projector) and parametrization; GGL passes where \
-         its steps are larger (A02: tolerance 1e-6)"
+         tight tolerances: projector (Method::Projector), parametrization and perturbation \
+         with its defaults; GGL passes where its steps are larger (A02: tolerance 1e-6), and \
+         in its multiplier form (EcsForm::Multipliers) at tolerance 1e-9 where few \
+         constraints are lost at once (A02 up to N = 10)"
     )]
     GglSingularPassage {
         /// Time of the last accepted step.
