@@ -302,8 +302,8 @@ pub struct PerturbationConfig {
     /// [`PerturbationConfig::keerthi`]; a serialized configuration without the field gets the
     /// default). Measured on A02 (`NFourBar`, 20 s, τ = 1e-9): with it every run at N = 1 and
     /// 4 passes (ABM, DOPRI5, RK-Gill, BDF), and at N = 40 ABM, RK-Gill and BDF pass (DOPRI5
-    /// ends with "step size too small" at t = 1.22); without it most of these stop at a
-    /// passage. A refused correction takes the rank-revealing second look only where the
+    /// ends with "step size too small" at the second passage, t = 1.24); without it most of
+    /// these stop at a passage. A refused correction takes the rank-revealing second look only where the
     /// refusal certificate cannot show that the second look refuses it too (module docs).
     #[serde(default = "default_true")]
     pub roundoff_filter: bool,
