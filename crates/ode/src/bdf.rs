@@ -32,7 +32,8 @@
 //! weights, and each algebraic update `δμⱼ` is weighted by its effect on the differential
 //! components, `‖G[diff, j]‖/c_j` in those weights (column `j` of the iteration matrix;
 //! Hairer & Wanner, *Solving ODEs II*, VII.8: the index-2 variables are measured through
-//! the differential ones, not at their own `O(u/h)`-noisy scale). Otherwise every component
+//! the differential ones, not at their own `O(u/h)`-noisy scale); a problem may measure its
+//! updates itself ([`DaeJacobian::map_newton_update`]). Otherwise every component
 //! enters the Newton test with its own tolerance scale.
 //!
 //! Consistent initialization ([`Bdf::initialize`]): unless `y'₀` is given, Newton's method
@@ -766,7 +767,14 @@ impl Bdf {
                 // `O(u/h)` round-off floor, stalled the test (GGL on Andrews' squeezer at
                 // τ = 1e-8: 802 Jacobians for 1,195 steps).
                 delnrm = if index2 {
-                    self.norm_newton2(&self.delta)
+                    // a problem may measure its update itself (e.g. the multipliers through
+                    // their effect on the differential components)
+                    self.e_mapped.copy_from_slice(&self.delta);
+                    if f.map_newton_update(&mut self.e_mapped) {
+                        self.norm_err(&self.e_mapped)
+                    } else {
+                        self.norm_newton2(&self.delta)
+                    }
                 } else {
                     self.norm_newton(&self.delta)
                 };

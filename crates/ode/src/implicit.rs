@@ -49,6 +49,10 @@ pub(crate) trait Source {
     fn map_error_estimate(&mut self, _t: f64, _h: f64, _y: &[f64], _e: &mut [f64]) -> bool {
         false
     }
+    /// [`DaeJacobian::map_newton_update`] (default `false`).
+    fn map_newton_update(&mut self, _delta: &mut [f64]) -> bool {
+        false
+    }
 }
 
 /// A plain residual: the iteration matrix is formed by finite differences.
@@ -90,6 +94,9 @@ impl<F: DaeJacobian> Source for WithJacobian<F> {
     }
     fn map_error_estimate(&mut self, t: f64, h: f64, y: &[f64], e: &mut [f64]) -> bool {
         self.0.map_error_estimate(t, h, y, e)
+    }
+    fn map_newton_update(&mut self, delta: &mut [f64]) -> bool {
+        self.0.map_newton_update(delta)
     }
 }
 

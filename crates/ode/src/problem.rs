@@ -77,6 +77,14 @@ pub trait DaeJacobian: DaeResidual {
     fn map_error_estimate(&mut self, _t: f64, _h: f64, _y: &[f64], _e: &mut [f64]) -> bool {
         false
     }
+
+    /// Maps a Newton update `δ` of the last [`DaeJacobian::solve_iteration`] before the
+    /// index-2 Newton test, which then takes its error-test norm (the algebraic components
+    /// out of it); returns `false` (the default) to leave the test on `δ` with the algebraic
+    /// updates weighted by their iteration-matrix columns. Used by [`crate::Bdf`].
+    fn map_newton_update(&mut self, _delta: &mut [f64]) -> bool {
+        false
+    }
 }
 
 /// Marks a [`DaeJacobian`] problem whose analytic iteration matrix the implicit methods

@@ -130,9 +130,10 @@ use crate::trajectory::{EventKind, SimulationStats};
 ///   (τ = 1e-10), N = 4 at τ = 1e-6 has B0 1.8e-3, the slider-crank passes w0 = 12 (2.1e-6)
 ///   and ends at t = 0.35 for w0 = 0.
 ///
-/// The multiplier form with least-norm multiplier updates and the constrained velocities'
-/// error measured through the positions, [`EcsForm::Multipliers`], passes A02 at τ = 1e-9
-/// over 20 s at N = 1, 2, 4 and 10 (not N = 40: see there).
+/// The multiplier form with least-norm multiplier updates, the constrained velocities'
+/// error measured through the positions and the multiplier updates measured through the
+/// state in the Newton test, [`EcsForm::Multipliers`], passes A02 at τ = 1e-9 over 20 s at
+/// N = 1, 2, 4, 10 and 40.
 ///
 /// At τ = 1e-6 the steps are large enough to pass over the window: GGL passes A02 over 20 s
 /// (B0 within 1e-3 at N = 4 and 40; at N = 1 within the low-precision bound 1e-1, B0 1.4e-3).
@@ -206,20 +207,42 @@ pub enum EcsForm {
     ///   as itself). The positions stay in the test unweighted. Implemented through
     ///   [`contour_ode::DaeJacobian::map_error_estimate`] at each corrector (one SVD of `J`
     ///   and `N` constraint-Jacobian evaluations for `D` per step attempt).
+    /// * **The multiplier updates measured through the state in the Newton test.** In a
+    ///   direction in which `J` nearly loses rank the multipliers are determined only up to
+    ///   amplified round-off, and they act on the state only through `X = A⁻¹B`: a multiplier
+    ///   update `δz` moves `x` by `X δz`, which is part of `δx = A⁻¹ r_x − X δz`. The index-2
+    ///   Newton test (DASSL's `ρ/(1−ρ)·‖δ‖ ≤ tol` in the error-test norm) takes component
+    ///   `k` of the state as `hypot(δx_k, (X δz)_k)` and leaves `δz` itself out
+    ///   ([`contour_ode::DaeJacobian::map_newton_update`]; one `2N × 2L` product per
+    ///   iteration, `X` from the factorization): the multipliers are judged modulo their
+    ///   non-uniqueness, by what they change in `x` (Hairer & Wanner, *Solving ODEs II*,
+    ///   VII.8: the index-2 variables are measured through the differential ones). With the
+    ///   BDF's column weights `‖G[x, j]‖/c_j` each component of `δz` counts at the size of
+    ///   its column of `B` (about `‖J‖`), also where `B δz` is `σ`-small: at N = 40 the
+    ///   small singular values of the equilibrated Schur complement form a sequence without a
+    ///   gap (at the second flat position, t = 2.687: 4.6e-13, 1.8e-12, 4.0e-12, 7.0e-12, … of
+    ///   the largest, growing like `k²`; 41 of 81 rows lost at once), the directions just
+    ///   above the cut-off get updates of amplified round-off (`|δz|` 1 … 70 while `|δx|` is at
+    ///   1e-10, below the tolerance), and Newton fails there (the run ends at t = 2.69).
     ///
     /// Measured (absolute τ, outputs every 0.05 s, B0 against `NFourBar::reduced_solution`,
     /// slider against `SliderCrank::isosceles_reduced_solution`):
     ///
     /// | problem | τ = 1e-9 | τ = 1e-6 |
     /// |---|---|---|
-    /// | A02 N = 1, 20 s | pass, B0 7.2e-6, 7,139 steps | low precision, B0 4.2e-3 |
-    /// | A02 N = 2, 20 s | pass, B0 6.5e-6 | — |
-    /// | A02 N = 4, 20 s | pass, B0 2.4e-6, 7,794 steps | pass, B0 5.0e-4 |
-    /// | A02 N = 10, 20 s | pass, B0 1.8e-6 | — |
-    /// | A02 N = 40, 20 s | ends at t = 2.69 (second flat position, no Newton convergence, `σ` ratio 5.3e-5; see below) | low precision, B0 1.0e-3 (just above 1e-3), 3,194 steps |
-    /// | isosceles slider-crank, w0 = 0 / 12, 10 s | pass, 7.3e-8 / 2.7e-6 | pass, 2.0e-5 / 8.0e-4 |
+    /// | A02 N = 1, 20 s | pass, B0 2.3e-6, 6,835 steps | low precision, B0 1.1e-3 |
+    /// | A02 N = 2, 20 s | pass, B0 1.1e-5 | — |
+    /// | A02 N = 4, 20 s | pass, B0 8.9e-6, 7,523 steps | low precision, B0 1.3e-3 |
+    /// | A02 N = 10, 20 s | pass, B0 2.2e-6 | — |
+    /// | A02 N = 40, 20 s | pass, B0 3.3e-6, 8,576 steps | low precision, B0 1.5e-3, 3,185 steps |
+    /// | isosceles slider-crank, w0 = 0 / 12, 10 s | pass, 7.6e-8 / 3.2e-6 | pass, 2.2e-5 / 9.9e-4 |
     ///
-    /// Neither part passes alone (τ = 1e-9; A02 over 20 s, slider-crank w0 = 0 / 12 over 10 s):
+    /// With the multiplier updates in the Newton test through the BDF's column weights in
+    /// place of the third part, the outcomes at τ = 1e-9 are: A02 N = 1, 2, 4, 10 pass (B0
+    /// 7.2e-6, 6.5e-6, 2.4e-6, 1.8e-6), N = 40 ends at t = 2.69; at τ = 1e-6 N = 4 passes
+    /// (B0 5.0e-4), N = 1 has B0 4.2e-3 and N = 40 1.0e-3, the slider-crank 2.0e-5 / 8.0e-4. The first two parts are measured against each
+    /// other with those weights; neither passes alone (τ = 1e-9; A02 over 20 s, slider-crank
+    /// w0 = 0 / 12 over 10 s):
     ///
     /// | parts | A02 N = 1 | A02 N = 4 | slider-crank |
     /// |---|---|---|---|
@@ -228,22 +251,27 @@ pub enum EcsForm {
     /// | error map only | ends at t = 5.06 | pass, B0 6.6e-6 | ends at t = 1.75 / pass |
     /// | both | pass, B0 7.2e-6 | pass, B0 2.4e-6 | pass / pass |
     ///
-    /// **Why N = 40 does not pass at τ = 1e-9.** 41 of 81 rows are lost at once at the flat
-    /// position, and the small singular values of the equilibrated Schur complement form a
-    /// sequence without a gap (at the second flat position, t = 2.687: 4.6e-13, 1.8e-12,
-    /// 4.0e-12, 7.0e-12, … of the largest, growing like `k²`), so no fixed cut-off separates
-    /// round-off from the solution: the directions just above the cut-off get updates of
-    /// amplified round-off (`|δz|` 1 … 70 while `|δx|` is at 1e-10, below the tolerance), which
-    /// the index-2 Newton test counts, and Newton fails. The cut-offs 1e-13, 1e-11, 1e-10 and
+    /// **Why the third part and not a cut-off.** With the column weights no fixed cut-off
+    /// separates round-off from the solution at N = 40: the cut-offs 1e-13, 1e-11, 1e-10 and
     /// 1e-9, a Tikhonov filter `s/(s² + α²)` with `α` = 1e-12 … 1e-9 of the largest, and an
     /// absolute cut-off at the rounding of the computed complement, `c ε ‖R |C| |X| C_s‖_F`
     /// with `c` = 1 … 100, end the run at the first flat position (t ≈ 0.72; `c` = 1000 at
-    /// t = 2.69 as the fixed 1e-12); a Newton test on the `x` updates alone passes
+    /// t = 2.69 as the fixed 1e-12); a Newton test on `δx` alone (no `X δz` term) passes
     /// N = 40 over 3 s but lets the multipliers wander at N = 4 (`|δz|` up to 2e8; ends at
-    /// t = 0.718). On Andrews' squeezer
+    /// t = 0.718). Keeping the iterate's multipliers at their minimum-norm representative
+    /// (removing, after each update, their part in the directions the pseudo-inverse drops)
+    /// changes nothing at N = 4 (the same steps) and does not keep them nearer the KKT
+    /// solve's multipliers at N = 40: over the Newton iterates of the 20 s run, `max|z|`
+    /// exceeds ten times `max(1, max|λ_KKT|)` at the same iterate in 2,500 of 26,403
+    /// residuals (2,879 of 26,066 without it), the largest ratio 2.9e3 (3.7e3), at 8,766
+    /// steps against 8,576; it is not part of the form. These large multipliers are iterates
+    /// near the flat positions, and they do not wander: at N = 4 `max|z|` over every iterate
+    /// of the run is 3.2e4 against the KKT's 3.4e4 at the same iterates, and at t = 20 the
+    /// multipliers equal the KKT's (`max|λ − λ_KKT|` 2.6e-8 at N = 4 and 8.0e-9 at N = 40,
+    /// `max|μ|` 9.8e-10 and 4.2e-10). On Andrews' squeezer
     /// (`ErrorControl::mixed(τ)`, t ∈ [0, 0.03], β(0.03) against Hairer's reference
-    /// 15.81077119629904) the relative errors are 4.3e-4 / 7.6e-8 / 3.5e-8 / 1.3e-9 at
-    /// τ = 1e-4 / 1e-6 / 1e-8 / 1e-10 with `N_f` = 1,657 / 2,546 / 3,864 / 6,317 (residuals
+    /// 15.81077119629904) the relative errors are 2.5e-4 / 6.2e-6 / 3.6e-8 / 3.8e-10 at
+    /// τ = 1e-4 / 1e-6 / 1e-8 / 1e-10 with `N_f` = 1,880 / 3,049 / 4,127 / 7,054 (residuals
     /// and the iteration matrices' evaluations of `M, h, u, J`); `BlockDiagonal`, same runs:
     /// 3.4e-5 / 5.9e-7 / 6.9e-9 / 5.3e-10 with `N_f` = 2,119 / 2,543 / 4,358 / 8,583
     /// (acceleration solves).
@@ -296,7 +324,8 @@ pub(crate) struct EcsResidual<'m, M: ?Sized> {
 /// Relative cut-off of the least-norm Newton solve of [`EcsForm::Multipliers`]: singular
 /// values of the equilibrated multiplier Schur complement `S = C A⁻¹ B` at or below
 /// `MULTIPLIER_PINV_RTOL · s_max` are round-off and their directions get no update.
-/// Measured on A02 at τ = 1e-9 over 20 s: every cut-off from 1e-14 to 1e-11 passes N = 1 and 4
+/// Measured on A02 at τ = 1e-9 over 20 s with the multiplier updates in the Newton test
+/// through the BDF's column weights: every cut-off from 1e-14 to 1e-11 passes N = 1 and 4
 /// (and the isosceles slider-crank); 1e-10 ends N = 4 at t = 7.10.
 pub const MULTIPLIER_PINV_RTOL: f64 = 1e-12;
 
@@ -716,6 +745,23 @@ impl<M: Mechanism + ?Sized> DaeJacobian for EcsResidual<'_, M> {
         self.form == EcsForm::Multipliers && self.solve_least_norm(x)
     }
 
+    fn map_newton_update(&mut self, delta: &mut [f64]) -> bool {
+        if self.form != EcsForm::Multipliers {
+            return false;
+        }
+        let (n2, l2) = (2 * self.n, 2 * self.l);
+        let mw = &self.mw;
+        for k in 0..n2 {
+            let mut s = 0.0;
+            for j in 0..l2 {
+                s += mw.x_ab[(k, j)] * delta[n2 + j];
+            }
+            delta[k] = delta[k].hypot(s);
+        }
+        delta[n2..].fill(0.0);
+        true
+    }
+
     fn map_error_estimate(&mut self, t: f64, h: f64, y: &[f64], e: &mut [f64]) -> bool {
         if self.form != EcsForm::Multipliers {
             return false;
@@ -1084,5 +1130,25 @@ mod tests {
         assert!(e[..2].iter().all(|v| *v == 1.0), "{e:?}");
         let (before, after) = (2.0f64.sqrt(), e[2].hypot(e[3]));
         assert!(after <= before * (1.0 + 1e-14), "{e:?}");
+        // the Newton test's measure: |δx_k| and |(A⁻¹B δz)_k| combined, the multipliers out;
+        // A⁻¹B δz by faer's full-pivoting LU of the (q, v) block of G
+        let d = [1e-3, -2e-3, 5e-4, 0.0, 3.0, -0.25];
+        let mut mapped = d;
+        assert!(res.map_newton_update(&mut mapped));
+        let bz = Mat::<f64>::from_fn(4, 1, |i, _| m[(i, 4)] * d[4] + m[(i, 5)] * d[5]);
+        let xz = m.get(..4, ..4).full_piv_lu().solve(&bz);
+        for k in 0..4 {
+            let want = d[k].hypot(xz[(k, 0)]);
+            assert!(
+                (mapped[k] - want).abs() < 1e-12 * (1.0 + want),
+                "{k}: {mapped:?}"
+            );
+        }
+        // the multiplier update counts through its effect on x
+        assert!((0..4).any(|k| mapped[k] > d[k].abs() + 1e-6), "{mapped:?}");
+        assert_eq!(&mapped[4..], &[0.0, 0.0]);
+        let mut other =
+            EcsResidual::new(&p, EcsForm::BlockDiagonal, DynamicsOptions::default()).unwrap();
+        assert!(!other.map_newton_update(&mut mapped));
     }
 }
