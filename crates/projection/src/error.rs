@@ -11,7 +11,8 @@ use crate::trajectory::Trajectory;
 const PASSAGE_ADVICE: &str = "Methods that keep the state on the constraints pass here: \
      projector (Method::Projector), parametrization, and perturbation with its defaults (its \
      round-off filter, PerturbationConfig::roundoff_filter: MBS benchmark A02 at tau = 1e-9); \
-     GGL (exact stabilization) at moderate tolerances (A02: tau = 1e-6). To continue anyway: \
+     GGL (exact stabilization) at moderate tolerances (A02: tau = 1e-6) and in its multiplier \
+     form (EcsForm::Multipliers) at tight ones (A02: tau = 1e-9). To continue anyway: \
      Simulation::passage_policy(PassagePolicy::Continue), with an energy_tolerance where \
      another branch changes the energy";
 
@@ -225,8 +226,7 @@ pub enum ProjectionError {
          order sigma^3), so Newton cannot converge at small steps. Methods that pass here at \
          tight tolerances: projector (Method::Projector), parametrization and perturbation \
          with its defaults; GGL passes where its steps are larger (A02: tolerance 1e-6), and \
-         in its multiplier form (EcsForm::Multipliers) at tolerance 1e-9 where few \
-         constraints are lost at once (A02 up to N = 10)"
+         in its multiplier form (EcsForm::Multipliers) at tolerance 1e-9 (A02 up to N = 40)"
     )]
     GglSingularPassage {
         /// Time of the last accepted step.
