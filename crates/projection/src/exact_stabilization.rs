@@ -1008,6 +1008,42 @@ mod tests {
     use super::*;
     use contour_model::models::Pendulum;
 
+    /// The iteration matrix `∂F/∂y + c_j ∂F/∂y'` supplied at `(y, y')` for the pendulum
+    /// (`y = (q, v, ·, ·)`, four differential components), checked column by column against
+    /// central differences of the residual; returned for further checks.
+    fn assert_matrix_is_central_differences(
+        res: &mut EcsResidual<'_, Pendulum>,
+        y: &[f64; 6],
+        yp: &[f64; 6],
+        cj: f64,
+    ) -> Mat<f64> {
+        let mut m = Mat::<f64>::zeros(6, 6);
+        res.iteration_matrix(0.0, y, yp, cj, m.as_mut()).unwrap();
+        for c in 0..6 {
+            let h = 1e-6;
+            let (mut y1, mut y2) = (*y, *y);
+            y1[c] += h;
+            y2[c] -= h;
+            let (mut d1, mut d2) = (*yp, *yp);
+            if c < 4 {
+                d1[c] += cj * h;
+                d2[c] -= cj * h;
+            }
+            let (mut r1, mut r2) = ([0.0; 6], [0.0; 6]);
+            res.residual(0.0, &y1, &d1, &mut r1).unwrap();
+            res.residual(0.0, &y2, &d2, &mut r2).unwrap();
+            for row in 0..6 {
+                let fd = (r1[row] - r2[row]) / (2.0 * h);
+                assert!(
+                    (fd - m[(row, c)]).abs() < 1e-5 * (1.0 + fd.abs()),
+                    "({row},{c}) {fd} {}",
+                    m[(row, c)]
+                );
+            }
+        }
+        m
+    }
+
     /// At a consistent state with `μ = 0` and `ẋ = f(x)` the residual of (4.4) vanishes, and
     /// the supplied iteration matrix agrees with finite differences of the residual.
     #[test]
@@ -1040,31 +1076,7 @@ mod tests {
         res.residual(0.0, &y, &yp, &mut r).unwrap();
         assert!(r.iter().all(|v| v.abs() < 1e-14), "{r:?}");
         // iteration matrix vs central differences (μ ≠ 0 terms are neglected: use μ = 0)
-        let cj = 7.0;
-        let mut m = Mat::<f64>::zeros(6, 6);
-        res.iteration_matrix(0.0, &y, &yp, cj, m.as_mut()).unwrap();
-        for c in 0..6 {
-            let h = 1e-6;
-            let (mut yp1, mut yp2) = (y, y);
-            yp1[c] += h;
-            yp2[c] -= h;
-            let (mut d1, mut d2) = (yp, yp);
-            if c < 4 {
-                d1[c] += cj * h;
-                d2[c] -= cj * h;
-            }
-            let (mut r1, mut r2) = ([0.0; 6], [0.0; 6]);
-            res.residual(0.0, &yp1, &d1, &mut r1).unwrap();
-            res.residual(0.0, &yp2, &d2, &mut r2).unwrap();
-            for row in 0..6 {
-                let fd = (r1[row] - r2[row]) / (2.0 * h);
-                assert!(
-                    (fd - m[(row, c)]).abs() < 1e-5 * (1.0 + fd.abs()),
-                    "({row},{c}) {fd} {}",
-                    m[(row, c)]
-                );
-            }
-        }
+        assert_matrix_is_central_differences(&mut res, &y, &yp, 7.0);
     }
 
     /// The multiplier form: at a consistent state with `μ = 0`, `λ` from the KKT solve and
@@ -1088,31 +1100,7 @@ mod tests {
         let mut r = [0.0; 6];
         res.residual(0.0, &y, &yp, &mut r).unwrap();
         assert!(r.iter().all(|v| v.abs() < 1e-12), "{r:?}");
-        let cj = 7.0;
-        let mut m = Mat::<f64>::zeros(6, 6);
-        res.iteration_matrix(0.0, &y, &yp, cj, m.as_mut()).unwrap();
-        for c in 0..6 {
-            let h = 1e-6;
-            let (mut y1, mut y2) = (y, y);
-            y1[c] += h;
-            y2[c] -= h;
-            let (mut d1, mut d2) = (yp, yp);
-            if c < 4 {
-                d1[c] += cj * h;
-                d2[c] -= cj * h;
-            }
-            let (mut r1, mut r2) = ([0.0; 6], [0.0; 6]);
-            res.residual(0.0, &y1, &d1, &mut r1).unwrap();
-            res.residual(0.0, &y2, &d2, &mut r2).unwrap();
-            for row in 0..6 {
-                let fd = (r1[row] - r2[row]) / (2.0 * h);
-                assert!(
-                    (fd - m[(row, c)]).abs() < 1e-5 * (1.0 + fd.abs()),
-                    "({row},{c}) {fd} {}",
-                    m[(row, c)]
-                );
-            }
-        }
+        let m = assert_matrix_is_central_differences(&mut res, &y, &yp, 7.0);
         let rhs = [0.3, -1.2, 0.7, 2.0, -0.4, 0.9];
         let mut x = rhs;
         assert!(res.owns_solve() && res.solve_iteration(&mut x));
