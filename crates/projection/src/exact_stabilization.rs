@@ -630,14 +630,7 @@ impl<M: Mechanism + ?Sized> DaeResidual for EcsResidual<'_, M> {
                 }
                 r[k] = s;
             }
-            for i in 0..l {
-                r[n2 + i] = self.phi[i];
-                let mut s = self.b[i];
-                for k in 0..n {
-                    s += self.j[(i, k)] * v[k];
-                }
-                r[n2 + l + i] = s;
-            }
+            self.constraint_rows(v, r);
             if let Some(index) = r.iter().position(|x| !x.is_finite()) {
                 return Err(RhsError::NonFinite { index });
             }
@@ -664,15 +657,7 @@ impl<M: Mechanism + ?Sized> DaeResidual for EcsResidual<'_, M> {
             }
             r[n + k] = s2;
         }
-        // (1.6): g(x) = (φ, J v + b)
-        for i in 0..l {
-            r[n2 + i] = self.phi[i];
-            let mut s = self.b[i];
-            for k in 0..n {
-                s += self.j[(i, k)] * v[k];
-            }
-            r[n2 + l + i] = s;
-        }
+        self.constraint_rows(v, r);
         Ok(())
     }
 }
@@ -796,6 +781,21 @@ impl<M: Mechanism + ?Sized> DaeJacobian for EcsResidual<'_, M> {
 }
 
 impl<M: Mechanism + ?Sized> EcsResidual<'_, M> {
+    /// The constraint rows of the residual, (1.6): `g(x) = (φ, J v + b)` after the `2N`
+    /// differential rows, from `φ`, `J` and `b` at the current `q`.
+    fn constraint_rows(&self, v: &[f64], r: &mut [f64]) {
+        let (n, l) = (self.n, self.l);
+        let n2 = 2 * n;
+        for i in 0..l {
+            r[n2 + i] = self.phi[i];
+            let mut s = self.b[i];
+            for k in 0..n {
+                s += self.j[(i, k)] * v[k];
+            }
+            r[n2 + l + i] = s;
+        }
+    }
+
     /// The iteration matrix of the multiplier form: the dynamic rows by forward differences
     /// of `M a + h − u − Jᵀλ` in `(q, v)`, the rest exact (`∂(Jᵀμ)/∂q` neglected, `μ ≈ 0`).
     fn multiplier_matrix(
