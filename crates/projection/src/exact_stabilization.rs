@@ -1139,4 +1139,40 @@ mod tests {
             EcsResidual::new(&p, EcsForm::BlockDiagonal, DynamicsOptions::default()).unwrap();
         assert!(!other.map_newton_update(&mut mapped));
     }
+
+    /// The multiplier form's per-step work (residual, iteration matrix, least-norm solve, error
+    /// map, Newton map) allocates nothing once its workspace exists, as a second step would
+    /// run it (the counter is shown live first).
+    #[test]
+    fn multiplier_form_step_allocates_nothing() {
+        let live = allocation_counter::measure(|| {
+            std::hint::black_box(Box::new(1.0f64));
+        });
+        assert_eq!(live.count_total, 1, "counter not live: {live:?}");
+        let p = Pendulum::default();
+        let (q, qd) = p.state(0.6, -0.8);
+        let mut res =
+            EcsResidual::new(&p, EcsForm::Multipliers, DynamicsOptions::default()).unwrap();
+        let mut a = [0.0; 4];
+        res.inner
+            .eval_counted(0.0, &[q[0], q[1], qd[0], qd[1]], &mut a)
+            .unwrap();
+        let y = [q[0], q[1], qd[0], qd[1], 0.0, res.inner.lambda()[0]];
+        let yp = [a[0], a[1], a[2], a[3], 0.0, 0.0];
+        let mut m = Mat::<f64>::zeros(6, 6);
+        let mut step = |res: &mut EcsResidual<'_, Pendulum>, t: f64| {
+            let mut r = [0.0; 6];
+            res.residual(t, &y, &yp, &mut r).unwrap();
+            res.iteration_matrix(t, &y, &yp, 7.0, m.as_mut()).unwrap();
+            let mut x = [0.3, -1.2, 0.7, 2.0, -0.4, 0.9];
+            assert!(res.solve_iteration(&mut x));
+            let mut e = [1.0; 6];
+            assert!(res.map_error_estimate(t, 1e-3, &y, &mut e));
+            let mut d = [1e-3, -2e-3, 5e-4, 0.0, 3.0, -0.25];
+            assert!(res.map_newton_update(&mut d));
+        };
+        step(&mut res, 0.0);
+        let info = allocation_counter::measure(|| step(&mut res, 1e-3));
+        assert_eq!(info.count_total, 0, "{info:?}");
+    }
 }
