@@ -37,106 +37,14 @@ use crate::trajectory::{EventKind, SimulationStats};
 /// iteration matrix) is reported as [`ProjectionError::GglSingularPassage`], when `J` is above
 /// it at the start (redundant rows keep the BDF's own error).
 ///
-/// **Why GGL stops at singular configurations at tight tolerances.** After row and column
-/// equilibration the iteration matrix `∂F/∂y + c_j ∂F/∂y'` of (4.4) is the saddle-point
-/// matrix `[[I − ∂f/∂x/c_j, g_xᵀ], [g_x, 0]]` up to scaling; in each of the directions that
-/// `J` loses, its Schur complement couples `φ` and `J v + b` (through `D`) and has a pivot of
-/// order `σ³` (`σ` the relative singular value; measured on A02: about `4σ³`), while the
-/// unscaled matrix has condition `≈ c_j²/σ³`. On A02 at N = 4 and τ = 1e-9 the condition
-/// reaches 1e17 at `σ ≈ 5e-4` (θ ≈ 2e-3 rad before the flat position, `J` itself far from
-/// numerically singular), and each step reduction raises `c_j` and the condition with it:
-/// the step collapses (`h ≈ 1e-16`).
-///
-/// What Newton does there (A02, N = 4, τ = 1e-9, the steps at t = 0.7175 with a fresh
-/// matrix, `h` from 3e-4 down to 1e-8): the first update brings the residual to round-off in
-/// the `q`, `φ` and `J v + b` rows (≤ 1e-15) and to 1e-11 … 2e-10 in the `v` rows (the
-/// accelerations near the flat position); the next updates do not shrink. Their `x` parts are
-/// at most 2e-4 of the tolerance, but the `μ₂` parts stay at amplified round-off (1e-4 at
-/// `h = 3e-4`, 1 … 20 at `h = 1e-8`), which the index-2 Newton norm (each `μⱼ` weighted by its
-/// column of the matrix, [`contour_ode::BdfConfig::index2_newton_tol`]) counts as about 100
-/// tolerances: no convergence at any step size.
-///
-/// Measured remedies that do not pass A02 at τ = 1e-9 over 20 s (N = 1, 4):
-///
-/// * A rank-revealing Newton solve (equilibrated complete-pivoting LU, pivots below a cut-off
-///   of 1e-12 … 1e-4 dropped with their `μ` unknowns): the dropped constraint rows drift while
-///   they are dropped, and where they come back the corrector must jump by `drift/σ`, which
-///   fails the error test at any step size.
-/// * Convergence judged on the `x` updates alone (`μ` out of the Newton test): N = 4 passes
-///   the first flat position and stops 1 ms after it (t = 0.7186: the steps after the
-///   passage are rejected by the error test and by Newton until the step collapses), N = 1 at
-///   t = 3.14. The error estimate of the rejected steps sits in the velocities of the lost
-///   directions (20–60 tolerances at `h = 2e-3`, the positions below 0.2): `J v + b = 0` fixes
-///   the velocity along a lost direction only through `σ`, so a position error `δq` of the
-///   corrector within the tolerance moves it by `uᵀD δq/σ`.
-/// * Keerthi's form ([`EcsForm::Full`]: `g_xᵀ` on both sides, a symmetric saddle point whose
-///   Schur complement has no sign change but a pivot `≈ σ⁴/d²`, `d = uᵀDv` in a lost
-///   direction): N = 4 stops at t = 0.716, N = 1 at t = 1.22.
-/// * Regularizing the lost rows, `g(x) − E μ = 0` with
-///   `E = Σ_{σᵢ < ρσ₁} (ρ²σ₁² − σᵢ²)/c_j · uᵢuᵢᵀ` (`J = UΣVᵀ`, `ρ` this ratio) in residual and
-///   matrix, set with each new matrix and the residual evaluated again after it. It keeps the
-///   exact solution (`μ = 0`, `g = 0`) and `E = 0` on the regular path, and Newton converges
-///   in one or two updates. But the lost constraints drift while `E` is large, and their
-///   pull-back as `σ` grows (with the jump of `E` at each new matrix) fails the error test:
-///   at N = 4 the first flat position passes, the second (t ≈ 1.236) takes 43,660 step
-///   attempts between t = 1.23 and 1.24 (2,896 with a failed Newton solve) with `h` down to
-///   3e-13, and the run ends where a step lands at numerical rank 5 of 9 with the
-///   acceleration constraint inconsistent (the state off the lost constraints); N = 1 ends
-///   the same way at t = 18.5 after 33,060 steps. Floors from 3e-4 to 1e-1 in place of `ρ`,
-///   `E(x)` recomputed in every residual with a fixed time scale (1e-4 … 1e-2 s) in place of
-///   `1/c_j`, and the combination with the `x`-only test end every run that finishes within
-///   60 s between t = 0.71 and t = 18.5 (some after 10⁶ steps); the others run longer.
-///   With `E` on the `φ` rows only, or on the `J v + b` rows only, the runs end at the
-///   crossing itself (N = 4 at t = 1.236 with `σ` = 1e-6 … 2e-6; N = 1 at t = 6.99 and
-///   8.91): there a state off the lost constraints meets the pole of the accelerations
-///   (`J a = −ρ` reads `σ vᵣᵀa = −uᵀρ` in a lost direction `u`, `vᵣ` its right singular
-///   vector), which the error test follows as it does for the direct method.
-/// * The smallest regularization that removes the sign change of the Schur complement's
-///   `2 × 2` block in a lost direction (`≈ σ⁴/c_j² − σ³d/c_j³`, `d = uᵀDvᵣ`: singular where
-///   `σ c_j ≈ d`), `Eᵢᵢ = κσᵢ|dᵢ|/c_j²` on both row blocks, `κ` = 1.5 … 16: Newton again
-///   iterates on round-off in `μ` (its `x` updates below 1e-4 of the tolerance, the `μ`
-///   updates counted as 10–50 tolerances); N = 4 ends at t = 1.2 … 1.24 (one run at 4.6),
-///   N = 1 between t = 1.2 and 5.05 except at `κ = 4`, which passes 20 s (B0 5.1e-6 off,
-///   7,848 steps). With the `x`-only Newton test as well: N = 4 reaches t = 6.58, N = 1
-///   t = 16.6.
-/// * GGL's multiplier form (Gear, Gupta & Leimkuhler 1985) with `λ` an unknown and no
-///   acceleration solve in the residual, solved with the BDF's LU and its plain error test:
-///   `y = (q, v, μ, λ)`, `q̇ = v − Jᵀμ`,
-///   `M(q) v̇ = u − h + Jᵀλ`, `φ = 0`, `J v + b = 0`, `μ` and `λ` algebraic and out of the
-///   error test, `λ₀` from the KKT solve at `x₀`, the dynamic rows of the iteration matrix by
-///   forward differences of `M a + h − u − Jᵀλ` in `(q, v)`, the rest exact (the BDF's
-///   partial-pivoting LU unchanged). Newton converges in two or three updates with a fresh
-///   matrix at every step size down to `h ≈ 1e-7` (the `x` updates then below 2e-6 of the
-///   tolerance): the round-off in `μ` of the KKT form is gone. The error test is not: on
-///   A02 at N = 1, τ = 1e-9 the steps at the first flat position (t = 0.708 … 0.710) are
-///   rejected with the estimate in the vertical velocities of the two points, the lost
-///   direction (65 and 59 tolerances at order 5, `h = 2.4e-3`; 28 at `h = 3.9e-4`; the
-///   positions below 0.7), and after the drop to order 1 in every component (the velocities
-///   6.6e4 tolerances, the positions 9.1e3, at `h = 9.7e-5`; falling with `h`, 4e3 and 550 at
-///   `h = 6e-6`). Below `h ≈ 4e-7` Newton stops
-///   converging: the iteration matrix loses rank in `(λ, μ)` together, and the LU's updates
-///   there are amplified round-off (`|δλ|, |δμ|` up to 7e6 at `h = 1.4e-15`, weighted 40–80
-///   tolerances, the `x` updates 0.1–0.2), and the step collapses (`h = 1.5e-15` at
-///   t = 0.7080, `σ` ratio 1.1e-3). Measured (absolute τ, outputs every 0.05 s, B0 against
-///   `NFourBar::reduced_solution`): N = 4 passes τ = 1e-9 over 20 s (B0 2.0e-6, 9,296 steps)
-///   and τ = 1e-10 over 2 s (B0 1.3e-9), τ = 1e-6 over 20 s B0 2.6e-4; N = 1 passes
-///   τ = 1e-7 (B0 1.4e-4) and 1e-8 (7.5e-6) over 20 s, ends at t = 10.83 at τ = 3e-9, at
-///   t = 0.708 at τ = 1e-9 and at t = 0.707 at τ = 1e-10; at τ = 1e-6 over 20 s its B0 is
-///   2.3e-3 (the default `BlockDiagonal`: 1.4e-3). The isosceles slider-crank at τ = 1e-9
-///   ends at t = 2.46 (w0 = 0) and t = 7.02 (w0 = 12; `BlockDiagonal`: 1.76 and 3.41) and
-///   passes τ = 1e-6 (slider 1.8e-5 and 4.6e-4 off). With `M(q)(q̇ − v) + Jᵀμ = 0` in
-///   place of the first row (`q̇ = v − M⁻¹Jᵀμ`, no solve either) the outcome moves without
-///   a pattern: N = 1 ends at t = 6.99 (τ = 1e-9) and t = 3.14 (τ = 1e-8), N = 4 at t = 1.24
-///   (τ = 1e-10), N = 4 at τ = 1e-6 has B0 1.8e-3, the slider-crank passes w0 = 12 (2.1e-6)
-///   and ends at t = 0.35 for w0 = 0.
-///
-/// The multiplier form with least-norm multiplier updates, the constrained velocities'
-/// error measured through the positions and the multiplier updates measured through the
-/// state in the Newton test, [`EcsForm::Multipliers`], passes A02 at τ = 1e-9 over 20 s at
-/// N = 1, 2, 4, 10 and 40.
-///
-/// At τ = 1e-6 the steps are large enough to pass over the window: GGL passes A02 over 20 s
-/// (B0 within 1e-3 at N = 4 and 40; at N = 1 within the low-precision bound 1e-1, B0 1.4e-3).
+/// **Why.** In a direction that `J` loses, the equilibrated iteration matrix of (4.4) has a
+/// Schur-complement pivot of order `σ³` (`σ` the relative singular value), so the unscaled
+/// matrix has condition `≈ c_j²/σ³`: at tight tolerances Newton iterates on amplified
+/// round-off in `μ` and the step collapses (A02 at N = 4, τ = 1e-9: condition 1e17 at
+/// `σ ≈ 5e-4`). Below this ratio such a failure is a passage, not a model error, and the
+/// message names the methods that pass. [`EcsForm::Multipliers`] passes A02 at τ = 1e-9; the
+/// remedies measured and not shipped, and the numbers, are in
+/// `benches/results/ggl_singular_passages_2026-11-27.md`.
 pub const GGL_PASSAGE_RATIO: f64 = 1e-2;
 
 /// Which `g_x` multiplies `μ` in (4.4).

@@ -47,65 +47,31 @@
 //! a constraint error `d` there enters λ as `d/σ_u²` (σ_u the smallest singular value of
 //! `J M^-½`), so the acceleration kicks the velocity along `u` by `d/σ_u²`.
 //!
-//! Which method is safe at singular configurations with its default options, measured on A02
-//! (N = 1, 4 over 2 s by `no_method_returns_a_wrong_branch`; N = 40 over 20 s in
-//! `benches/results/a02_n40_*.md`; τ = 1e-6 and 1e-9):
+//! Which method is safe there with its default options (a method is *safe* when it either
+//! stays on the physical branch or stops with a typed error before leaving it):
 //!
-//! | method | state on the constraints | safe with its defaults? | at a singular passage |
-//! |---|---|---|---|
-//! | projector (rank cut-off 1e-6) | yes, after every step | **yes** | passes with every integrator at N = 1, 4; at N = 40 with ABM, DOPRI5, RK-Gill at both τ |
-//! | parametrization | yes (coordinates of the manifold) | **yes** | passes in every run that finished; the slowest |
-//! | perturbation | yes, after every step | **yes** (pass or typed error) | with its default round-off filter ([`PerturbationConfig::roundoff_filter`]) passes at τ = 1e-6, and at τ = 1e-9 every run at N = 1, 4 and at N = 40 with ABM, RK-Gill and BDF (DOPRI5 stops with "step size too small" at the second passage, t = 1.24); without the filter ([`PerturbationConfig::keerthi`]) it stops at τ = 1e-9 with that error at N = 40 and in some runs at N = 1, 4 |
-//! | GGL (ECS + BDF) | yes (index-2 DAE) | **yes** (pass or typed error) | default form: passes at τ = 1e-6 (over 20 s at N = 1 within A02's low precision: B0 off 1.4e-3); at τ = 1e-9 stops with [`ProjectionError::GglSingularPassage`] at the first passage at N = 4, 40 and at t = 12.8 at N = 1 ([`exact_stabilization::GGL_PASSAGE_RATIO`]). With [`EcsForm::Multipliers`] (least-norm multiplier updates, the constrained velocities' error measured through the positions, the multiplier updates measured through the state in the Newton test) it passes τ = 1e-9 over 20 s at N = 1, 2, 4, 10 and 40 (B0 ≤ 1.1e-5); at τ = 1e-6 it is within A02's low precision (B0 1.1e-3 … 1.5e-3 at N = 1, 4, 40) |
-//! | direct | **no** (drift `d ∝ τ t`) | **yes with its defaults** (pass or typed error) | stops with [`ProjectionError::StalledPassage`] where its steps shrink with the distance to a crossing, with [`ProjectionError::SingularPassage`] where an evaluation sees `J` below its initial rank, and with [`ProjectionError::AmbiguousBranch`] where an accepted state is within its drift of a crossing; at N = 40 and τ = 1e-9 every such run ends within 2.1 s; over 20 s at N = 1, 4 (48 runs with Baumgarte) no run returns `Ok` off the branch, and every error comes before the run leaves it |
-//! | Baumgarte | **no** (drift damped) | **yes with its defaults** (pass or typed error) | as direct; a larger δ keeps the drift smaller and passes more passages (δ = 50 passes every run at τ = 1e-6) |
+//! * **projector, parametrization, perturbation**: their state is put back on the constraints
+//!   after every step, so a drift cannot pick the branch; perturbation and GGL may end a run
+//!   at a tight tolerance with a typed error ("step size too small",
+//!   [`ProjectionError::GglSingularPassage`]); GGL's [`EcsForm::Multipliers`] passes A02 at
+//!   τ = 1e-9;
+//! * **direct, Baumgarte**: nothing removes their drift `d` in the lost direction, and at the
+//!   passage `φ` is quadratic in a displacement `e` along `u` (`uᵀφ ≈ κe²/2`), so the sign of
+//!   what is left picks the branch. By default ([`PassagePolicy::Stop`],
+//!   [`Simulation::passage_policy`]) they stop where the drift, not the dynamics, would pick it:
+//!   [`ProjectionError::SingularPassage`] where an evaluation's `J` falls below its rank at the
+//!   start (redundant rows present from `t0` are not a passage),
+//!   [`ProjectionError::AmbiguousBranch`] where two Newton steps toward the constraints leave
+//!   more than [`AMBIGUOUS_CONTRACTION`] of the residual, and
+//!   [`ProjectionError::StalledPassage`] where the accepted steps shrink in proportion to `σ`
+//!   inside the band `σ_r/σ_1 <` [`exact_stabilization::GGL_PASSAGE_RATIO`] while `σ` falls by
+//!   [`PASSAGE_STALL_DEPTH`] (module `direct`). [`PassagePolicy::Continue`] keeps the
+//!   rank-revealing continuation; pair it with [`Simulation::energy_tolerance`].
 //!
-//! **Why direct and Baumgarte depend on their drift.** They do not remove the drift `d` in
-//! the lost direction. At the passage `φ` is quadratic in a displacement `e` along `u`
-//! (`uᵀφ ≈ κe²/2`). Neither the acceleration constraint nor Baumgarte's `αφ̇ + βφ` has a term
-//! linear in `e` to restore it, and the branch is chosen by the sign of what is left.
-//!
-//! **The passage guards and their limit.** By default ([`PassagePolicy::Stop`],
-//! [`Simulation::passage_policy`]) these two methods end the run where the drift, not the
-//! dynamics, would pick the branch:
-//! * an evaluation whose `J` has a numerical rank below its rank at the start ends it with
-//!   [`ProjectionError::SingularPassage`] (time, ranks, the safe methods, how to opt in);
-//!   redundant rows present from `t0` are not a passage;
-//! * a drifted state is bent away from the crossing (`κe²/2 = d` has its solutions at
-//!   `|e| ≈ √(2d/κ)`), so at τ = 1e-6 the rank never falls below the cut-off 1e-6 and a step
-//!   can turn onto another branch. Every accepted step is therefore checked by two Newton
-//!   steps toward the constraints: near a crossing the second converges linearly, and where
-//!   it leaves more than [`AMBIGUOUS_CONTRACTION`] of its residual the run ends with
-//!   [`ProjectionError::AmbiguousBranch`] (module `direct`);
-//! * off the constraints their field has a pole at the crossing (`q̈` grows like the drift
-//!   over `J`'s smallest singular value `σ`), and the error test resolves it with steps that
-//!   shrink with the distance: the run creeps toward the crossing with `σ` above the rank
-//!   cut-off (A02 at N = 40, τ = 1e-9: steps of 1e-11 s, no result in 240 s). Where, inside
-//!   the band `σ_r/σ_1 <` [`exact_stabilization::GGL_PASSAGE_RATIO`], the accepted steps
-//!   have shrunk at least in proportion to `σ` while it fell by [`PASSAGE_STALL_DEPTH`], the
-//!   run ends with [`ProjectionError::StalledPassage`] (module `direct`). In the A02 survey
-//!   this check is the first to stop every run that stops at a passage.
-//!
-//! Measured over 20 s of A02 at N = 1, 4 (48 runs, the test
-//! `direct_and_baumgarte_never_return_a_wrong_branch_over_twenty_seconds`): no `Ok` off the
-//! physical branch, and every run that stops does so before leaving it (B0 within 1e-2).
-//! [`PassagePolicy::Continue`] keeps the rank-revealing continuation; pair it with
-//! [`Simulation::energy_tolerance`] where another branch changes the energy, as on A02.
-//!
-//! **A second mechanism.** The isosceles slider-crank (`SliderCrank` with r = l; its moving
-//! branch crosses the folded one, slider held at the pivot, where both links are vertical:
-//! one lost row of two) over 10 s, swinging through 14 passages or turning over through 5,
-//! every method × integrator at τ = 1e-6 and 1e-9 with the defaults (the test
-//! `no_method_returns_the_folded_branch`, the table `benches/examples/passage_survey.rs`):
-//! no run returns `Ok` on the folded branch, and every run that stops does so on the moving
-//! one (slider within 1e-4 m of the reduced solution). Direct and Baumgarte stop with
-//! [`ProjectionError::StalledPassage`] except Baumgarte δ = 10 turning over (every integrator
-//! at τ = 1e-6, RK-Gill and the BDF at 1e-9), which passes under both policies. With
-//! [`PassagePolicy::Continue`] the stopped runs either end with a rank error or return `Ok`
-//! on the folded branch (slider 0.7–0.8 m off) with an energy drift of 3e-7 to 5.4e-3 J: the
-//! folded branch is a motion of about the same energy, so the energy tolerance is no guard
-//! there and the checks of [`PassagePolicy::Stop`] are. No run that they stop passes under
-//! [`PassagePolicy::Continue`].
+//! The tests `no_method_returns_a_wrong_branch`,
+//! `direct_and_baumgarte_never_return_a_wrong_branch_over_twenty_seconds` and
+//! `no_method_returns_the_folded_branch` hold these rules; the measured outcomes per method,
+//! integrator, N and τ are in `benches/results/singular_configurations_2026-11-27.md`.
 //!
 //! **Baumgarte's gains stay the user's choice** ([`BaumgarteGains`] has no default). Its gains
 //! are rates in 1/s and depend on the problem: critical δ = 50 passes A02 (N = 1, 4, 40 at

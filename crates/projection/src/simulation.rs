@@ -15,23 +15,10 @@
 //! ```
 //!
 //! **Singular configurations.** Where `J` loses rank the constrained dynamics return the
-//! unique `q̈` and the minimum-norm λ (`contour_model::DynamicsOptions`, rank cut-off `1e-6`),
-//! and the projector method drops the same singular values (`ProjectorConfig::rank_rtol =
-//! 1e-6`). Whether a run then stays on the physical branch where branches cross depends on the
-//! method; measured on MBS benchmark A02 (`contour_model::models::NFourBar`, n = 1 and 4,
-//! τ = 1e-6 and 1e-9, B0 within 1e-3 of the exact reduced solution over 20 s):
-//!
-//! * **safe** — the projector method (ABM, DOPRI5, RK-Gill, BDF) and parametrization (every
-//!   integrator): their state is on the constraints at every step; perturbation with ABM at
-//!   τ = 1e-6 (at τ = 1e-9 its projection, a QR that needs full rank, collapses the step
-//!   near a passage: a typed error);
-//! * **safe by stopping** — direct and Baumgarte: nothing keeps their state on the
-//!   constraints, and the nearly lost directions amplify the drift near a passage. By default
-//!   ([`Simulation::passage_policy`]) they stop with [`ProjectionError::SingularPassage`]
-//!   where an evaluation finds `J` below its initial rank, with
-//!   [`ProjectionError::AmbiguousBranch`] where an accepted state is within its drift of a
-//!   crossing, and with [`ProjectionError::StalledPassage`] where their steps shrink with the
-//!   distance to a crossing (crate documentation, "Singular configurations").
+//! unique `q̈` and the minimum-norm λ (`contour_model::DynamicsOptions`), and the projector
+//! method drops the same singular values (`ProjectorConfig::rank_rtol`). Which methods then stay
+//! on the physical branch where branches cross, and which stop with a typed error, is stated
+//! once, in the crate documentation ("Singular configurations").
 //!
 //! For models that report their energy the statistics hold the drift `|E − E(t0)|`, and
 //! [`Simulation::energy_tolerance`] turns a drift into [`ProjectionError::EnergyDrift`] with its

@@ -227,14 +227,20 @@ pub fn settling_time(ic_index: usize, tol: f64) -> Result<f64, ProjectionError> 
     Ok(last)
 }
 
-/// Source `keerthi`: the tables, the extended comparison, the final-time scan, the projector
-/// method on Keerthi's robot, and the figures `keerthi_violation_ic2` and
-/// `keerthi_work_precision`.
-pub fn source() -> SourceResult {
+/// Rows computed by other sources' modules on Keerthi's robot (the final-time scan, the
+/// projector method), placed after the extended comparison.
+pub type ForeignRows = fn() -> Result<Vec<crate::Row>, ProjectionError>;
+
+/// Source `keerthi`: the tables, the extended comparison, then `foreign` in order, and the
+/// figures `keerthi_violation_ic2` and `keerthi_work_precision`. The registry
+/// ([`crate::sources`]) passes the final-time scan and the projector method's rows, so this
+/// module names neither.
+pub fn source_with(foreign: &[ForeignRows]) -> SourceResult {
     let mut rows = tables::keerthi_rows()?;
     rows.extend(extended::keerthi_extended_rows()?);
-    rows.extend(crate::huang::ch5_2_index::final_time_scan_rows()?);
-    rows.extend(crate::kovecses::keerthi_kov_rows()?);
+    for rows_of in foreign {
+        rows.extend(rows_of()?);
+    }
     let mut violation = LinePlot::new(
         "keerthi_violation_ic2",
         "Keerthi robot, initial condition 2, τ = 1e-4: position-constraint violation per step",
