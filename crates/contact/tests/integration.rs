@@ -5,6 +5,7 @@
 
 mod bad_input;
 mod bad_input_table;
+mod elastic_bounce_energy;
 mod fuzz;
 mod no_allocation;
 mod physics;

@@ -209,6 +209,20 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
         exiting: Option<usize>,
         closing: Option<usize>,
     ) -> Result<(), ContactError> {
+        let band = self.cfg.contact_tol;
+        self.settle_within(t, exiting, closing, band)
+    }
+
+    /// [`Simulator::settle`] where a row approaching with `φ < band` also counts as closed:
+    /// at an entry found by Huang's test `φ < ε` (5.3.6) every row that passes the same test
+    /// at `t_E` hits at that instant (a bar landing flat hits both supports at once).
+    pub(super) fn settle_within(
+        &mut self,
+        t: f64,
+        exiting: Option<usize>,
+        closing: Option<usize>,
+        band: f64,
+    ) -> Result<(), ContactError> {
         let (n, l) = (self.n, self.l);
         if !t.is_finite() {
             return Err(ContactError::NonFinite {
@@ -235,7 +249,11 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
         // closed rows
         self.cands.clear();
         for i in 0..l {
-            let closed = self.rhs.dyn_.phi()[i] <= self.cfg.contact_tol
+            let phi = self.rhs.dyn_.phi()[i];
+            let in_band = phi < band
+                && self.rhs.dyn_.normal_velocity_in(i, &self.y[n..2 * n]) < -self.cfg.velocity_tol;
+            let closed = phi <= self.cfg.contact_tol
+                || in_band
                 || was_active.contains(&i)
                 || Some(i) == closing;
             if closed && Some(i) != exiting {
@@ -353,6 +371,17 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
             }
         }
         self.check_event_budget()
+    }
+
+    /// `true` when an impact on `row` at `t` (the instant just settled) left the row
+    /// separating, `J q̇⁺ + b > velocity_tol`: the impact law (3.3.8)–(3.3.9) resolves that
+    /// entry and no constrained phase follows. The rule is the one [`Simulator::settle`] uses
+    /// to drop separating rows from the acceleration LCP; a plastic impact leaves
+    /// `J q̇⁺ + b = 0` to round-off, so a resting contact never passes it.
+    pub(super) fn impact_separates(&self, row: usize, t: f64) -> bool {
+        let n = self.n;
+        self.last_impact[row] == t
+            && self.rhs.dyn_.normal_velocity_in(row, &self.y[n..2 * n]) > self.cfg.velocity_tol
     }
 
     /// At zero sliding speed: stick when the static friction force needed is within μλ,

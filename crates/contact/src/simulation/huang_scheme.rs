@@ -84,9 +84,19 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
                         self.t = te;
                         self.y.copy_from_slice(&ye[..2 * n]);
                         self.output_point(true)?;
-                        self.settle(te, None, Some(row))?;
-                        if hc.literal_transitions && !self.rhs.active.contains(&row) {
-                            // Huang: the entry always hands over to procedure MSC
+                        // Huang's entry test φ < ε (5.3.6) applies to every row at t_E
+                        let band = match hc.entry {
+                            EntryLocation::HuangInterpolation { eps } => eps,
+                            EntryLocation::EventLocation => self.cfg.contact_tol,
+                        };
+                        self.settle_within(te, None, Some(row), band)?;
+                        if hc.literal_transitions
+                            && !self.rhs.active.contains(&row)
+                            && !self.impact_separates(row, te)
+                        {
+                            // Huang: the entry hands over to procedure MSC (Figs. 5.3.4–5.3.5),
+                            // whatever the sign of λ, unless the impact at t_E made the row
+                            // separate (e > 0): then the impact is the whole transition
                             let qd = self.y[n..2 * n].to_vec();
                             let w = self.rhs.dyn_.normal_velocity_in(row, &qd);
                             self.rhs.active.push(row);

@@ -9,6 +9,15 @@
 //!   `J q̇⁻ < 0` (with restitution `e` and several rows: the LCP of [`crate::lcp`]),
 //!   continuation without impact when `J q̇⁻ = 0` (Theorem 3.3.3), and the acceleration-level
 //!   LCP (λ ≥ 0) choosing the rows that stay active — a consistent restart.
+//! * **Impact or persistent contact** at an entry: the normal velocity after the impact law
+//!   decides. `J q̇⁺ + b > velocity_tol` (e > 0): the row separates, the impact is the whole
+//!   transition and flight goes on (also under Huang's literal transitions), so e = 1 keeps
+//!   the energy to round-off. `≤ velocity_tol`: the row stays closed and the contact force
+//!   decides. A plastic impact leaves `J q̇⁺ + b = 0` to round-off, so a resting contact never
+//!   reads as a rebound. Every approaching row that passes the entry test at that instant
+//!   (`φ < ε` under Huang's interpolation (5.3.6), else `φ ≤ contact_tol`) takes part in the
+//!   impact, so rows that land together hit together. Measured in
+//!   `benches/results/elastic_impacts_2026-11-28.md`.
 //! * **Exit**: λᵢ crossing zero located as an event ([`ExitCriterion::ContactForceEvent`]),
 //!   or Huang's Taylor prediction `λₙ + (λₙ − λₙ₋₁) < 0` ([`ExitCriterion::TaylorPrediction`]);
 //!   the tangency `J q̇ + b` (3.3.13) is reported with each exit.
@@ -113,8 +122,9 @@ pub struct HuangSchemeConfig {
     pub entry: EntryLocation,
     /// Exit criterion.
     pub exit: ExitCriterion,
-    /// Huang's literal transitions (Figs. 5.3.4–5.3.5): a detected entry always starts
-    /// procedure MSC (even when the contact force at entry would be negative), and the MSU test
+    /// Huang's literal transitions (Figs. 5.3.4–5.3.5): a detected entry starts procedure MSC
+    /// (even when the contact force at entry would be negative) unless the impact at the entry
+    /// instant leaves the row separating (`J q̇⁺ + b > velocity_tol`, e > 0), and the MSU test
     /// is `φ < ε` after every step (also right after an exit). `false`: the entry row becomes
     /// active only when the acceleration LCP gives λ > 0, and a row closed at the start of MSU
     /// re-enters only after penetrating by ε.
