@@ -18,6 +18,9 @@
 //! `P2 = (1, −1, 0)` (x), `P3 = (1, −1, 1)` (y), `P4 = (0, −1, 1)` (z) and `Q = (0, 0, 1)`
 //! (ground, x). The start at rest is assumed (no source sets a velocity; the published curve
 //! starts at rest). The tracked point is `P2`, the end of the second rod.
+//!
+//! The two formulations' agreement and every constraint method × integrator on this model:
+//! `benches/results/mbs_a01_a04_a05_2026-11-28.md`.
 
 use crate::autodiff::{AutoDiffModel, Scalar};
 

@@ -21,6 +21,9 @@
 //! mass; OpenSim's bricks of 1 cm section change s by micrometres); the shaft and the slider keep
 //! the axial inertia of their bricks (`5·10⁻⁶` and `5·10⁻³` kg m²), the only part of their
 //! inertia that the motion uses; no stop limits the slider.
+//!
+//! The two formulations' agreement and every constraint method × integrator on this model:
+//! `benches/results/mbs_a01_a04_a05_2026-11-28.md`.
 
 use crate::autodiff::{AutoDiffModel, Scalar};
 

@@ -6,6 +6,8 @@
 //! `help/benchmarks/A01_SimplePendulum.rst`): a 1 kg point mass on a massless 1 m bar pinned to
 //! the ground, gravity 9.81 m/s² along −y, starting horizontal at rest with the mass at
 //! (−1, 0) m (the benchmark's θ(0) = π from +x), simulated 10 s.
+//!
+//! Measured against the reduced solution: `benches/results/mbs_a01_a04_a05_2026-11-28.md`.
 
 use super::Pendulum;
 
