@@ -4,7 +4,7 @@
 //! that runs permanently redundant rows; the others end with a typed error.
 //!
 //! * the two formulations agree on the tracked point `P2 = (1, −1, 0)` at `t = 0` to 1e-9 m
-//!   over the first second at τ = 1e-12;
+//!   over the first second at τ = 1e-12, and `J` keeps rank 23 along the motion;
 //! * the projector passes at τ = 1e-6 and 1e-9, conserving the energy;
 //! * the published curve's checkpoints (x = −1 near 2.5 s and back to 1 near 5 s, z minimum
 //!   −0.5 and y maximum −0.866 near 1.25 s) hold to the precision they can be read with.
@@ -68,6 +68,14 @@ fn a04_two_formulations_agree_at_tight_tolerance() {
         Bricard::tracked_point(tr.q.last().unwrap())
     );
     assert!(d <= 1e-9, "{d:e}");
+    // 24 rows of rank 23 along the motion (one dof), not only at the start
+    let model = AutoDiff::new(Bricard::default());
+    let mut j = Mat::<f64>::zeros(24, 24);
+    for q in tr.q.iter() {
+        model.constraint_jacobian(0.0, q, j.as_mut());
+        let rank = contour::linalg::numerical_rank(j.as_ref(), 0.0, 1e-10).unwrap();
+        assert_eq!(rank, 23);
+    }
 }
 
 /// Every method but the projector ends with a typed error on the permanently redundant rows
