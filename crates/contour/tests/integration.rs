@@ -6,5 +6,8 @@
 mod andrews;
 mod autodiff_simulation;
 mod car_axis;
+mod mbs_bricard;
+mod mbs_flyball;
+mod mbs_pendulum;
 mod planar_four_bar;
 mod planned_trajectory;

@@ -5,11 +5,13 @@
 //! |---|---|---|---|
 //! | [`KeerthiRobot`] (+ [`KeerthiControlLaw`]) | 3 | 2 | Keerthi et al., section 4 |
 //! | [`HuangCartesianRobot`] (+ [`HuangPdLaw`]) | 2 | 1 (unilateral) | Huang, (6.1.1)–(6.1.3), (6.3.3), (6.3.4) |
-//! | [`Pendulum`] | 2 | 1 | Cartesian pendulum |
+//! | [`Pendulum`] | 2 | 1 | Cartesian pendulum; MBS benchmark A01 ([`Pendulum::a01`], reduced reference [`Pendulum::reduced_solution`]) |
 //! | [`SliderCrank`] | 3 | 2 | absolute link angles + slider position |
 //! | [`RedundantFourBar`] | 3 | 3 (rank 2) | four-bar with a redundant closure row |
 //! | [`RedundantParallelogram`] | 6 | 6 (rank 5) | parallelogram with a redundant middle crank |
 //! | [`NFourBar`] | 2n + 2 | 2n + 1 (rank n + 1 when flat) | MBS benchmark A02, n four-bar loops in natural coordinates |
+//! | [`Bricard`] / [`BricardJointAngles`] | 24 / 5 | 24 (rank 23) / 5 (rank 4) | MBS benchmark A04, Bricard's mechanism: natural coordinates / relative joint angles (its reference) |
+//! | [`FlyballGovernor`] / [`FlyballGovernorReduced`] | 8 / 4 | 4 / 0 | MBS benchmark A05, the flyball governor (stiff spring-dampers): ball positions / reduced coordinates (its reference) |
 //! | [`ssrms_arm`] / [`ssrms_arm_tip_held`] (+ [`Arm7LoadCase`]) | 7 | 0 / 3 | Kövecses & Piedbœuf, SSRMS-like (`data/arm7.urdf`) |
 //! | [`panda_arm`] | 7 | 0 | Franka Emika Panda (`data/panda.urdf`) |
 //! | [`AndrewsSqueezer`] | 7 | 6 | Andrews' squeezing mechanism (Hairer & Wanner; IVP test set) |
@@ -18,10 +20,13 @@
 
 mod andrews;
 mod arms;
+mod bricard;
 mod car_axis;
+mod flyball_governor;
 mod four_bar;
 mod huang;
 mod keerthi;
+mod mbs_pendulum;
 mod n_four_bar;
 mod parallelogram;
 mod pendulum;
@@ -35,7 +40,11 @@ pub use arms::{
     ssrms_arm_tip_held, Arm7LoadCase, ARM7_INITIAL_ANGLES_DEG, ARM7_TIP_BODY, ARM7_URDF,
     PANDA_URDF,
 };
+pub use bricard::{Bricard, BricardJointAngles};
 pub use car_axis::{CarAxis, CAR_AXIS_Q0, CAR_AXIS_QD0};
+pub use flyball_governor::{
+    FlyballGovernor, FlyballGovernorReduced, FLYBALL_S0, FLYBALL_SPIN0, FLYBALL_THETA0,
+};
 pub use four_bar::RedundantFourBar;
 pub use huang::{DesiredMotion, HuangCartesianRobot, HuangPdLaw};
 pub use keerthi::{
