@@ -3,21 +3,7 @@
 
 use std::path::PathBuf;
 
-/// A scenario or sweep file that does not describe a valid scenario.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{file}{}: {}{message}", if *line > 0 { format!(":{line}:{column}") } else { String::new() }, key.as_ref().map(|k| format!("key `{k}`: ")).unwrap_or_default())]
-pub struct ScenarioError {
-    /// The file (or `<sweep run i>` for a swept scenario).
-    pub file: String,
-    /// 1-based line of the offending key or value (0 when unknown).
-    pub line: usize,
-    /// 1-based column (0 when unknown).
-    pub column: usize,
-    /// The dotted key at fault, when known.
-    pub key: Option<String>,
-    /// What is wrong.
-    pub message: String,
-}
+pub use contour_scenario::ScenarioError;
 
 /// Any failure of a `contour` command.
 #[derive(Debug, thiserror::Error)]
@@ -150,6 +136,17 @@ impl CliError {
         CliError::Io {
             path: path.into(),
             source,
+        }
+    }
+}
+
+impl From<contour_scenario::Error> for CliError {
+    fn from(e: contour_scenario::Error) -> Self {
+        match e {
+            contour_scenario::Error::Scenario(e) => CliError::Scenario(e),
+            contour_scenario::Error::Io { path, source } => CliError::Io { path, source },
+            contour_scenario::Error::Contour(e) => CliError::Contour(e),
+            contour_scenario::Error::Json(e) => CliError::Json(e),
         }
     }
 }

@@ -63,6 +63,8 @@ enum Command {
         #[arg(long)]
         animate: bool,
     },
+    /// List the built-in models of `[model.<name>]`: parameters (units, ranges), initial state.
+    Models,
     /// Run a sweep (grid and/or seeded random sample), or `sweep merge DIR` to join shards.
     #[command(after_help = EXIT_CODES)]
     Sweep(SweepArgs),
@@ -232,6 +234,10 @@ fn main() -> ExitCode {
             say!("{s}");
             0
         }),
+        Command::Models => {
+            say!("{}", contour_scenario::registry::markdown());
+            Ok(0)
+        }
         Command::Sweep(args) => sweep(args),
     };
     match result {

@@ -75,7 +75,7 @@ pub fn simulate_with(
         Outcome::Finished(t) => (*t, None),
         Outcome::Failed { error, partial } => match partial {
             Some(p) => (*p, Some(error)),
-            None => return Err(error),
+            None => return Err(error.into()),
         },
     };
     create_dir(out)?;
@@ -108,7 +108,7 @@ pub fn simulate_with(
         files.push(path);
     }
     match error {
-        Some(e) => Err(e),
+        Some(e) => Err(e.into()),
         None => Ok((files, describe(&traj))),
     }
 }

@@ -553,3 +553,21 @@ fn plan_takes_effort_and_velocity_limits_from_the_urdf() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("plan.urdf_limits"));
 }
+
+#[test]
+fn models_lists_the_registry_that_scenarios_read() {
+    let out = contour(&["models"]);
+    ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for e in contour_scenario::registry::MODELS {
+        assert!(
+            text.contains(&format!("| `{}`: ", e.name)),
+            "{}: {text}",
+            e.name
+        );
+    }
+    assert!(
+        text.contains("`n` (integer, 1 to 1000, required)"),
+        "{text}"
+    );
+}
