@@ -51,6 +51,9 @@ enum Command {
         /// Also write animation.html: the motion as one self-contained HTML animation.
         #[arg(long)]
         animate: bool,
+        /// A URDF model: refuse an import that repairs or accepts a defect (a warning).
+        #[arg(long)]
+        strict: bool,
     },
     /// Minimum-time plan of the scenario's [plan]: sampled trajectory, phase plane, summary.
     Plan {
@@ -217,15 +220,21 @@ fn main() -> ExitCode {
             scenario,
             out,
             animate,
-        } => contour_cli::simulate::simulate_with(&scenario, &out, animate).map(
-            |(files, summary)| {
-                say!("{summary}");
-                for f in files {
-                    say!("wrote {}", f.display());
-                }
-                0
-            },
-        ),
+            strict,
+        } => contour_cli::simulate::urdf_report_lines(&scenario, strict).and_then(|report| {
+            for line in report {
+                say!("{line}");
+            }
+            contour_cli::simulate::simulate_with(&scenario, &out, animate).map(
+                |(files, summary)| {
+                    say!("{summary}");
+                    for f in files {
+                        say!("wrote {}", f.display());
+                    }
+                    0
+                },
+            )
+        }),
         Command::Plan {
             scenario,
             out,

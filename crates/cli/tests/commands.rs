@@ -571,3 +571,44 @@ fn models_lists_the_registry_that_scenarios_read() {
         "{text}"
     );
 }
+
+/// Two revolute links, the second joint mimicking the first (`q1 = 2 q0 + 0.1`); the second
+/// link's inertia has a principal moment of −1e-9 kg·m², which the lenient import sets to
+/// zero with a warning.
+const MIMIC_URDF: &str = r#"<robot name="mimic">
+  <link name="base"/>
+  <link name="a"><inertial><mass value="1"/><origin xyz="0.5 0 0"/>
+    <inertia ixx="0.01" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="b"><inertial><mass value="1"/><origin xyz="0.5 0 0"/>
+    <inertia ixx="0.1" iyy="0.1" izz="-1e-9" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j0" type="revolute"><parent link="base"/><child link="a"/>
+    <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="5"/></joint>
+  <joint name="j1" type="revolute"><parent link="a"/><child link="b"/>
+    <origin xyz="1 0 0"/><axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="5"/>
+    <mimic joint="j0" multiplier="2" offset="0.1"/></joint>
+</robot>
+"#;
+
+#[test]
+fn simulate_on_a_urdf_prints_its_import_report_and_strict_refuses_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    file(dir.path(), "mimic.urdf", MIMIC_URDF);
+    let sc = file(
+        dir.path(),
+        "s.toml",
+        "[model.urdf]\nfile = \"mimic.urdf\"\n[time]\nend = 0.01\n",
+    );
+    let out = dir.path().join("out");
+    let run = contour(&["simulate", s(&sc), "-o", s(&out)]);
+    ok(&run);
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(text.contains("URDF warning: "), "{text}");
+    assert!(
+        text.contains("URDF mimic: joint 'j1' (q[1]) = 2 · joint 'j0' (q[0]) + 0.1"),
+        "{text}"
+    );
+    let strict = contour(&["simulate", s(&sc), "-o", s(&out), "--strict"]);
+    assert_eq!(strict.status.code(), Some(1), "{strict:?}");
+    let err = String::from_utf8_lossy(&strict.stderr);
+    assert!(err.contains("model.urdf.file"), "{err}");
+}

@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use contour::model::models as lib;
+use contour::model::urdf::{import_urdf_file, UrdfImport, UrdfOptions};
 use contour::prelude::{
     Closure, ConstrainedTree, ConstraintKind, Controller, KinematicTree, Mechanism, WithController,
 };
@@ -357,6 +358,41 @@ pub fn build(model: &ModelSpec, initial: &InitialSpec, origin: Origin<'_>) -> Re
         }
     }
     Ok(Built { mech, q0, qd0 })
+}
+
+/// The import report of a URDF model (its warnings and `<mimic>` couplings, from the
+/// library's [`import_urdf_file`]), or `None` for a built-in model. `strict` imports with
+/// [`UrdfOptions::strict`] (an inertial defect is an error) and refuses any warning left.
+pub fn urdf_report(
+    model: &ModelSpec,
+    strict: bool,
+    origin: Origin<'_>,
+) -> Result<Option<UrdfImport>, Error> {
+    let ModelSpec::Urdf(p) = model else {
+        return Ok(None);
+    };
+    let path = origin.dir.join(&p.file);
+    let options = UrdfOptions {
+        strict,
+        ..UrdfOptions::default()
+    };
+    let import = import_urdf_file(&path, &options)
+        .map_err(|e| origin.error("model.urdf.file", format!("{}: {e}", path.display())))?;
+    if strict && !import.warnings.is_empty() {
+        let list: Vec<String> = import.warnings.iter().map(|w| w.to_string()).collect();
+        return Err(origin
+            .error(
+                "model.urdf.file",
+                format!(
+                    "{}: {} import warning(s) refused by --strict: {}",
+                    path.display(),
+                    list.len(),
+                    list.join("; ")
+                ),
+            )
+            .into());
+    }
+    Ok(Some(import))
 }
 
 /// A02's mechanism of `p`, with `n` in `1 ..= MAX_N_FOUR_BAR_LOOPS` and a finite initial crank angle and rate (the bar length, mass and gravity are checked
