@@ -77,6 +77,17 @@ pub enum CliError {
         /// Fingerprint of the sweep being run.
         expected: String,
     },
+    /// A sweep without `--resume` or `--force` into a directory that holds a complete part
+    /// of another sweep (it would mix two sweeps' parts, or overwrite finished results).
+    #[error("{path}: the directory holds a complete part of sweep {found}, this sweep is {expected}: write to another directory, or pass --force to run beside it (its part of the same name is overwritten)")]
+    OtherSweepPresent {
+        /// The other sweep's sidecar.
+        path: PathBuf,
+        /// Its fingerprint.
+        found: String,
+        /// Fingerprint of the sweep being run.
+        expected: String,
+    },
     /// `sweep merge` found parts of different sweeps.
     #[error("refusing to merge parts of different sweeps:\n{groups}")]
     MixedSweeps {

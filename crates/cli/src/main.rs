@@ -94,6 +94,9 @@ struct SweepArgs {
     /// Keep the rows of an earlier, interrupted run of the same part and run only the rest.
     #[arg(long)]
     resume: bool,
+    /// Run even into a directory that holds a complete part of another sweep.
+    #[arg(long)]
+    force: bool,
     /// Worker threads (default: the available cores; at most 1024).
     #[arg(short, long)]
     jobs: Option<usize>,
@@ -184,6 +187,7 @@ fn sweep(args: SweepArgs) -> Result<u8, CliError> {
         shard: args.shard,
         shards: args.shards,
         resume: args.resume,
+        force: args.force,
         progress: args.no_progress_bar.then_some(false),
         stop: Some(stop_flag()?),
     };

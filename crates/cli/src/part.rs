@@ -333,6 +333,31 @@ fn part_numbers(name: &str) -> Option<(usize, usize)> {
     Some((i.parse().ok()?, n.parse().ok()?))
 }
 
+/// The complete parts (and merged summaries) of `dir` that belong to a sweep other than
+/// `fingerprint`: each sidecar's path and fingerprint. A sidecar that cannot be read is
+/// no sweep's complete part.
+pub fn other_sweeps_complete_parts(dir: &Path, fingerprint: &str) -> Vec<(PathBuf, String)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(PathBuf, String)> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name == "summary.json"
+                || name
+                    .strip_suffix(".json")
+                    .is_some_and(|stem| part_numbers(&format!("{stem}.csv")).is_some())
+        })
+        .filter_map(|p| {
+            let meta = PartMeta::read(&p).ok()?;
+            (meta.complete && meta.fingerprint != fingerprint).then_some((p, meta.fingerprint))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
 /// Joins the `part-*-of-*.csv` of `out` into `summary.csv`, `summary.parquet` and
 /// `summary.json` (rows in run order) when every run has a row and no duplicate conflicts;
 /// reports missing and duplicated runs either way. Parts of different sweeps (fingerprints

@@ -145,6 +145,9 @@ pub struct SweepOptions {
     /// Keep the rows of an earlier, interrupted run of the same part and run only the
     /// missing runs.
     pub resume: bool,
+    /// Run even where the directory holds a complete part of another sweep
+    /// ([`CliError::OtherSweepPresent`] otherwise).
+    pub force: bool,
     /// Progress output: `None` decides by whether stderr is a terminal.
     pub progress: Option<bool>,
     /// Set to a signal's number to stop: running runs finish, their rows are written, the
@@ -199,6 +202,16 @@ pub fn sweep(
         (None, None) => None,
     };
     crate::simulate::create_dir(out)?;
+    if !opts.resume && !opts.force {
+        let others = crate::part::other_sweeps_complete_parts(out, sweep.fingerprint());
+        if let Some((path, found)) = others.into_iter().next() {
+            return Err(CliError::OtherSweepPresent {
+                path,
+                found,
+                expected: sweep.fingerprint().to_string(),
+            });
+        }
+    }
     let stem = shard.map_or_else(|| "summary".to_string(), |s| s.stem());
     let meta = PartMeta::new(&sweep, shard);
     let (mut part, finished) = PartWriter::open(out, &stem, meta, opts.resume)?;

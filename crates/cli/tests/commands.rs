@@ -612,3 +612,52 @@ fn simulate_on_a_urdf_prints_its_import_report_and_strict_refuses_warnings() {
     let err = String::from_utf8_lossy(&strict.stderr);
     assert!(err.contains("model.urdf.file"), "{err}");
 }
+
+#[test]
+fn a_sweep_refuses_a_directory_with_another_sweeps_complete_part_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = "[model.pendulum]\n[initial]\nangle = 0.3\n[time]\nend = 0.05\n";
+    file(dir.path(), "base.toml", base);
+    let a = file(
+        dir.path(),
+        "a.toml",
+        "base = \"base.toml\"\n[grid]\n\"model.pendulum.length\" = [1.0, 2.0]\n",
+    );
+    let b = file(
+        dir.path(),
+        "b.toml",
+        "base = \"base.toml\"\n[grid]\n\"model.pendulum.length\" = [1.0, 3.0]\n",
+    );
+    let out = dir.path().join("out");
+    let sweep = |f: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "sweep",
+            s(f),
+            "-o",
+            s(&out),
+            "--jobs",
+            "1",
+            "--no-progress-bar",
+        ];
+        args.extend_from_slice(extra);
+        contour(&args)
+    };
+    ok(&sweep(&a, &[]));
+    let meta = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(&meta).unwrap();
+    let fingerprint = first["fingerprint"].as_str().unwrap().to_string();
+    // The same sweep again is no other sweep.
+    ok(&sweep(&a, &[]));
+    let refused = sweep(&b, &[]);
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains(&fingerprint) && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("summary.json")).unwrap(),
+        meta
+    );
+    ok(&sweep(&b, &["--force"]));
+}

@@ -93,7 +93,7 @@ def test_exact_stabilization_needs_bdf():
     dict(atol=-1.0),
     dict(method="nope"),
     dict(integrator="euler"),
-    dict(method="baumgarte"),
+    dict(method="baumgarte", delta=-1.0),
     dict(t_eval=[0.5, 0.25]),
     dict(consistent="maybe"),
     dict(bogus_option=3),
