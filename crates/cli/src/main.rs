@@ -161,7 +161,11 @@ fn sweep(args: SweepArgs) -> Result<u8, CliError> {
             say!("duplicated runs whose rows differ: {:?}", r.conflicting);
         }
         if !r.missing.is_empty() {
-            say!("missing runs: {:?}", r.missing);
+            say!(
+                "missing runs ({}): {}",
+                r.missing.len(),
+                contour_cli::part::index_ranges(&r.missing, 20)
+            );
         }
         if r.missing.is_empty() && r.conflicting.is_empty() {
             say!("{} run(s) not ok", r.failed);
