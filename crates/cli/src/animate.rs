@@ -37,7 +37,7 @@ impl Drawing {
             ModelSpec::Huang(p) => Drawing::Model(Box::new(p.build())),
             ModelSpec::Andrews(p) => Drawing::Model(Box::new(p.build())),
             ModelSpec::NFourBar(p) => Drawing::Model(Box::new(NFourBarDrawable(
-                crate::model::n_four_bar(p, origin)?,
+                crate::model::n_four_bar(p).map_err(|e| e.located(model.name(), origin))?,
             ))),
             ModelSpec::Arm7(_) => Drawing::Tree {
                 tree: Box::new(lib::ssrms_arm()),

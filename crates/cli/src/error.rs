@@ -3,21 +3,7 @@
 
 use std::path::PathBuf;
 
-/// A scenario or sweep file that does not describe a valid scenario.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{file}{}: {}{message}", if *line > 0 { format!(":{line}:{column}") } else { String::new() }, key.as_ref().map(|k| format!("key `{k}`: ")).unwrap_or_default())]
-pub struct ScenarioError {
-    /// The file (or `<sweep run i>` for a swept scenario).
-    pub file: String,
-    /// 1-based line of the offending key or value (0 when unknown).
-    pub line: usize,
-    /// 1-based column (0 when unknown).
-    pub column: usize,
-    /// The dotted key at fault, when known.
-    pub key: Option<String>,
-    /// What is wrong.
-    pub message: String,
-}
+pub use contour_scenario::ScenarioError;
 
 /// Any failure of a `contour` command.
 #[derive(Debug, thiserror::Error)]
@@ -91,6 +77,17 @@ pub enum CliError {
         /// Fingerprint of the sweep being run.
         expected: String,
     },
+    /// A sweep without `--resume` or `--force` into a directory that holds a complete part
+    /// of another sweep (it would mix two sweeps' parts, or overwrite finished results).
+    #[error("{path}: the directory holds a complete part of sweep {found}, this sweep is {expected}: write to another directory, or pass --force to run beside it (its part of the same name is overwritten)")]
+    OtherSweepPresent {
+        /// The other sweep's sidecar.
+        path: PathBuf,
+        /// Its fingerprint.
+        found: String,
+        /// Fingerprint of the sweep being run.
+        expected: String,
+    },
     /// `sweep merge` found parts of different sweeps.
     #[error("refusing to merge parts of different sweeps:\n{groups}")]
     MixedSweeps {
@@ -150,6 +147,17 @@ impl CliError {
         CliError::Io {
             path: path.into(),
             source,
+        }
+    }
+}
+
+impl From<contour_scenario::Error> for CliError {
+    fn from(e: contour_scenario::Error) -> Self {
+        match e {
+            contour_scenario::Error::Scenario(e) => CliError::Scenario(e),
+            contour_scenario::Error::Io { path, source } => CliError::Io { path, source },
+            contour_scenario::Error::Contour(e) => CliError::Contour(e),
+            contour_scenario::Error::Json(e) => CliError::Json(e),
         }
     }
 }

@@ -5,25 +5,22 @@
 //! [--resume] [--jobs k]` and `contour sweep merge out/`. The modules are public so the commands can be called from
 //! Rust (tests, measurements) exactly as the binary calls them.
 //!
-//! * [`scenario`] — the TOML schema and errors naming key and line;
-//! * [`model`] — built-in models by name and URDF files;
-//! * [`run`] — one simulation of a scenario;
+//! * [`scenario`], [`model`], [`run`] — the TOML schema, the models and one simulation of a
+//!   scenario: `contour_scenario`'s, re-exported (the options language both doors share);
 //! * [`simulate`] — the `simulate` command's files (CSV, JSON, events, statistics, SVG);
 //! * [`plots`] — the SVG figures of a trajectory;
-//! * [`sweep`] — sweeps: loading and checking, fingerprints, shards, the streaming driver;
+//! * [`sweep`] — shards and the streaming driver over `contour_scenario`'s sweep engine;
 //! * [`part`] — a part's files (streamed CSV, Parquet row groups, sidecar) and `merge`;
 //! * [`table`] — CSV and Parquet of text cells.
 
 pub mod animate;
 pub mod error;
-pub mod model;
 pub mod part;
 pub mod plan;
 pub mod plots;
-pub mod run;
-pub mod scenario;
 pub mod simulate;
-
-pub use error::{CliError, ScenarioError};
 pub mod sweep;
 pub mod table;
+
+pub use contour_scenario::{model, run, scenario};
+pub use error::{CliError, ScenarioError};

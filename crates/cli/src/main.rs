@@ -51,6 +51,9 @@ enum Command {
         /// Also write animation.html: the motion as one self-contained HTML animation.
         #[arg(long)]
         animate: bool,
+        /// A URDF model: refuse an import that repairs or accepts a defect (a warning).
+        #[arg(long)]
+        strict: bool,
     },
     /// Minimum-time plan of the scenario's [plan]: sampled trajectory, phase plane, summary.
     Plan {
@@ -63,6 +66,8 @@ enum Command {
         #[arg(long)]
         animate: bool,
     },
+    /// List the built-in models of `[model.<name>]`: parameters (units, ranges), initial state.
+    Models,
     /// Run a sweep (grid and/or seeded random sample), or `sweep merge DIR` to join shards.
     #[command(after_help = EXIT_CODES)]
     Sweep(SweepArgs),
@@ -89,6 +94,9 @@ struct SweepArgs {
     /// Keep the rows of an earlier, interrupted run of the same part and run only the rest.
     #[arg(long)]
     resume: bool,
+    /// Run even into a directory that holds a complete part of another sweep.
+    #[arg(long)]
+    force: bool,
     /// Worker threads (default: the available cores; at most 1024).
     #[arg(short, long)]
     jobs: Option<usize>,
@@ -153,7 +161,11 @@ fn sweep(args: SweepArgs) -> Result<u8, CliError> {
             say!("duplicated runs whose rows differ: {:?}", r.conflicting);
         }
         if !r.missing.is_empty() {
-            say!("missing runs: {:?}", r.missing);
+            say!(
+                "missing runs ({}): {}",
+                r.missing.len(),
+                contour_cli::part::index_ranges(&r.missing, 20)
+            );
         }
         if r.missing.is_empty() && r.conflicting.is_empty() {
             say!("{} run(s) not ok", r.failed);
@@ -179,6 +191,7 @@ fn sweep(args: SweepArgs) -> Result<u8, CliError> {
         shard: args.shard,
         shards: args.shards,
         resume: args.resume,
+        force: args.force,
         progress: args.no_progress_bar.then_some(false),
         stop: Some(stop_flag()?),
     };
@@ -215,15 +228,21 @@ fn main() -> ExitCode {
             scenario,
             out,
             animate,
-        } => contour_cli::simulate::simulate_with(&scenario, &out, animate).map(
-            |(files, summary)| {
-                say!("{summary}");
-                for f in files {
-                    say!("wrote {}", f.display());
-                }
-                0
-            },
-        ),
+            strict,
+        } => contour_cli::simulate::urdf_report_lines(&scenario, strict).and_then(|report| {
+            for line in report {
+                say!("{line}");
+            }
+            contour_cli::simulate::simulate_with(&scenario, &out, animate).map(
+                |(files, summary)| {
+                    say!("{summary}");
+                    for f in files {
+                        say!("wrote {}", f.display());
+                    }
+                    0
+                },
+            )
+        }),
         Command::Plan {
             scenario,
             out,
@@ -232,6 +251,10 @@ fn main() -> ExitCode {
             say!("{s}");
             0
         }),
+        Command::Models => {
+            say!("{}", contour_scenario::registry::markdown());
+            Ok(0)
+        }
         Command::Sweep(args) => sweep(args),
     };
     match result {

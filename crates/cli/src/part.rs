@@ -333,6 +333,60 @@ fn part_numbers(name: &str) -> Option<(usize, usize)> {
     Some((i.parse().ok()?, n.parse().ok()?))
 }
 
+/// Sorted run indices as ranges (`0-3, 7, 9-12`), at most `cap` ranges, then `… (k more
+/// ranges)`: a merge that misses a whole shard of a big sweep prints one line, not a
+/// million numbers.
+pub fn index_ranges(indices: &[usize], cap: usize) -> String {
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for &i in indices {
+        match ranges.last_mut() {
+            Some((_, end)) if *end + 1 == i => *end = i,
+            _ => ranges.push((i, i)),
+        }
+    }
+    let shown: Vec<String> = ranges
+        .iter()
+        .take(cap)
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect();
+    let mut text = shown.join(", ");
+    if ranges.len() > cap {
+        text.push_str(&format!(" … ({} more ranges)", ranges.len() - cap));
+    }
+    text
+}
+
+/// The complete parts (and merged summaries) of `dir` that belong to a sweep other than
+/// `fingerprint`: each sidecar's path and fingerprint. A sidecar that cannot be read is
+/// no sweep's complete part.
+pub fn other_sweeps_complete_parts(dir: &Path, fingerprint: &str) -> Vec<(PathBuf, String)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(PathBuf, String)> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name == "summary.json"
+                || name
+                    .strip_suffix(".json")
+                    .is_some_and(|stem| part_numbers(&format!("{stem}.csv")).is_some())
+        })
+        .filter_map(|p| {
+            let meta = PartMeta::read(&p).ok()?;
+            (meta.complete && meta.fingerprint != fingerprint).then_some((p, meta.fingerprint))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
 /// Joins the `part-*-of-*.csv` of `out` into `summary.csv`, `summary.parquet` and
 /// `summary.json` (rows in run order) when every run has a row and no duplicate conflicts;
 /// reports missing and duplicated runs either way. Parts of different sweeps (fingerprints
@@ -601,4 +655,17 @@ fn write_summary(
 pub fn read_table(path: &Path) -> Result<Table> {
     let text = std::fs::read_to_string(path).map_err(|e| CliError::io(path, e))?;
     Table::from_csv(path, &text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::index_ranges;
+
+    #[test]
+    fn missing_runs_print_as_capped_ranges() {
+        assert_eq!(index_ranges(&[0, 1, 2, 3, 7, 9, 10], 10), "0-3, 7, 9-10");
+        assert_eq!(index_ranges(&[], 10), "");
+        let every_other: Vec<usize> = (0..100).step_by(2).collect();
+        assert_eq!(index_ranges(&every_other, 3), "0, 2, 4 … (47 more ranges)");
+    }
 }

@@ -58,6 +58,36 @@ pub fn simulate(scenario_file: &Path, out: &Path) -> Result<(Vec<PathBuf>, Strin
     simulate_with(scenario_file, out, false)
 }
 
+/// The lines a URDF model's import report adds to `simulate`'s output: one per warning
+/// (`URDF warning: …`) and one per `<mimic>` coupling (`URDF mimic: q[m] = k · q[a] + c`);
+/// none for a built-in model. With `strict`, a warning is an error instead
+/// ([`contour_scenario::model::urdf_report`]).
+pub fn urdf_report_lines(scenario_file: &Path, strict: bool) -> Result<Vec<String>> {
+    let loaded = scenario::load(scenario_file)?;
+    let origin = Origin {
+        file: &loaded.file,
+        source: Some(&loaded.source),
+        dir: &loaded.dir,
+    };
+    let Some(import) =
+        contour_scenario::model::urdf_report(&loaded.scenario.model, strict, origin)?
+    else {
+        return Ok(Vec::new());
+    };
+    let mut lines: Vec<String> = import
+        .warnings
+        .iter()
+        .map(|w| format!("URDF warning: {w}"))
+        .collect();
+    lines.extend(import.mimic.iter().map(|m| {
+        format!(
+            "URDF mimic: joint '{}' (q[{}]) = {} · joint '{}' (q[{}]) + {}",
+            m.joint, m.coord, m.multiplier, m.master, m.master_coord, m.offset
+        )
+    }));
+    Ok(lines)
+}
+
 /// [`simulate`], and with `animate` also `animation.html`: the run (or the part of a failed
 /// run that was computed) as one self-contained HTML animation of the scenario's mechanism.
 pub fn simulate_with(
@@ -75,7 +105,7 @@ pub fn simulate_with(
         Outcome::Finished(t) => (*t, None),
         Outcome::Failed { error, partial } => match partial {
             Some(p) => (*p, Some(error)),
-            None => return Err(error),
+            None => return Err(error.into()),
         },
     };
     create_dir(out)?;
@@ -108,7 +138,7 @@ pub fn simulate_with(
         files.push(path);
     }
     match error {
-        Some(e) => Err(e),
+        Some(e) => Err(e.into()),
         None => Ok((files, describe(&traj))),
     }
 }

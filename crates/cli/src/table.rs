@@ -331,17 +331,7 @@ pub fn parquet_metadata(path: &Path) -> Result<Vec<(String, String)>> {
         .unwrap_or_default())
 }
 
-/// The Parquet type of a summary column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ColumnKind {
-    /// Unsigned 64-bit integer.
-    UInt64,
-    /// Double.
-    Float64,
-    /// UTF-8 string.
-    Utf8,
-}
+pub use contour_scenario::sweep::ColumnKind;
 
 /// A uniquely named temporary file beside `path` (`.<name>.<random>.tmp`, created with
 /// `O_EXCL`), so that processes writing the same directory never share a temporary name.

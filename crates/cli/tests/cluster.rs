@@ -182,8 +182,18 @@ fn merge_refuses_parts_of_different_sweeps_and_names_them() {
             .replace("end = 0.2", "end = 0.2\n[base.tolerance]\natol = 1e-6"),
     );
     let out = dir.path().join("mixed");
+    // Parts of two sweeps in one directory (a shard does not start beside another sweep's
+    // complete part without --force; shards started together, or forced, can still mix).
     for (f, i) in [(&a, "0"), (&a, "1"), (&b, "2"), (&a, "3")] {
-        ok(&contour(&["sweep", s(f), "-o", s(&out), "--shard", i]));
+        ok(&contour(&[
+            "sweep",
+            s(f),
+            "-o",
+            s(&out),
+            "--shard",
+            i,
+            "--force",
+        ]));
     }
     let o = contour(&["sweep", "merge", s(&out)]);
     assert_eq!(o.status.code(), Some(1));
@@ -207,7 +217,15 @@ fn merge_refuses_parts_of_different_sweeps_and_names_them() {
             "[base.tolerance]\natol = 1e-4\n[base.method]",
         ),
     );
-    ok(&contour(&["sweep", s(&c), "-o", s(&out), "--shard", "2"]));
+    ok(&contour(&[
+        "sweep",
+        s(&c),
+        "-o",
+        s(&out),
+        "--shard",
+        "2",
+        "--force",
+    ]));
     ok(&contour(&["sweep", "merge", s(&out)]));
 }
 

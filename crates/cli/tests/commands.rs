@@ -258,7 +258,7 @@ fn a_killed_shard_rerun_alone_completes_the_merge() {
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(
         report.contains(
-            "missing runs: [2, 6, 10, 14, 18, 22, 26, 30, 34, 38, 42, 46, 50, 54, 58, 62]"
+            "missing runs (16): 2, 6, 10, 14, 18, 22, 26, 30, 34, 38, 42, 46, 50, 54, 58, 62"
         ),
         "{report}"
     );
@@ -552,4 +552,112 @@ fn plan_takes_effort_and_velocity_limits_from_the_urdf() {
     let out = contour(&["plan", s(&bad), "-o", s(&dir.path().join("bad"))]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("plan.urdf_limits"));
+}
+
+#[test]
+fn models_lists_the_registry_that_scenarios_read() {
+    let out = contour(&["models"]);
+    ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for e in contour_scenario::registry::MODELS {
+        assert!(
+            text.contains(&format!("| `{}`: ", e.name)),
+            "{}: {text}",
+            e.name
+        );
+    }
+    assert!(
+        text.contains("`n` (integer, 1 to 1000, required)"),
+        "{text}"
+    );
+}
+
+/// Two revolute links, the second joint mimicking the first (`q1 = 2 q0 + 0.1`); the second
+/// link's inertia has a principal moment of −1e-9 kg·m², which the lenient import sets to
+/// zero with a warning.
+const MIMIC_URDF: &str = r#"<robot name="mimic">
+  <link name="base"/>
+  <link name="a"><inertial><mass value="1"/><origin xyz="0.5 0 0"/>
+    <inertia ixx="0.01" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="b"><inertial><mass value="1"/><origin xyz="0.5 0 0"/>
+    <inertia ixx="0.1" iyy="0.1" izz="-1e-9" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j0" type="revolute"><parent link="base"/><child link="a"/>
+    <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="5"/></joint>
+  <joint name="j1" type="revolute"><parent link="a"/><child link="b"/>
+    <origin xyz="1 0 0"/><axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="5"/>
+    <mimic joint="j0" multiplier="2" offset="0.1"/></joint>
+</robot>
+"#;
+
+#[test]
+fn simulate_on_a_urdf_prints_its_import_report_and_strict_refuses_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    file(dir.path(), "mimic.urdf", MIMIC_URDF);
+    let sc = file(
+        dir.path(),
+        "s.toml",
+        "[model.urdf]\nfile = \"mimic.urdf\"\n[time]\nend = 0.01\n",
+    );
+    let out = dir.path().join("out");
+    let run = contour(&["simulate", s(&sc), "-o", s(&out)]);
+    ok(&run);
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(text.contains("URDF warning: "), "{text}");
+    assert!(
+        text.contains("URDF mimic: joint 'j1' (q[1]) = 2 · joint 'j0' (q[0]) + 0.1"),
+        "{text}"
+    );
+    let strict = contour(&["simulate", s(&sc), "-o", s(&out), "--strict"]);
+    assert_eq!(strict.status.code(), Some(1), "{strict:?}");
+    let err = String::from_utf8_lossy(&strict.stderr);
+    assert!(err.contains("model.urdf.file"), "{err}");
+}
+
+#[test]
+fn a_sweep_refuses_a_directory_with_another_sweeps_complete_part_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = "[model.pendulum]\n[initial]\nangle = 0.3\n[time]\nend = 0.05\n";
+    file(dir.path(), "base.toml", base);
+    let a = file(
+        dir.path(),
+        "a.toml",
+        "base = \"base.toml\"\n[grid]\n\"model.pendulum.length\" = [1.0, 2.0]\n",
+    );
+    let b = file(
+        dir.path(),
+        "b.toml",
+        "base = \"base.toml\"\n[grid]\n\"model.pendulum.length\" = [1.0, 3.0]\n",
+    );
+    let out = dir.path().join("out");
+    let sweep = |f: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "sweep",
+            s(f),
+            "-o",
+            s(&out),
+            "--jobs",
+            "1",
+            "--no-progress-bar",
+        ];
+        args.extend_from_slice(extra);
+        contour(&args)
+    };
+    ok(&sweep(&a, &[]));
+    let meta = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(&meta).unwrap();
+    let fingerprint = first["fingerprint"].as_str().unwrap().to_string();
+    // The same sweep again is no other sweep.
+    ok(&sweep(&a, &[]));
+    let refused = sweep(&b, &[]);
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains(&fingerprint) && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("summary.json")).unwrap(),
+        meta
+    );
+    ok(&sweep(&b, &["--force"]));
 }

@@ -8,10 +8,10 @@
 use std::path::Path;
 
 use contour::prelude::ProjectionError;
-use contour_cli::model::Origin;
-use contour_cli::run::{run, Outcome};
-use contour_cli::scenario::parse;
-use contour_cli::CliError;
+use contour_scenario::model::Origin;
+use contour_scenario::run::{run, Outcome};
+use contour_scenario::scenario::parse;
+use contour_scenario::Error;
 
 const PARALLELOGRAM: &str = r#"[model.four-bar]
 crank_length = 0.1
@@ -36,8 +36,8 @@ end = 1.0
 "#;
 
 /// Runs `src`; `Ok` with the outcome, or the error before the start.
-fn outcome(src: &str) -> Result<Outcome, CliError> {
-    let scenario = parse("s.toml", src).map_err(CliError::from)?;
+fn outcome(src: &str) -> Result<Outcome, Error> {
+    let scenario = parse("s.toml", src).map_err(Error::from)?;
     let origin = Origin {
         file: "s.toml",
         source: Some(src),
@@ -51,7 +51,7 @@ fn outcome(src: &str) -> Result<Outcome, CliError> {
 fn failure(src: &str) -> (ProjectionError, f64) {
     match outcome(src).unwrap() {
         Outcome::Failed {
-            error: CliError::Contour(contour::Error::Projection(p)),
+            error: Error::Contour(contour::Error::Projection(p)),
             partial,
         } => {
             let reached = *partial.expect("a partial trajectory").times.last().unwrap();

@@ -8,7 +8,7 @@
 //!
 //! | Python | facade |
 //! |---|---|
-//! | `contour.model(name, **params)` | `contour::model::models` |
+//! | `contour.model(name, **params)`, `contour.models()` | `contour_scenario::registry` (`model_spec`, `ModelSpec::build`, `MODELS`) |
 //! | `contour.n_four_bar_reference` | `NFourBar::reduced_solution` |
 //! | `contour.Urdf(path, gravity, closures)` | `tree_and_limits_from_urdf_str`, `ConstrainedTree` |
 //! | `Urdf.crba / rnea / aba` | `Mechanism::mass_matrix`, `inverse_dynamics`, `forward_dynamics` |
@@ -18,7 +18,7 @@
 //! | `contour.plan` | `PathDynamics`, `AccelerationLimits`, `PhasePlane`, `Toppra`, `sample_at_rate`, `sample_toppra_at_rate` |
 //! | `contour.cartesian_line` | `CartesianLine` |
 //! | `contour.mechanism(...)` | a `Mechanism` whose terms are Python callables |
-//! | `contour.sweep` | `contour_cli::sweep` (`Sweep::from_source`, `run_one`, `Sweep::cells`) |
+//! | `contour.sweep` | `contour_scenario::sweep` (`Sweep::from_source`, `run_rows`, `Sweep::cells`) |
 
 use pyo3::prelude::*;
 
@@ -41,6 +41,7 @@ fn _contour(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<plan::JointPathSpec>()?;
     m.add_class::<pymech::EvaluationCounter>()?;
     m.add_function(wrap_pyfunction!(model::model, m)?)?;
+    m.add_function(wrap_pyfunction!(model::models, m)?)?;
     m.add_function(wrap_pyfunction!(model::n_four_bar_reference, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::simulate_contact, m)?)?;

@@ -9,28 +9,25 @@ use std::sync::Mutex;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use serde::Deserialize as _;
 
 use contour::model::models as lib;
 use contour::model::urdf::{tree_and_limits_from_urdf_str, UrdfJointLimits};
 use contour::prelude::{
-    Closure, ConstrainedDynamics, ConstrainedTree, ConstraintKind, Controller, KinematicTree,
-    Mechanism, WithController,
+    Closure, ConstrainedDynamics, ConstrainedTree, ConstraintKind, KinematicTree, Mechanism,
 };
 
 use std::f64::consts::FRAC_PI_2;
 
-use contour_cli::scenario::MAX_N_FOUR_BAR_LOOPS;
+use contour_scenario::model::{closure, ModelBuildError, StateError};
+use contour_scenario::registry::{model_spec, ParamError, MODELS};
+use contour_scenario::scenario::{ClosureSpec, MAX_N_FOUR_BAR_LOOPS};
 
 use crate::convert::{out1, out2, vec1, vec3};
 use crate::error::{facade, input};
+use crate::sweep::to_table;
 
-/// A mechanism that threads share (every Rust model and the Python-callable one).
-pub type BoxedMechanism = Box<dyn Mechanism + Send + Sync>;
-
-/// The default initial state of a built-in model at an angle and rate (`None`: the model's
-/// own default angle and rate), or a message when it cannot be assembled there.
-type StateFn =
-    Box<dyn Fn(Option<f64>, Option<f64>) -> Result<(Vec<f64>, Vec<f64>), String> + Send + Sync>;
+pub use contour_scenario::model::{BoxedMechanism, StateFn};
 
 /// A mechanical model: ``M(q) q̈ + h = u + Jᵀλ``, ``φ(t, q) = 0`` (or ``≥ 0`` for unilateral
 /// rows).
@@ -145,7 +142,10 @@ impl Model {
                 ),
             )
         })?;
-        let (q, qd) = f(angle, rate).map_err(|m| input(py, m))?;
+        let (q, qd) = f(angle, rate).map_err(|e| match e {
+            StateError::NoAngle { .. } => input(py, format!("{e}; give q0 and qd0")),
+            e => input(py, e.to_string()),
+        })?;
         Ok((out1(py, &q).into_any(), out1(py, &qd).into_any()))
     }
 
@@ -180,222 +180,39 @@ impl Model {
     }
 }
 
-/// A constant generalized force added to the applied forces (Huang's robot pushed towards its
-/// obstacle).
-#[derive(Debug, Clone, Copy)]
-struct ConstantForce([f64; 2]);
-
-impl Controller for ConstantForce {
-    fn forces(&self, _t: f64, _q: &[f64], _qd: &[f64], u: &mut [f64]) {
-        for (ui, f) in u.iter_mut().zip(self.0) {
-            *ui += f;
-        }
-    }
-}
-
-/// Takes the parameters of `params` named in the list into the fields of `m`, refusing any
-/// other key (the error names it and lists the known ones).
-macro_rules! fields {
-    ($py:expr, $m:expr, $params:expr, $model:expr, [$($f:ident),*], [$($extra:literal),*]) => {{
-        let known: &[&str] = &[$(stringify!($f),)* $($extra,)*];
-        if let Some(p) = $params {
-            for (k, _) in p.iter() {
-                let k: String = k.extract()?;
-                if !known.contains(&k.as_str()) {
-                    return Err(input($py, format!("model `{}` has no parameter `{k}` (known: {})", $model, known.join(", "))));
-                }
-            }
-            $(
-                if let Some(v) = p.get_item(stringify!($f))? {
-                    $m.$f = v.extract().map_err(|e| input($py, format!("{}.{}: {e}", $model, stringify!($f))))?;
-                }
-            )*
-        }
-    }};
-}
-
-fn extra<'py, T: for<'a> FromPyObject<'a, 'py>>(
-    py: Python<'py>,
-    params: Option<&Bound<'py, PyDict>>,
-    model: &str,
-    key: &str,
-    default: T,
-) -> PyResult<T> {
-    match params.map(|p| p.get_item(key)).transpose()?.flatten() {
-        Some(v) => v
-            .extract()
-            .map_err(|e| input(py, format!("{model}.{key}: {}", Into::<PyErr>::into(e)))),
-        None => Ok(default),
-    }
-}
-
-fn no_angle(name: &'static str, q: Vec<f64>, qd: Vec<f64>) -> StateFn {
-    Box::new(move |angle, _rate| match angle {
-        Some(_) => Err(format!(
-            "model `{name}` has no one-angle state; give q0 and qd0"
-        )),
-        None => Ok((q.clone(), qd.clone())),
-    })
-}
-
-/// Builds a built-in model by name with its parameters (the names of the command line's
-/// scenarios).
+/// Builds a built-in model of the registry (`contour_scenario::registry`) by name with its
+/// parameters: the names, parameters, ranges and constructor of the command line's
+/// `[model.<name>]`.
 fn builtin(py: Python<'_>, name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Model> {
-    let key = name.replace('_', "-");
-    Ok(match key.as_str() {
-        "pendulum" => {
-            let mut m = lib::Pendulum::default();
-            fields!(py, m, params, "pendulum", [length, mass, gravity], []);
-            let state: StateFn = Box::new(move |a, r| {
-                let (q, qd) = m.state(a.unwrap_or(0.5), r.unwrap_or(0.0));
-                Ok((q.to_vec(), qd.to_vec()))
-            });
-            Model::new(Box::new(m), Some(state))
-        }
-        "slider-crank" => {
-            let mut m = lib::SliderCrank::default();
-            fields!(
-                py, m, params, "slider-crank",
-                [crank_length, rod_length, crank_mass, rod_mass, slider_mass, gravity, torque, slider_force],
-                []
-            );
-            let state: StateFn = Box::new(move |a, r| {
-                let (q, qd) = m.state(a.unwrap_or(0.0), r.unwrap_or(0.0));
-                Ok((q.to_vec(), qd.to_vec()))
-            });
-            Model::new(Box::new(m), Some(state))
-        }
-        "four-bar" => {
-            let mut m = lib::RedundantFourBar::default();
-            fields!(
-                py, m, params, "four-bar",
-                [crank_length, coupler_length, rocker_length, ground_length, crank_mass,
-                 coupler_mass, rocker_mass, gravity, torque, redundant_direction],
-                []
-            );
-            let state: StateFn = Box::new(move |a, r| {
-                let theta = a.unwrap_or(1.0);
-                m.state(theta, r.unwrap_or(0.0))
-                    .map(|(q, qd)| (q.to_vec(), qd.to_vec()))
-                    .ok_or_else(|| format!("the four-bar cannot be assembled at crank angle {theta}"))
-            });
-            Model::new(Box::new(m), Some(state))
-        }
-        "keerthi" => {
-            let mut m = lib::KeerthiRobot::default();
-            fields!(
-                py, m, params, "keerthi",
-                [l3, m2, m3, j1, j2, j3, gravity, plane, radius_squared],
-                ["control"]
-            );
-            let control: bool = extra(py, params, "keerthi", "control", true)?;
-            let ic = lib::KEERTHI_IC1;
-            let state = no_angle("keerthi", ic.q.to_vec(), ic.qd.to_vec());
-            if control {
-                Model::new(
-                    Box::new(WithController::new(m, lib::KeerthiControlLaw::default())),
-                    Some(state),
-                )
-            } else {
-                Model::new(Box::new(m), Some(state))
-            }
-        }
-        "huang" => {
-            let mut m = lib::HuangCartesianRobot::default();
-            fields!(py, m, params, "huang", [radius, center, mass, friction], ["force"]);
-            let force: [f64; 2] = extra(py, params, "huang", "force", [0.0, 0.0])?;
-            let q = vec![m.center[0], m.center[1] - m.radius - 0.2];
-            let state = no_angle("huang", q, vec![0.0; 2]);
-            Model::new(
-                Box::new(WithController::new(m, ConstantForce(force))),
-                Some(state),
-            )
-        }
-        "arm7" => {
-            let known = ["gravity", "tip_held"];
-            if let Some(p) = params {
-                for (k, _) in p.iter() {
-                    let k: String = k.extract()?;
-                    if !known.contains(&k.as_str()) {
-                        return Err(input(py, format!("model `arm7` has no parameter `{k}` (known: gravity, tip_held)")));
-                    }
-                }
-            }
-            let gravity: [f64; 3] = extra(py, params, "arm7", "gravity", [0.0; 3])?;
-            let tip_held: bool = extra(py, params, "arm7", "tip_held", false)?;
-            let state = no_angle("arm7", lib::arm7_initial_q().to_vec(), vec![0.0; 7]);
-            if tip_held {
-                if gravity != [0.0; 3] {
-                    return Err(input(py, "arm7: gravity with tip_held is not offered (the held arm is a space manipulator)"));
-                }
-                Model::new(Box::new(lib::ssrms_arm_tip_held()), Some(state))
-            } else {
-                let mut t = lib::ssrms_arm();
-                t.set_gravity(gravity);
-                Model::new(Box::new(t), Some(state))
-            }
-        }
-        "andrews" => {
-            let mut m = lib::AndrewsSqueezer::default();
-            fields!(
-                py, m, params, "andrews",
-                [m, i, torque, spring_stiffness, spring_length],
-                []
-            );
-            let state = no_angle("andrews", lib::ANDREWS_Q0.to_vec(), vec![0.0; 7]);
-            Model::new(Box::new(m), Some(state))
-        }
-        "n-four-bar" => {
-            let m = n_four_bar(py, params)?;
-            let theta: f64 = extra(py, params, "n-four-bar", "theta", FRAC_PI_2)?;
-            let theta_dot: f64 = extra(py, params, "n-four-bar", "theta_dot", -1.0)?;
-            for (key, v) in [("theta", theta), ("theta_dot", theta_dot)] {
-                if !v.is_finite() {
-                    return Err(input(py, format!("n-four-bar.{key} = {v} is not finite")));
-                }
-            }
-            let state: StateFn = Box::new(move |a, r| {
-                Ok(m.state(a.unwrap_or(theta), r.unwrap_or(theta_dot)))
-            });
-            Model::new(Box::new(m), Some(state))
-        }
-        _ => {
-            return Err(input(
-                py,
-                format!("unknown model `{name}` (known: pendulum, slider-crank, four-bar, keerthi, huang, arm7, andrews, n-four-bar; URDF files: contour.Urdf)"),
-            ))
-        }
-    })
+    let table = match params {
+        Some(p) => to_table(py, p, name, 1)?,
+        None => toml::Table::new(),
+    };
+    let spec = model_spec(name, &table).map_err(|e| match e {
+        ParamError::UnknownModel { .. } => input(py, format!("{e}; URDF files: contour.Urdf")),
+        e => input(py, e.to_string()),
+    })?;
+    let dir = std::env::current_dir()?;
+    let model = spec.name();
+    let built = py.detach(|| spec.build(&dir, None)).map_err(|e| match e {
+        ModelBuildError::Param { key, message } => input(py, format!("{model}.{key}: {message}")),
+        ModelBuildError::Contour(e) => facade(py, e),
+    })?;
+    built.mech.validate().map_err(|e| facade(py, e))?;
+    Ok(Model::new(built.mech, Some(built.state)))
 }
 
 /// A built-in model by name, with its parameters as keyword arguments.
 ///
-/// Names (``_`` and ``-`` are interchangeable) and parameters, with the Rust defaults:
+/// The models, their parameters (units, ranges, defaults: the Rust ones) and their default
+/// initial states are the registry of the command line's ``[model.<name>]``:
+/// ``contour.models()`` lists them (``_`` and ``-`` are interchangeable in names). An unknown
+/// name or parameter, or a value out of its range, raises ``InvalidInputError``.
 ///
-/// * ``pendulum``: ``length`` [m], ``mass`` [kg], ``gravity`` [m/s²] (point mass, Cartesian
-///   coordinates, one constraint);
-/// * ``slider-crank``: ``crank_length``, ``rod_length``, ``crank_mass``, ``rod_mass``,
-///   ``slider_mass``, ``gravity``, ``torque``, ``slider_force``;
-/// * ``four-bar`` (with a redundant row): ``crank_length``, ``coupler_length``,
-///   ``rocker_length``, ``ground_length``, ``crank_mass``, ``coupler_mass``, ``rocker_mass``,
-///   ``gravity``, ``torque``, ``redundant_direction``;
-/// * ``keerthi`` (Keerthi's robot): ``l3``, ``m2``, ``m3``, ``j1``, ``j2``, ``j3``,
-///   ``gravity``, ``plane``, ``radius_squared``, ``control`` (bool, default True);
-/// * ``huang`` (Huang's Cartesian robot with a unilateral circle): ``radius``, ``center``,
-///   ``mass``, ``friction``, ``force`` (constant generalized force, default (0, 0));
-/// * ``arm7`` (the 7-joint arm): ``gravity`` (3-vector, default 0), ``tip_held`` (bool);
-/// * ``andrews`` (Andrews' squeezer): ``m``, ``i`` (7 each), ``torque``,
-///   ``spring_stiffness``, ``spring_length``;
-/// * ``n_four_bar`` (MBS benchmark A02, González et al. 2006: ``n`` four-bar loops of bars
-///   ``A_i B_i`` and ``B_{i-1} B_i``, ground pivots ``A_i = (i·length, 0)``, gravity along −y;
-///   natural coordinates ``q = (x_0, y_0, …, x_n, y_n)`` of the moving points ``B_i``,
-///   ``2n + 2`` coordinates, ``2n + 1`` rows): ``n`` (number of loops, required, 1 to 1000),
-///   ``theta`` [rad] and ``theta_dot`` [rad/s] (the crank angle and rate of
-///   ``initial_state()``, default π/2 and −1 as in A02), ``length`` [m] (1), ``mass`` [kg]
-///   (1), ``gravity`` [m/s²] (9.81). ``J`` loses rank where the bars are horizontal (θ = 0,
-///   π): simulate it with ``method="projector"``, ``"perturbation"`` or
-///   ``"parametrization"``; ``direct`` and ``baumgarte`` stop there with a
-///   ``SimulationError`` by default. ``contour.n_four_bar_reference`` is its exact motion.
+/// ``n_four_bar`` is MBS benchmark A02 (González et al. 2006): ``n`` four-bar loops in
+/// natural coordinates; ``J`` loses rank where the bars are horizontal (θ = 0, π): simulate
+/// it with ``method="projector"``, ``"perturbation"`` or ``"parametrization"``;
+/// ``contour.n_four_bar_reference`` is its exact motion.
 ///
 /// Example: ``m = contour.model("pendulum", length=2.0); q0, qd0 = m.initial_state(0.3)``;
 /// ``m = contour.model("n_four_bar", n=4); q0, qd0 = m.initial_state()`` (A02's start).
@@ -405,23 +222,35 @@ pub fn model(py: Python<'_>, name: &str, params: Option<&Bound<'_, PyDict>>) -> 
     builtin(py, name, params)
 }
 
-/// A02's mechanism from the keys `n` (required, `1 ..= MAX_N_FOUR_BAR_LOOPS`), `length`,
-/// `mass`, `gravity` of `params`, refusing any key but these and `theta`, `theta_dot`.
-fn n_four_bar(py: Python<'_>, params: Option<&Bound<'_, PyDict>>) -> PyResult<lib::NFourBar> {
-    let name = "n-four-bar";
-    let n: Option<i64> = extra(py, params, name, "n", None)?;
-    let n = n.ok_or_else(|| input(py, "n-four-bar.n: the number of loops is required"))?;
-    let mut m = lib::NFourBar::new(check_loops(py, n)?);
-    fields!(
-        py,
-        m,
-        params,
-        name,
-        [length, mass, gravity],
-        ["n", "theta", "theta_dot"]
-    );
-    m.validate().map_err(|e| facade(py, e))?;
-    Ok(m)
+/// Every built-in model of the registry: a list of dicts ``{"name", "summary", "params",
+/// "initial"}``, ``params`` a list of dicts ``{"name", "unit", "range", "required"}``.
+///
+/// Example: ``[m["name"] for m in contour.models()]``.
+#[pyfunction]
+pub fn models(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    MODELS
+        .iter()
+        .map(|e| {
+            let d = PyDict::new(py);
+            d.set_item("name", e.name)?;
+            d.set_item("summary", e.summary)?;
+            let params = e
+                .params
+                .iter()
+                .map(|p| {
+                    let q = PyDict::new(py);
+                    q.set_item("name", p.name)?;
+                    q.set_item("unit", p.unit)?;
+                    q.set_item("range", p.range.describe())?;
+                    q.set_item("required", p.required)?;
+                    Ok(q)
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            d.set_item("params", params)?;
+            d.set_item("initial", e.initial)?;
+            Ok(d)
+        })
+        .collect()
 }
 
 /// `n` in `1 ..= MAX_N_FOUR_BAR_LOOPS` (the command line's bound, for the same reason).
@@ -563,7 +392,9 @@ fn urdf_text(path: &str) -> PyResult<String> {
     })
 }
 
-fn closure(
+/// A closure of `tree` from its dict (the fields of `[[model.urdf.closures]]`), assembled
+/// at `q`.
+fn closure_of(
     py: Python<'_>,
     tree: &KinematicTree,
     q: &[f64],
@@ -572,60 +403,15 @@ fn closure(
     let d = spec
         .cast::<PyDict>()
         .map_err(|_| input(py, "closures: each closure is a dict"))?;
-    let known = ["kind", "body", "point", "to", "target"];
-    for (k, _) in d.iter() {
-        let k: String = k.extract()?;
-        if !known.contains(&k.as_str()) {
-            return Err(input(
-                py,
-                format!("closures: unknown key `{k}` (known: kind, body, point, to, target)"),
-            ));
-        }
+    let mut t = to_table(py, d, "closures", 1)?;
+    if let Some(toml::Value::String(k)) = t.get_mut("kind") {
+        *k = k.replace('_', "-");
     }
-    let get_str = |key: &str| -> PyResult<Option<String>> {
-        d.get_item(key)?.map(|v| v.extract::<String>()).transpose()
-    };
-    let body = |name: &str| {
-        tree.body_index(name)
-            .ok_or_else(|| input(py, format!("closures: no link `{name}` in the URDF")))
-    };
-    let kind = get_str("kind")?.ok_or_else(|| input(py, "closures: `kind` is required"))?;
-    let a = body(&get_str("body")?.ok_or_else(|| input(py, "closures: `body` is required"))?)?;
-    let point = match d.get_item("point")? {
-        Some(p) => vec3(py, &p, "closures.point")?,
-        None => [0.0; 3],
-    };
-    let to = get_str("to")?.map(|n| body(&n)).transpose()?;
-    let target = d
-        .get_item("target")?
-        .map(|t| vec3(py, &t, "closures.target"))
-        .transpose()?;
-    let model_err = |e: contour::model::ModelError| facade(py, e);
-    Ok(match (kind.replace('_', "-").as_str(), to) {
-        ("point-at-world", None) => match target {
-            Some(target) => Closure::PointAtWorld {
-                body: a,
-                point,
-                target,
-            },
-            None => Closure::point_at_current_position(tree, q, a, point).map_err(model_err)?,
-        },
-        ("point-to-point", Some(b)) => {
-            Closure::point_to_point_at(tree, q, a, point, b).map_err(model_err)?
-        }
-        ("weld", b) => Closure::weld_at(tree, q, a, point, b).map_err(model_err)?,
-        ("point-at-world", Some(_)) => {
-            return Err(input(py, "closures: a point-at-world closure has no `to`"))
-        }
-        ("point-to-point", None) => {
-            return Err(input(py, "closures: a point-to-point closure needs `to`"))
-        }
-        (k, _) => {
-            return Err(input(
-                py,
-                format!("closures: unknown kind `{k}` (point-at-world, point-to-point, weld)"),
-            ))
-        }
+    let spec = ClosureSpec::deserialize(toml::Value::Table(t))
+        .map_err(|e| input(py, format!("closures: {}", e.message())))?;
+    closure(tree, q, &spec).map_err(|e| match e {
+        ModelBuildError::Param { message, .. } => input(py, format!("closures: {message}")),
+        ModelBuildError::Contour(e) => facade(py, e),
     })
 }
 
@@ -673,7 +459,7 @@ impl Urdf {
         let closures = closures.unwrap_or_default();
         let state_q = q.clone();
         let state: StateFn = Box::new(move |a, _r| match a {
-            Some(_) => Err("a URDF model has no one-angle state; give q0 and qd0".to_string()),
+            Some(_) => Err(StateError::NoAngle { model: "urdf" }),
             None => Ok((state_q.clone(), vec![0.0; n])),
         });
         let mech: BoxedMechanism = if closures.is_empty() {
@@ -681,7 +467,7 @@ impl Urdf {
         } else {
             let cs = closures
                 .iter()
-                .map(|c| closure(py, &tree, &q, c))
+                .map(|c| closure_of(py, &tree, &q, c))
                 .collect::<PyResult<Vec<_>>>()?;
             Box::new(ConstrainedTree::new(tree.clone(), cs).map_err(|e| facade(py, e))?)
         };

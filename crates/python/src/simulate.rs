@@ -5,143 +5,42 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use contour::prelude::{
-    BaumgarteGains, ConsistentStateOptions, ContactConfig, DynamicsOptions, EcsConfig,
-    ErrorControl, Integrator, KktMethod, KktSolver, Method, NormKind, ParametrizationConfig,
-    PerturbationConfig, ProjectorConfig, RankDeficiency, Scheme, Simulation,
+    ConsistentStateOptions, ContactConfig, DynamicsOptions, ErrorControl, Method, Scheme,
+    Simulation,
 };
 use contour::projection::PassagePolicy;
+use contour_scenario::scenario::{Consistency, DynamicsSpec, IntegratorName, MethodName, NormName};
+use contour_scenario::words::{check_energy_tolerance, parse_word};
 
-use crate::convert::{overlay, vec1};
+use crate::convert::vec1;
 use crate::error::{facade, input, to_py};
 use crate::model::Model;
+use crate::sweep::to_table;
 use crate::trajectory::Trajectory;
 
-/// The keys of `options`, refused unless listed in `known`.
-fn refuse_unknown(
-    py: Python<'_>,
-    options: Option<&Bound<'_, PyDict>>,
-    what: &str,
-    known: &[&str],
-) -> PyResult<()> {
-    if let Some(o) = options {
-        for (k, _) in o.iter() {
-            let k: String = k.extract()?;
-            if !known.contains(&k.as_str()) {
-                let list = if known.is_empty() {
-                    "none".to_string()
-                } else {
-                    known.join(", ")
-                };
-                return Err(input(
-                    py,
-                    format!("{what} has no option `{k}` (options: {list})"),
-                ));
-            }
-        }
-    }
-    Ok(())
+/// A word of the options language ([`parse_word`]), refused under the argument's name.
+fn word<T: serde::de::DeserializeOwned>(py: Python<'_>, arg: &str, given: &str) -> PyResult<T> {
+    parse_word(given).map_err(|e| input(py, format!("{arg} = {e}")))
 }
 
-fn option_f64(
-    py: Python<'_>,
-    options: Option<&Bound<'_, PyDict>>,
-    key: &str,
-) -> PyResult<Option<f64>> {
-    match options.map(|o| o.get_item(key)).transpose()?.flatten() {
-        Some(v) => Ok(Some(
-            v.extract()
-                .map_err(|e: PyErr| input(py, format!("{key}: {e}")))?,
-        )),
-        None => Ok(None),
-    }
-}
-
+/// The method `name` with `options` over its defaults ([`MethodName::method`]).
 fn method_of(py: Python<'_>, name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Method> {
-    let key = name.replace('-', "_");
-    Ok(match key.as_str() {
-        "direct" => {
-            refuse_unknown(py, options, "method direct", &[])?;
-            Method::Direct
-        }
-        "baumgarte" => {
-            refuse_unknown(py, options, "method baumgarte", &["alpha", "beta", "delta"])?;
-            let gains = match (
-                option_f64(py, options, "alpha")?,
-                option_f64(py, options, "beta")?,
-                option_f64(py, options, "delta")?,
-            ) {
-                (Some(a), Some(b), None) => BaumgarteGains::new(a, b),
-                (None, None, Some(d)) => BaumgarteGains::critical(d),
-                _ => return Err(input(py, "method baumgarte needs alpha and beta [1/s, 1/s²], or delta (critical damping alpha = 2 delta, beta = delta²)")),
-            };
-            Method::Baumgarte(gains.map_err(|e| facade(py, e))?)
-        }
-        "perturbation" => {
-            Method::Perturbation(overlay(py, PerturbationConfig::default(), options, "method perturbation")?)
-        }
-        "parametrization" => {
-            Method::Parametrization(overlay(py, ParametrizationConfig::default(), options, "method parametrization")?)
-        }
-        "exact_stabilization" | "ecs" => {
-            Method::ExactStabilization(overlay(py, EcsConfig::default(), options, "method exact_stabilization")?)
-        }
-        "projector" => {
-            Method::Projector(overlay(py, ProjectorConfig::default(), options, "method projector")?)
-        }
-        _ => return Err(input(py, format!("unknown method `{name}` (direct, baumgarte, perturbation, parametrization, exact_stabilization, projector)"))),
-    })
-}
-
-fn integrator_of(py: Python<'_>, name: &str) -> PyResult<Integrator> {
-    Ok(match name {
-        "abm" => Integrator::abm(),
-        "dopri5" => Integrator::dopri5(),
-        "rkg" => Integrator::rkg(),
-        "bdf" => Integrator::bdf(),
-        _ => {
-            return Err(input(
-                py,
-                format!("unknown integrator `{name}` (abm, dopri5, rkg, bdf)"),
-            ))
+    let m: MethodName = word(py, "method", name)?;
+    let settings = match options {
+        Some(o) => to_table(py, o, "", 1)?,
+        None => toml::Table::new(),
+    };
+    m.method(&settings).map_err(|e| {
+        let what = format!("method {}", name.replace('-', "_"));
+        match e.key {
+            Some(k) => input(py, format!("{what}: {k}: {}", e.message)),
+            None => input(py, format!("{what}: {}", e.message)),
         }
     })
 }
 
-fn norm_of(py: Python<'_>, name: &str) -> PyResult<NormKind> {
-    Ok(match name {
-        "l2" => NormKind::L2,
-        "rms" => NormKind::Rms,
-        "max" => NormKind::Max,
-        _ => return Err(input(py, format!("unknown norm `{name}` (l2, rms, max)"))),
-    })
-}
-
-fn passage_policy_of(py: Python<'_>, name: &str) -> PyResult<PassagePolicy> {
-    Ok(match name {
-        "stop" => PassagePolicy::Stop,
-        "continue" => PassagePolicy::Continue,
-        _ => {
-            return Err(input(
-                py,
-                format!("passage_policy = `{name}`: `stop` or `continue`"),
-            ))
-        }
-    })
-}
-
-/// `energy_tolerance` [J], refused unless positive and finite.
-fn energy_tolerance_of(py: Python<'_>, tol: Option<f64>) -> PyResult<Option<f64>> {
-    match tol {
-        Some(t) if !(t.is_finite() && t > 0.0) => Err(input(
-            py,
-            format!("energy_tolerance = {t}: a positive, finite energy [J], or None"),
-        )),
-        t => Ok(t),
-    }
-}
-
-/// The options of the constrained solve; each tolerance is checked by the library's KKT
-/// solver (the rule it applies at the start of a run) and refused under its argument's name.
+/// The options of the constrained solve ([`DynamicsSpec::options`]), a tolerance out of
+/// range refused under its argument's name.
 fn dynamics_of(
     py: Python<'_>,
     kkt: &str,
@@ -149,47 +48,14 @@ fn dynamics_of(
     pivot_rtol: Option<f64>,
     rank_deficiency: &str,
 ) -> PyResult<DynamicsOptions> {
-    let method = match kkt.replace('-', "_").as_str() {
-        "range_space" => KktMethod::RangeSpace,
-        "full_lu" => KktMethod::FullLu,
-        _ => {
-            return Err(input(
-                py,
-                format!("kkt = `{kkt}`: `range_space` or `full_lu`"),
-            ))
-        }
-    };
-    let rank_deficiency = match rank_deficiency.replace('-', "_").as_str() {
-        "minimum_norm" => RankDeficiency::MinimumNorm,
-        "error" => RankDeficiency::Error,
-        _ => {
-            return Err(input(
-                py,
-                format!("rank_deficiency = `{rank_deficiency}`: `minimum_norm` or `error`"),
-            ))
-        }
-    };
-    let mut probe = KktSolver::new(1, 1, method);
-    if let Some(t) = rank_rtol {
-        probe
-            .set_rank_rtol(t)
-            .map_err(|_| input(py, format!("kkt_rank_rtol = {t}: in [0, 1), or None")))?;
-    }
-    if let Some(t) = pivot_rtol {
-        probe.set_pivot_rtol(t).map_err(|_| {
-            input(
-                py,
-                format!("kkt_pivot_rtol = {t}: finite and non-negative, or None"),
-            )
-        })?;
-    }
-    Ok(DynamicsOptions {
-        method,
+    DynamicsSpec {
+        kkt: Some(word(py, "kkt", kkt)?),
         rank_rtol,
         pivot_rtol,
-        rank_deficiency,
-        ..DynamicsOptions::default()
-    })
+        rank_deficiency: Some(word(py, "rank_deficiency", rank_deficiency)?),
+    }
+    .options()
+    .map_err(|e| input(py, format!("kkt_{}: {e}", e.field())))
 }
 
 /// The end points of `t_span`.
@@ -201,7 +67,8 @@ fn span(py: Python<'_>, t_span: &Bound<'_, PyAny>) -> PyResult<(f64, f64)> {
 /// Simulates a constrained mechanism from ``(q0, qd0)`` over ``t_span = (t0, t_end)``.
 ///
 /// * ``method``: ``"perturbation"`` (Keerthi's projection, default), ``"direct"``,
-///   ``"baumgarte"`` (options ``alpha``, ``beta`` [1/s, 1/s²] or ``delta``),
+///   ``"baumgarte"`` (options ``alpha``, ``beta`` [1/s, 1/s²], default 10 and 25, or
+///   ``delta``: ``alpha = 2 delta``, ``beta = delta²``),
 ///   ``"parametrization"``, ``"exact_stabilization"`` (needs ``integrator="bdf"``),
 ///   ``"projector"``; ``**method_options`` set fields of the method's Rust configuration
 ///   (``PerturbationConfig``, ...; enum values by variant name), an unknown one is an error;
@@ -265,26 +132,18 @@ pub fn simulate(
     let qd0 = vec1(py, qd0, "qd0", Some(n))?;
     let (t0, t1) = span(py, t_span)?;
     let method = method_of(py, method, method_options)?;
-    let integrator = integrator_of(py, integrator)?;
+    let integrator = word::<IntegratorName>(py, "integrator", integrator)?.integrator(None, None);
     let ec = ErrorControl {
         rtol,
         atol,
-        norm: norm_of(py, norm)?,
+        norm: word::<NormName>(py, "norm", norm)?.kind(),
     };
     let t_eval = t_eval.map(|t| vec1(py, t, "t_eval", None)).transpose()?;
-    let passage_policy = passage_policy_of(py, passage_policy)?;
-    let energy_tolerance = energy_tolerance_of(py, energy_tolerance)?;
+    let passage_policy: PassagePolicy = word(py, "passage_policy", passage_policy)?;
+    let energy_tolerance = check_energy_tolerance(energy_tolerance)
+        .map_err(|m| input(py, format!("energy_tolerance: {m}, or None")))?;
     let dynamics = dynamics_of(py, kkt, kkt_rank_rtol, kkt_pivot_rtol, rank_deficiency)?;
-    let make = match consistent {
-        "require" => false,
-        "make" => true,
-        _ => {
-            return Err(input(
-                py,
-                format!("consistent = `{consistent}`: `require` or `make`"),
-            ))
-        }
-    };
+    let make = word::<Consistency>(py, "consistent", consistent)? == Consistency::Make;
     let result = py.detach(|| {
         let mut sim = Simulation::new(model.mechanism(), &q0, &qd0, t0, t1)
             .method(method)

@@ -1,4 +1,4 @@
-//! `contour.sweep`: the command line's sweep engine (`contour_cli::sweep`) from Python — the
+//! `contour.sweep`: the sweep engine of both doors (`contour_scenario::sweep`) from Python — the
 //! same sweep description (a base scenario, a grid over dotted keys, seeded random keys), the
 //! same runs ([`run_one`]) and the same cells ([`Sweep::cells`]) as `contour sweep`, returned
 //! as typed columns instead of files (the Python layer makes the DataFrame).
@@ -8,15 +8,13 @@
 //! and the `KeyboardInterrupt` is raised.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{sync_channel, RecvTimeoutError};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
 
-use contour_cli::sweep::{run_one, RunRow, Sweep, MAX_JOBS};
-use contour_cli::table::ColumnKind;
+use contour_scenario::sweep::{run_rows, ColumnKind, Delivery, RunRow, Sweep, MAX_JOBS};
 
 use crate::error::input;
 
@@ -28,7 +26,12 @@ const MAX_DEPTH: usize = 32;
 
 /// A Python value (dict, list, tuple, str, bool, int, float, numpy array or scalar) as TOML;
 /// `at` names the value in errors.
-fn to_toml(py: Python<'_>, v: &Bound<'_, PyAny>, at: &str, depth: usize) -> PyResult<toml::Value> {
+pub(crate) fn to_toml(
+    py: Python<'_>,
+    v: &Bound<'_, PyAny>,
+    at: &str,
+    depth: usize,
+) -> PyResult<toml::Value> {
     if depth > MAX_DEPTH {
         return Err(input(
             py,
@@ -74,7 +77,7 @@ fn to_toml(py: Python<'_>, v: &Bound<'_, PyAny>, at: &str, depth: usize) -> PyRe
     ))
 }
 
-fn to_table(
+pub(crate) fn to_table(
     py: Python<'_>,
     d: &Bound<'_, PyDict>,
     at: &str,
@@ -228,47 +231,29 @@ pub fn sweep_columns(
     let sweep = py
         .detach(|| Sweep::from_source(&src, "<sweep>", &dir))
         .map_err(|e| input(py, e.to_string()))?;
-    let total = sweep.len();
-    let next = AtomicUsize::new(0);
+    let todo: Vec<usize> = (0..sweep.len()).collect();
     let stop = AtomicBool::new(false);
-    let jobs = jobs.min(total).max(1);
-    let mut rows: Vec<RunRow> = Vec::with_capacity(total);
-    let interrupt = py.detach(|| {
-        let (tx, rx) = sync_channel::<RunRow>(64 * jobs);
-        std::thread::scope(|scope| {
-            for _ in 0..jobs {
-                let tx = tx.clone();
-                let (sweep, next, stop) = (&sweep, &next, &stop);
-                scope.spawn(move || {
-                    while !stop.load(Ordering::Relaxed) {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= total || tx.send(run_one(sweep, i)).is_err() {
-                            break;
-                        }
-                    }
-                });
+    let mut rows: Vec<RunRow> = Vec::with_capacity(todo.len());
+    let mut interrupt: Option<PyErr> = None;
+    let mut checked = Instant::now();
+    let stopped = || stop.load(Ordering::Relaxed);
+    py.detach(|| {
+        run_rows(&sweep, &todo, jobs, Some(TICK), &stopped, |d| {
+            if let Delivery::Row(_, row) = d {
+                rows.push(row);
             }
-            drop(tx);
-            let mut interrupt: Option<PyErr> = None;
-            let mut checked = Instant::now();
-            loop {
-                match rx.recv_timeout(TICK) {
-                    Ok(row) => rows.push(row),
-                    Err(RecvTimeoutError::Disconnected) => break,
-                    Err(RecvTimeoutError::Timeout) => {}
-                }
-                if interrupt.is_none() && checked.elapsed() >= TICK {
-                    checked = Instant::now();
-                    // Python runs its signal handlers here (Ctrl-C: KeyboardInterrupt)
-                    if let Err(e) = Python::attach(|py| py.check_signals()) {
-                        stop.store(true, Ordering::Relaxed);
-                        interrupt = Some(e);
-                    }
+            if interrupt.is_none() && checked.elapsed() >= TICK {
+                checked = Instant::now();
+                // Python runs its signal handlers here (Ctrl-C: KeyboardInterrupt)
+                if let Err(e) = Python::attach(|py| py.check_signals()) {
+                    stop.store(true, Ordering::Relaxed);
+                    interrupt = Some(e);
                 }
             }
-            interrupt
+            Ok::<(), std::convert::Infallible>(())
         })
-    });
+    })
+    .unwrap_or_else(|never| match never {});
     if let Some(e) = interrupt {
         return Err(e);
     }

@@ -27,7 +27,7 @@ def cli_binary() -> pathlib.Path | None:
 def cli():
     p = cli_binary()
     if p is None:
-        why = "the `contour` binary is not built (cargo build -p contour-cli)"
+        why = "the `contour` binary is not built (cargo build --bin contour)"
         if os.environ.get("CONTOUR_REQUIRE_CLI"):
             pytest.fail(why)
         pytest.skip(why)

@@ -93,7 +93,7 @@ def test_exact_stabilization_needs_bdf():
     dict(atol=-1.0),
     dict(method="nope"),
     dict(integrator="euler"),
-    dict(method="baumgarte"),
+    dict(method="baumgarte", delta=-1.0),
     dict(t_eval=[0.5, 0.25]),
     dict(consistent="maybe"),
     dict(bogus_option=3),
@@ -248,3 +248,25 @@ outputs = [0.0, 0.125, 0.25, 0.375, 0.5]
                           t_eval=[0.0, 0.125, 0.25, 0.375, 0.5])
     assert tr.q.tolist() == ref["q"]
     assert tr.qd.tolist() == ref["qd"]
+
+
+def test_the_model_registry_lists_every_model_with_its_parameters():
+    entries = contour.models()
+    names = [m["name"] for m in entries]
+    assert "pendulum" in names and "n-four-bar" in names
+    for name in names:
+        if name not in ("n-four-bar", "urdf"):
+            assert contour.model(name).name
+    n4 = next(m for m in entries if m["name"] == "n-four-bar")
+    n = next(p for p in n4["params"] if p["name"] == "n")
+    assert n["required"] and "1 to 1000" in n["range"]
+
+
+def test_baumgarte_without_gains_takes_the_one_default():
+    m = contour.model("pendulum")
+    q0, qd0 = m.initial_state(0.5)
+    a = contour.simulate(m, q0, qd0, (0.0, 0.5), method="baumgarte", atol=1e-8)
+    b = contour.simulate(m, q0, qd0, (0.0, 0.5), method="baumgarte", alpha=10.0, beta=25.0, atol=1e-8)
+    assert np.array_equal(a.q, b.q)
+    with pytest.raises(contour.InvalidInputError, match="delta"):
+        contour.simulate(m, q0, qd0, (0.0, 0.5), method="baumgarte", delta=2.0, alpha=1.0)

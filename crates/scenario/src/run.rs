@@ -1,22 +1,15 @@
 //! One simulation of a scenario: model, method, integrator, tolerance, times → [`Trajectory`].
 //! `simulate` writes it; `sweep` summarizes it.
 
-use serde::de::DeserializeOwned;
-use serde::Serialize;
-
 use contour::prelude::{
-    simulate_contact, BaumgarteGains, ConsistentStateOptions, ContactConfig, DynamicsOptions,
-    EcsConfig, ErrorControl, Integrator, KktMethod, KktSolver, Method, NormKind,
-    ParametrizationConfig, PerturbationConfig, ProjectionError, ProjectorConfig, RankDeficiency,
-    Scheme, Simulation, Trajectory,
+    simulate_contact, ConsistentStateOptions, ContactConfig, DynamicsOptions, ErrorControl,
+    Integrator, Method, ProjectionError, Scheme, Simulation, Trajectory,
 };
 
-use crate::error::{CliError, ScenarioError};
+use crate::error::{Error, ScenarioError};
 use crate::model::{build, Origin};
-use crate::scenario::{
-    Consistency, IntegratorName, KktName, MethodName, ModelSpec, NormName, RankDeficiencyName,
-    Scenario,
-};
+use crate::scenario::{Consistency, IntegratorName, MethodName, ModelSpec, Scenario};
+use crate::words::check_energy_tolerance;
 use contour::model::ModelError;
 
 /// The outcome of one run: the trajectory, or the failure with the partial trajectory.
@@ -26,107 +19,28 @@ pub enum Outcome {
     /// The library failed after the start: its error, and the trajectory so far (if any).
     Failed {
         /// The error.
-        error: CliError,
+        error: Error,
         /// The trajectory up to the failure.
         partial: Option<Box<Trajectory>>,
     },
 }
 
-/// `default` with the keys of `settings` replaced (every key must be one of `default`'s).
-fn overlay<T: Serialize + DeserializeOwned>(
-    default: &T,
-    settings: &toml::Table,
-    prefix: &str,
-    origin: Origin<'_>,
-) -> Result<T, ScenarioError> {
-    let toml::Value::Table(mut table) =
-        toml::Value::try_from(default).map_err(|e| origin.error(prefix, e.to_string()))?
-    else {
-        return Err(origin.error(prefix, "settings are not a table"));
-    };
-    for (k, v) in settings {
-        let key = format!("{prefix}.{k}");
-        if !table.contains_key(k) && !optional_field(k) {
-            let known: Vec<&str> = table.keys().map(String::as_str).collect();
-            return Err(origin.error(
-                &key,
-                format!(
-                    "unknown setting `{k}`, expected one of {}",
-                    known.join(", ")
-                ),
-            ));
-        }
-        table.insert(k.clone(), v.clone());
-    }
-    T::deserialize(toml::Value::Table(table))
-        .map_err(|e| origin.error(prefix, e.message().to_string()))
-}
-
-/// Option fields are absent from a serialized default (TOML has no null).
-fn optional_field(k: &str) -> bool {
-    matches!(k, "h_init" | "fixed_step")
-}
-
-/// The library's method with the scenario's settings.
+/// The library's method with the scenario's settings ([`MethodName::method`]).
 pub fn method(s: &Scenario, origin: Origin<'_>) -> Result<Method, ScenarioError> {
-    let st = &s.method.settings;
-    let p = "method.settings";
-    Ok(match s.method.name {
-        MethodName::Direct => {
-            if let Some(k) = st.keys().next() {
-                return Err(origin.error(&format!("{p}.{k}"), "the direct method has no settings"));
-            }
-            Method::Direct
-        }
-        MethodName::Baumgarte => Method::Baumgarte(overlay(
-            &BaumgarteGains {
-                alpha: 10.0,
-                beta: 25.0,
-            },
-            st,
-            p,
-            origin,
-        )?),
-        MethodName::Perturbation => {
-            Method::Perturbation(overlay(&PerturbationConfig::default(), st, p, origin)?)
-        }
-        MethodName::Parametrization => {
-            Method::Parametrization(overlay(&ParametrizationConfig::default(), st, p, origin)?)
-        }
-        MethodName::ExactStabilization => {
-            Method::ExactStabilization(overlay(&EcsConfig::default(), st, p, origin)?)
-        }
-        MethodName::Projector => {
-            Method::Projector(overlay(&ProjectorConfig::default(), st, p, origin)?)
-        }
-    })
+    s.method
+        .name
+        .method(&s.method.settings)
+        .map_err(|e| match e.key {
+            Some(k) => origin.error(&format!("method.settings.{k}"), e.message),
+            None => origin.error("method.settings", e.message),
+        })
 }
 
 /// The library's integrator with the scenario's step settings.
 pub fn integrator(s: &Scenario) -> Integrator {
     let spec = &s.integrator;
-    macro_rules! set {
-        ($c:expr) => {{
-            let mut c = $c;
-            if let Some(h) = spec.h_max {
-                c.h_max = h;
-            }
-            if spec.h_init.is_some() {
-                c.h_init = spec.h_init;
-            }
-            c
-        }};
-    }
-    match spec.resolved(s.method.name) {
-        IntegratorName::Abm => Integrator::Abm(set!(contour::prelude::AbmConfig::default())),
-        IntegratorName::Dopri5 => {
-            Integrator::DormandPrince(set!(contour::prelude::DormandPrinceConfig::default()))
-        }
-        IntegratorName::Rkg => {
-            Integrator::RungeKuttaGill(set!(contour::prelude::RungeKuttaGillConfig::default()))
-        }
-        IntegratorName::Bdf => Integrator::Bdf(set!(contour::prelude::BdfConfig::default())),
-    }
+    spec.resolved(s.method.name)
+        .integrator(spec.h_max, spec.h_init)
 }
 
 /// The error control of the scenario.
@@ -134,61 +48,23 @@ pub fn error_control(s: &Scenario) -> ErrorControl {
     ErrorControl {
         rtol: s.tolerance.rtol,
         atol: s.tolerance.atol,
-        norm: match s.tolerance.norm {
-            NormName::L2 => NormKind::L2,
-            NormName::Rms => NormKind::Rms,
-            NormName::Max => NormKind::Max,
-        },
+        norm: s.tolerance.norm.kind(),
     }
 }
 
-/// The options of the constrained dynamics from `[dynamics]`, each tolerance checked by the
-/// library's KKT solver (the rule it applies at the start of a run) and refused against its
-/// key.
+/// The options of the constrained dynamics from `[dynamics]` ([`DynamicsSpec::options`]),
+/// a tolerance out of range refused against its key.
+///
+/// [`DynamicsSpec::options`]: crate::scenario::DynamicsSpec::options
 pub fn dynamics(s: &Scenario, origin: Origin<'_>) -> Result<DynamicsOptions, ScenarioError> {
-    let d = &s.dynamics;
-    let method = match d.kkt.unwrap_or_default() {
-        KktName::RangeSpace => KktMethod::RangeSpace,
-        KktName::FullLu => KktMethod::FullLu,
-    };
-    let mut probe = KktSolver::new(1, 1, method);
-    if let Some(tol) = d.rank_rtol {
-        probe.set_rank_rtol(tol).map_err(|_| {
-            origin.error(
-                "dynamics.rank_rtol",
-                format!("must be in [0, 1), not {tol:e}"),
-            )
-        })?;
-    }
-    if let Some(tol) = d.pivot_rtol {
-        probe.set_pivot_rtol(tol).map_err(|_| {
-            origin.error(
-                "dynamics.pivot_rtol",
-                format!("must be finite and non-negative, not {tol:e}"),
-            )
-        })?;
-    }
-    Ok(DynamicsOptions {
-        method,
-        rank_rtol: d.rank_rtol,
-        pivot_rtol: d.pivot_rtol,
-        rank_deficiency: match d.rank_deficiency.unwrap_or_default() {
-            RankDeficiencyName::MinimumNorm => RankDeficiency::MinimumNorm,
-            RankDeficiencyName::Error => RankDeficiency::Error,
-        },
-        ..DynamicsOptions::default()
-    })
+    s.dynamics
+        .options()
+        .map_err(|e| origin.error(&format!("dynamics.{}", e.field()), e.to_string()))
 }
 
 /// `tolerance.energy` \[J\], refused unless positive and finite.
 pub fn energy_tolerance(s: &Scenario, origin: Origin<'_>) -> Result<Option<f64>, ScenarioError> {
-    match s.tolerance.energy {
-        Some(tol) if !(tol.is_finite() && tol > 0.0) => Err(origin.error(
-            "tolerance.energy",
-            format!("must be a positive, finite energy [J], not {tol:e}"),
-        )),
-        tol => Ok(tol),
-    }
+    check_energy_tolerance(s.tolerance.energy).map_err(|m| origin.error("tolerance.energy", m))
 }
 
 /// Refuses the options of the bilateral driver (`method.passage_policy`, `tolerance.energy`,
@@ -256,21 +132,6 @@ pub fn output_times(
     Ok(t)
 }
 
-/// The kebab-case name of the scenario's model (`[model.<name>]`).
-pub fn model_name(model: &ModelSpec) -> &'static str {
-    match model {
-        ModelSpec::Pendulum(_) => "pendulum",
-        ModelSpec::SliderCrank(_) => "slider-crank",
-        ModelSpec::FourBar(_) => "four-bar",
-        ModelSpec::Keerthi(_) => "keerthi",
-        ModelSpec::Huang(_) => "huang",
-        ModelSpec::Arm7(_) => "arm7",
-        ModelSpec::Andrews(_) => "andrews",
-        ModelSpec::NFourBar(_) => "n-four-bar",
-        ModelSpec::Urdf(_) => "urdf",
-    }
-}
-
 /// The scenario key that set a value the model refuses, and what is wrong with it.
 fn locate_model(e: &ModelError, s: &Scenario) -> Option<(String, String)> {
     let initial = |what: &str| match what {
@@ -283,7 +144,7 @@ fn locate_model(e: &ModelError, s: &Scenario) -> Option<(String, String)> {
     match e {
         ModelError::InvalidParameter { what, value } => {
             let key = match what.split_once('.') {
-                Some((_, field)) => format!("model.{}.{field}", model_name(&s.model)),
+                Some((_, field)) => format!("model.{}.{field}", s.model.name()),
                 None if *what == "tol" => "initial.tol".to_string(),
                 None => return None,
             };
@@ -390,7 +251,7 @@ pub fn locate(e: &contour::Error, s: &Scenario) -> Option<(String, String)> {
 
 /// A library error before the start, reported against the scenario key that caused it when
 /// there is one ([`locate`]).
-pub fn located(e: impl Into<contour::Error>, s: &Scenario, origin: Origin<'_>) -> CliError {
+pub fn located(e: impl Into<contour::Error>, s: &Scenario, origin: Origin<'_>) -> Error {
     let e = e.into();
     match locate(&e, s) {
         Some((key, message)) => origin.error(&key, message).into(),
@@ -402,7 +263,7 @@ pub fn located(e: impl Into<contour::Error>, s: &Scenario, origin: Origin<'_>) -
 /// state, the time span and output times, the tolerances, the method's settings and the
 /// integrator it needs — with errors located like [`run`]'s. Returns the model's number of
 /// coordinates. A sweep runs it on every grid value when it loads.
-pub fn check(s: &Scenario, origin: Origin<'_>) -> Result<usize, CliError> {
+pub fn check(s: &Scenario, origin: Origin<'_>) -> Result<usize, Error> {
     let built = build(&s.model, &s.initial, origin)?;
     if let Err(e) = built.mech.validate() {
         return Err(located(e, s, origin));
@@ -439,12 +300,7 @@ pub fn check(s: &Scenario, origin: Origin<'_>) -> Result<usize, CliError> {
             return Err(located(
                 ProjectionError::UnsupportedIntegrator {
                     method: "exact-stabilization",
-                    integrator: match integrator {
-                        IntegratorName::Abm => "abm",
-                        IntegratorName::Dopri5 => "dopri5",
-                        IntegratorName::Rkg => "rkg",
-                        IntegratorName::Bdf => "bdf",
-                    },
+                    integrator: integrator.as_str(),
                 },
                 s,
                 origin,
@@ -456,7 +312,7 @@ pub fn check(s: &Scenario, origin: Origin<'_>) -> Result<usize, CliError> {
 
 /// Runs the simulation of `s`. Errors before the start (the scenario, the model, the input
 /// checks) are `Err`; a failure during the run is [`Outcome::Failed`].
-pub fn run(s: &Scenario, origin: Origin<'_>) -> Result<Outcome, CliError> {
+pub fn run(s: &Scenario, origin: Origin<'_>) -> Result<Outcome, Error> {
     let built = build(&s.model, &s.initial, origin)?;
     if let Err(e) = built.mech.validate() {
         return Err(located(e, s, origin));
@@ -467,7 +323,7 @@ pub fn run(s: &Scenario, origin: Origin<'_>) -> Result<Outcome, CliError> {
         .end
         .ok_or_else(|| origin.error("time.end", "missing: the end time is required"))?;
     let outputs = output_times(s, t0, t_end, origin)?;
-    let failed = |e: CliError, partial| Ok(Outcome::Failed { error: e, partial });
+    let failed = |e: Error, partial| Ok(Outcome::Failed { error: e, partial });
     if built.has_unilateral_rows() {
         refuse_bilateral_options(s, origin)?;
         let friction = match &s.model {

@@ -406,7 +406,8 @@ pub enum MethodName {
     Perturbation,
     /// Local parametrization.
     Parametrization,
-    /// GGL with the BDF.
+    /// GGL with the BDF (also spelled `ecs`).
+    #[serde(alias = "ecs")]
     ExactStabilization,
     /// Kövecses' projectors.
     Projector,
@@ -420,7 +421,8 @@ pub struct MethodSpec {
     #[serde(default)]
     pub name: MethodName,
     /// Overrides of the method's configuration (its field names; the rest keep the library's
-    /// defaults; Baumgarte: `alpha`, `beta`, default 10 and 25).
+    /// defaults; Baumgarte: `alpha`, `beta` or `delta`, default
+    /// [`crate::words::BAUMGARTE_DEFAULT_GAINS`]).
     #[serde(default)]
     pub settings: toml::Table,
     /// What the direct and Baumgarte methods do at a singular passage (`J` below its initial
@@ -464,10 +466,7 @@ impl IntegratorSpec {
     /// The integrator that runs: the one named, else BDF for `exact-stabilization` (a DAE
     /// method: GGL needs an implicit DAE integrator) and ABM for every other method.
     pub fn resolved(&self, method: MethodName) -> IntegratorName {
-        self.name.unwrap_or(match method {
-            MethodName::ExactStabilization => IntegratorName::Bdf,
-            _ => IntegratorName::Abm,
-        })
+        self.name.unwrap_or(method.default_integrator())
     }
 }
 
@@ -745,7 +744,7 @@ pub const MAX_FILE_BYTES: u64 = 32 << 20;
 /// The text of a scenario or sweep file, refused above [`MAX_FILE_BYTES`].
 pub fn read_source(path: &Path) -> crate::error::Result<String> {
     let len = std::fs::metadata(path)
-        .map_err(|e| crate::CliError::io(path, e))?
+        .map_err(|e| crate::Error::io(path, e))?
         .len();
     if len > MAX_FILE_BYTES {
         return Err(ScenarioError {
@@ -760,7 +759,7 @@ pub fn read_source(path: &Path) -> crate::error::Result<String> {
         }
         .into());
     }
-    std::fs::read_to_string(path).map_err(|e| crate::CliError::io(path, e))
+    std::fs::read_to_string(path).map_err(|e| crate::Error::io(path, e))
 }
 
 /// Reads and parses a scenario file.
