@@ -1,4 +1,5 @@
-//! Rust errors → the Python exception hierarchy of `contour._errors`.
+//! Rust errors → the Python exception hierarchy of `contour._errors`. A leaf: it imports no
+//! other module of the binding (a failed run's partial trajectory is attached by `failure`).
 //!
 //! The classes live in Python (`python/contour/_errors.py`) so that `InvalidInputError` can
 //! derive from both `ContourError` and `ValueError`; Rust looks them up by name when it raises.
@@ -7,8 +8,6 @@ use pyo3::prelude::*;
 
 use contour::projection::ProjectionError;
 use contour::Error;
-
-use crate::trajectory::Trajectory;
 
 /// The Python class of an error family (a name in `contour._errors`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,7 +63,7 @@ pub fn input(py: Python<'_>, message: impl Into<String>) -> PyErr {
 
 /// The family of a facade error: input errors (parameters, tolerances, time spans, output
 /// times) are `InvalidInputError`; the rest by the crate they come from.
-fn family_of(e: &Error) -> Family {
+pub fn family_of(e: &Error) -> Family {
     match e {
         Error::Linalg(_) => Family::Linalg,
         Error::Model(m) => model_family(m),
@@ -106,36 +105,4 @@ fn projection_family(p: &ProjectionError) -> Family {
         | ProjectionError::UnsupportedNorm { .. } => Family::Input,
         _ => Family::Simulation,
     }
-}
-
-/// A facade error as its Python exception; a run that failed after it started carries its
-/// partial trajectory (`partial`, `t`, `q`, `qd`).
-pub fn to_py(py: Python<'_>, e: Error) -> PyErr {
-    let family = family_of(&e);
-    let err = raise(py, family, e.to_string());
-    if let Error::Projection(ProjectionError::Failed(f)) = e {
-        if let Err(attach) = attach_partial(py, &err, *f) {
-            return attach;
-        }
-    }
-    err
-}
-
-/// Sets `partial`, `t`, `q`, `qd` of the exception `err` from a failed run.
-pub fn attach_partial(
-    py: Python<'_>,
-    err: &PyErr,
-    f: contour::projection::SimulationFailure,
-) -> PyResult<()> {
-    let value = err.value(py);
-    value.setattr("t", f.t)?;
-    value.setattr("q", numpy::PyArray1::from_vec(py, f.q))?;
-    value.setattr("qd", numpy::PyArray1::from_vec(py, f.qd))?;
-    value.setattr("partial", Py::new(py, Trajectory::from(*f.partial))?)?;
-    Ok(())
-}
-
-/// Converts any error that converts into the facade's [`Error`].
-pub fn facade<E: Into<Error>>(py: Python<'_>, e: E) -> PyErr {
-    to_py(py, e.into())
 }

@@ -24,6 +24,7 @@ use pyo3::prelude::*;
 
 mod convert;
 mod error;
+mod failure;
 mod model;
 mod plan;
 mod pymech;

@@ -24,7 +24,8 @@ use contour_scenario::registry::{model_spec, ParamError, MODELS};
 use contour_scenario::scenario::{ClosureSpec, MAX_N_FOUR_BAR_LOOPS};
 
 use crate::convert::{out1, out2, vec1, vec3};
-use crate::error::{facade, input};
+use crate::error::input;
+use crate::failure::facade;
 use crate::sweep::to_table;
 
 pub use contour_scenario::model::{BoxedMechanism, StateFn};

@@ -14,7 +14,8 @@ use contour::planning::{
 use contour::prelude::{KinematicTree, Mechanism};
 
 use crate::convert::{out1, rows2, vec1, vec3};
-use crate::error::{facade, input};
+use crate::error::input;
+use crate::failure::facade;
 use crate::model::{Model, Urdf};
 use crate::trajectory::Trajectory;
 
@@ -81,7 +82,7 @@ impl JointPathSpec {
     fn derivatives(&self, py: Python<'_>, s: f64) -> PyResult<(Vec<f64>, Vec<f64>, Vec<f64>)> {
         let jp = self.joint_path();
         let n = jp.dof();
-        let err = |e: contour::planning::PlanningError| crate::error::to_py(py, e.into());
+        let err = |e: contour::planning::PlanningError| crate::failure::to_py(py, e.into());
         jp.path().point(s).map_err(err)?; // refuses s outside the path
         let seg = jp.path().locate(s);
         let (mut q, mut b, mut bb) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
@@ -366,7 +367,7 @@ pub fn plan(
             }
         })
     })?;
-    let s = solved.map_err(|e| crate::error::to_py(py, e))?;
+    let s = solved.map_err(|e| crate::failure::to_py(py, e))?;
     let mut trajectory = contour::trajectory_from_plan(&s.samples);
     trajectory.integrator = algorithm.to_string();
     let arr = |v: &[f64]| out1(py, v).into_any().unbind();

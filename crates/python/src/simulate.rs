@@ -13,7 +13,8 @@ use contour_scenario::scenario::{Consistency, DynamicsSpec, IntegratorName, Meth
 use contour_scenario::words::{check_energy_tolerance, parse_word};
 
 use crate::convert::vec1;
-use crate::error::{facade, input, to_py};
+use crate::error::input;
+use crate::failure::{facade, to_py};
 use crate::model::Model;
 use crate::sweep::to_table;
 use crate::trajectory::Trajectory;
