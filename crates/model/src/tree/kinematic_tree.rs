@@ -8,6 +8,7 @@ use crate::spatial::{
 use crate::validate::{check_finite, check_len};
 use crate::{Mechanism, ModelError};
 use faer::MatMut;
+use std::sync::OnceLock;
 
 /// A body's inertia in the form [`KinematicTree::world_inertias`] transforms.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,6 +34,17 @@ enum CompositeLink {
     Set(usize),
     /// `λ(i) = p ≠ i − 1`, a later such child: `ws.ic[p] += I^c_i`.
     Add(usize),
+}
+
+/// Per body `i`: its moving ancestors as runs `a..b` of consecutive body indices,
+/// `runs[start[i]..start[i + 1]]` in increasing order (Featherstone's support set `κ(i)`
+/// without `i`, RBDA §6.2), so that the CRBA walks only the bodies of `λ(i), λ(λ(i)), …` and
+/// writes zeros over the gaps (a chain is one run `0..i`).
+#[derive(Debug, Clone)]
+struct Support {
+    runs: Vec<(usize, usize)>,
+    /// Start of body `i`'s runs in `runs` (`n_B + 1` entries).
+    start: Vec<usize>,
 }
 
 /// A kinematic tree with a fixed base: bodies `0..n_B`, `parent(i) < i`
@@ -66,19 +78,18 @@ pub struct KinematicTree {
     composite: Vec<CompositeLink>,
     /// Per body: it has children other than `i + 1` (their `I^c` sum is in `ws.ic[i]`).
     branched: Vec<bool>,
-    /// Per body `i`: its moving ancestors as runs `a..b` of consecutive body indices,
-    /// `support[support_start[i]..support_start[i + 1]]` in increasing order (Featherstone's
-    /// support set `κ(i)` without `i`, RBDA §6.2), so that the CRBA walks only the bodies of
-    /// `λ(i), λ(λ(i)), …` and writes zeros over the gaps (a chain is one run `0..i`).
-    support: Vec<(usize, usize)>,
-    /// Start of body `i`'s runs in `support` (`n_B + 1` entries).
-    support_start: Vec<usize>,
+    /// Per body `p`: the child whose link is [`CompositeLink::Set`]`(p)`, if any (so that
+    /// [`KinematicTree::add_body`] turns it into `Add(p)` in O(1)).
+    set_child: Vec<Option<usize>>,
+    /// The CRBA's support runs ([`Support`]), built by the first CRBA that uses them: their
+    /// size grows with the depth of the tree, and the other algorithms need none.
+    support: OnceLock<Support>,
     pub(super) dof: usize,
     pub(super) gravity: Vec3,
     /// Identifies the structure (bodies, joints, transforms, inertias) for the caches of a
     /// [`TreeData`]: a new value at every [`KinematicTree::add_body`], kept by clones.
     pub(super) id: u64,
-    /// Workspaces of the [`Mechanism`] methods (see [`DataPool`]).
+    /// Workspaces of the [`Mechanism`] methods (see [`DataPool`]), made on first use.
     pool: DataPool,
     /// The tree the dynamics run on when some bodies hang on fixed joints: every such body
     /// merged into the nearest moving ancestor (its inertia moved into that body's frame,
@@ -86,8 +97,9 @@ pub struct KinematicTree {
     /// base (it never moves), and the fixed chains composed into the tree transforms, as
     /// Pinocchio's URDF import does. The same coordinates in the same order, so `M`, `h`,
     /// RNEA and ABA are those of this tree to round-off; the kinematic queries and the
-    /// closures keep every body. `None` when no body has a fixed joint.
-    pub(super) lumped: Option<Box<KinematicTree>>,
+    /// closures keep every body. `None` when no body has a fixed joint. Built on first use
+    /// ([`KinematicTree::lumped`]), so that adding a body stays O(1).
+    lumped: OnceLock<Option<Box<KinematicTree>>>,
 }
 
 impl KinematicTree {
@@ -105,13 +117,13 @@ impl KinematicTree {
             q_index: Vec::new(),
             composite: Vec::new(),
             branched: Vec::new(),
-            support: Vec::new(),
-            support_start: vec![0],
+            set_child: Vec::new(),
+            support: OnceLock::new(),
             dof: 0,
             gravity: [0.0, 0.0, -9.81],
             id: super::data::next_id(),
             pool: DataPool::default(),
-            lumped: None,
+            lumped: OnceLock::new(),
         }
     }
 
@@ -181,10 +193,8 @@ impl KinematicTree {
             Some(p) if p + 1 == n => CompositeLink::Chain,
             Some(p) => {
                 // The pass runs over decreasing indices: this child is now the first.
-                for l in &mut self.composite {
-                    if *l == CompositeLink::Set(p) {
-                        *l = CompositeLink::Add(p);
-                    }
+                if let Some(c) = self.set_child[p].replace(n) {
+                    self.composite[c] = CompositeLink::Add(p);
                 }
                 self.branched[p] = true;
                 CompositeLink::Set(p)
@@ -192,24 +202,47 @@ impl KinematicTree {
         };
         self.composite.push(link);
         self.branched.push(false);
-        if let Some(p) = parent {
-            // κ(n) \ {n} = κ(p): p's runs, then p itself when its joint moves
-            let runs = self.support_start[p]..self.support_start[p + 1];
-            self.support.extend_from_within(runs);
-            if self.joint[p].dof() == 1 {
-                let own = self.support.len() > self.support_start[n];
-                match self.support.last_mut() {
-                    Some(last) if own && last.1 == p => last.1 = p + 1,
-                    _ => self.support.push((p, p + 1)),
-                }
-            }
-        }
-        self.support_start.push(self.support.len());
+        self.set_child.push(None);
         self.dof += joint.dof();
+        // O(1): the lumped tree, the support runs and the workspaces are made on first use
         self.id = super::data::next_id();
-        self.lumped = self.build_lumped();
-        self.pool = DataPool::new(self.data());
+        self.lumped = OnceLock::new();
+        self.support = OnceLock::new();
+        self.pool = DataPool::default();
         Ok(n)
+    }
+
+    /// The lumped tree of the field's doc (`None` when every joint moves), built by the first
+    /// call after the last [`KinematicTree::add_body`].
+    pub(super) fn lumped(&self) -> Option<&KinematicTree> {
+        self.lumped.get_or_init(|| self.build_lumped()).as_deref()
+    }
+
+    /// The support runs of every body ([`Support`]), built by the first call after the last
+    /// [`KinematicTree::add_body`].
+    fn support(&self) -> &Support {
+        self.support.get_or_init(|| {
+            let mut s = Support {
+                runs: Vec::new(),
+                start: Vec::with_capacity(self.n_bodies() + 1),
+            };
+            s.start.push(0);
+            for (n, parent) in self.parent.iter().enumerate() {
+                if let Some(p) = *parent {
+                    // κ(n) \ {n} = κ(p): p's runs, then p itself when its joint moves
+                    s.runs.extend_from_within(s.start[p]..s.start[p + 1]);
+                    if self.joint[p].dof() == 1 {
+                        let own = s.runs.len() > s.start[n];
+                        match s.runs.last_mut() {
+                            Some(last) if own && last.1 == p => last.1 = p + 1,
+                            _ => s.runs.push((p, p + 1)),
+                        }
+                    }
+                }
+                s.start.push(s.runs.len());
+            }
+            s
+        })
     }
 
     /// The tree of [`KinematicTree::lumped`]'s doc, `None` when every joint moves.
@@ -302,7 +335,7 @@ impl KinematicTree {
     /// Sets gravity `g` \[m/s²\] in base coordinates (`a_g = [0; g]`).
     pub fn set_gravity(&mut self, g: Vec3) {
         self.gravity = g;
-        if let Some(l) = &mut self.lumped {
+        if let Some(Some(l)) = self.lumped.get_mut() {
             l.gravity = g;
         }
     }
@@ -380,14 +413,22 @@ impl KinematicTree {
     /// methods fill. One per thread; the tree itself is shared by reference.
     pub fn data(&self) -> TreeData {
         let mut d = TreeData::new(self.n_bodies(), self.dof, self.id);
-        d.lumped = self.lumped.as_ref().map(|l| Box::new(l.data()));
+        d.lumped = self.lumped().map(|l| Box::new(l.data()));
         d
     }
 
     /// Runs `f` on a workspace of the tree's own pool (the [`Mechanism`] methods, which
-    /// take no workspace).
+    /// take no workspace); the pool's workspaces are sized for this tree on first use.
     pub(crate) fn with_data<R>(&self, f: impl FnOnce(&mut TreeData) -> R) -> R {
-        self.pool.with(|| self.data(), f)
+        self.pool.with(
+            || self.data(),
+            |ws| {
+                if ws.owner != self.id {
+                    *ws = self.data();
+                }
+                f(ws)
+            },
+        )
     }
 
     /// Makes `data` this tree's: a workspace of another tree with the same sizes has its
@@ -408,13 +449,13 @@ impl KinematicTree {
                 });
             }
         }
-        match (&self.lumped, &mut data.lumped) {
+        match (self.lumped(), &mut data.lumped) {
             (Some(l), Some(d)) => l.adopt(d)?,
             (None, None) => {}
             (l, _) => {
                 return Err(ModelError::DimensionMismatch {
                     what: "tree data (bodies on moving joints)",
-                    expected: l.as_ref().map_or(self.n_bodies(), |l| l.n_bodies()),
+                    expected: l.map_or(self.n_bodies(), |l| l.n_bodies()),
                     found: data.lumped.as_ref().map_or(data.xup.len(), |d| d.xup.len()),
                 })
             }
@@ -523,7 +564,7 @@ impl KinematicTree {
     /// world-frame RNEA. No joint transform in either pass. `ws.v`, `ws.a`, `ws.f` are left
     /// in world coordinates (the closures' kinematics recompute theirs without gravity).
     fn rnea(&self, ws: &mut TreeData, q: &[f64], qd: &[f64], qdd: Option<&[f64]>, tau: &mut [f64]) {
-        if let (Some(l), Some(d)) = (&self.lumped, ws.lumped.as_deref_mut()) {
+        if let (Some(l), Some(d)) = (self.lumped(), ws.lumped.as_deref_mut()) {
             return l.rnea(d, q, qd, qdd, tau);
         }
         let a_root = Motion::new([0.0; 3], scale3(-1.0, &self.gravity));
@@ -567,7 +608,7 @@ impl KinematicTree {
     /// diagonal is written from the support runs of body `i` (RBDA §6.2: only the ancestors
     /// `λ(i), λ(λ(i)), …` give non-zero entries), in one contiguous pass.
     fn crba(&self, ws: &mut TreeData, q: &[f64], mut m: MatMut<'_, f64>, fill: Triangles) {
-        if let (Some(l), Some(d)) = (&self.lumped, ws.lumped.as_deref_mut()) {
+        if let (Some(l), Some(d)) = (self.lumped(), ws.lumped.as_deref_mut()) {
             return l.crba(d, q, m, fill);
         }
         self.world_inertias(ws, q);
@@ -576,11 +617,16 @@ impl KinematicTree {
         let n = self.dof;
         if !by_column {
             m.fill(0.0);
+        } else if ws.h.len() != n * n {
+            // the first CRBA on this workspace: `M`'s buffer, zeroed (see `TreeData::h`)
+            ws.h.clear();
+            ws.h.resize(n * n, 0.0);
         }
         // One backward pass: `I^c_i` is complete when body `i` is reached (its children have
         // larger indices), so column `i` of `H` follows at once. `next` carries `I^c_{i+1}` in
         // registers when `λ(i+1) = i` (a chain); other children leave theirs in `ws.ic`.
         let mut next: Option<SpatialInertia> = None;
+        let support = by_column.then(|| self.support());
         for i in (0..self.n_bodies()).rev() {
             let mut ic = ws.iw[i];
             if self.branched[i] {
@@ -598,11 +644,11 @@ impl KinematicTree {
             let Some(k) = self.q_index[i] else { continue };
             let s = &ws.s_world[i];
             let f = ic.apply(s);
-            if by_column {
+            if let Some(support) = support {
                 // `ws.h` is `M` column-major; its entries off the support runs stay zero
                 let h = &mut ws.h;
                 h[k * n + k] = s.dot(&f);
-                for &(a, b) in &self.support[self.support_start[i]..self.support_start[i + 1]] {
+                for &(a, b) in &support.runs[support.start[i]..support.start[i + 1]] {
                     let col = &mut h[k * n + a..k * n + b];
                     for (hj, sj) in col.iter_mut().zip(&ws.s_world[a..b]) {
                         *hj = sj.dot(&f);
