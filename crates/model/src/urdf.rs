@@ -233,6 +233,14 @@ pub enum UrdfImportError {
         /// Line of the joint.
         line: usize,
     },
+    /// An import option out of its range ([`UrdfOptions::validate`]).
+    #[error("invalid URDF option {option} = {value:e}")]
+    InvalidOption {
+        /// The option's field name in [`UrdfOptions`].
+        option: &'static str,
+        /// The rejected value.
+        value: f64,
+    },
 }
 
 /// Import options. `Default`: lenient (`strict = false`), `inertia_tolerance = 1e-6`.
@@ -244,7 +252,8 @@ pub struct UrdfOptions {
     pub strict: bool,
     /// Relative tolerance of the repair: a negative principal moment `λ` with
     /// `|λ| ≤ inertia_tolerance · I_max` (`I_max` the largest principal moment of any link) is
-    /// set to zero; below that the tensor is kept with a warning (module doc).
+    /// set to zero; below that the tensor is kept with a warning (module doc). Range: finite
+    /// and `≥ 0` (`0`: no repair).
     pub inertia_tolerance: f64,
 }
 
@@ -264,6 +273,27 @@ impl UrdfOptions {
             strict: true,
             ..Self::default()
         }
+    }
+
+    /// Checks every option against its range: `inertia_tolerance` finite and `≥ 0` (`strict`
+    /// takes any value). Every import entry point calls it once, before reading the text.
+    ///
+    /// Errors: [`crate::ModelError::Urdf`] holding [`UrdfImportError::InvalidOption`], which names
+    /// the option and the value.
+    pub fn validate(&self) -> Result<(), crate::ModelError> {
+        self.check().map_err(crate::ModelError::from)
+    }
+
+    /// [`UrdfOptions::validate`] with the import's error type.
+    fn check(&self) -> Result<(), UrdfImportError> {
+        let t = self.inertia_tolerance;
+        if !(t.is_finite() && t >= 0.0) {
+            return Err(UrdfImportError::InvalidOption {
+                option: "inertia_tolerance",
+                value: t,
+            });
+        }
+        Ok(())
     }
 }
 
@@ -434,12 +464,13 @@ pub fn import_urdf_file(
     path: impl AsRef<Path>,
     options: &UrdfOptions,
 ) -> Result<UrdfImport, UrdfImportError> {
+    options.check()?;
     let path = path.as_ref();
     let s = std::fs::read_to_string(path).map_err(|e| UrdfImportError::Io {
         path: path.display().to_string(),
         message: e.to_string(),
     })?;
-    import_urdf_str(&s, options)
+    import_checked(&s, options)
 }
 
 /// Builds a [`KinematicTree`] from URDF text with the default (lenient) options (see the
@@ -456,7 +487,16 @@ pub fn tree_and_limits_from_urdf_str(
 }
 
 /// The import with its report: tree, limits, mimic couplings and warnings.
+///
+/// Errors: [`UrdfImportError::InvalidOption`] for options out of range
+/// ([`UrdfOptions::validate`]), and the module doc's defects of the description.
 pub fn import_urdf_str(s: &str, options: &UrdfOptions) -> Result<UrdfImport, UrdfImportError> {
+    options.check()?;
+    import_checked(s, options)
+}
+
+/// [`import_urdf_str`] with `options` already validated.
+fn import_checked(s: &str, options: &UrdfOptions) -> Result<UrdfImport, UrdfImportError> {
     let robot = xml::read(s)?;
     let mut link_index = HashMap::new();
     for (k, l) in robot.links.iter().enumerate() {

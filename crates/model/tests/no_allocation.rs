@@ -1,6 +1,6 @@
 //! The per-step routines of `ConstrainedDynamics` and of kinematic trees (CRBA, RNEA, ABA,
 //! closure rows, FDgq) do not touch the heap once the workspace exists (ARCHITECTURE.md,
-//! "Rules that keep it fast"; a tree's workspaces are allocated when it is built).
+//! "Rules that keep it fast"; a tree's workspaces are allocated by its first calls).
 //!
 //! A per-thread counting allocator (`allocation-counter`, safe to install: the
 //! unsafe `GlobalAlloc` impl lives in that crate) records the allocations of the

@@ -3,7 +3,8 @@
 use contour_model::models::{panda_arm, ssrms_arm};
 use contour_model::tree::KinematicTree;
 use contour_model::urdf::{
-    import_urdf_str, tree_from_urdf_file, tree_from_urdf_str, UrdfImportError, UrdfOptions,
+    import_urdf_file, import_urdf_str, tree_from_urdf_file, tree_from_urdf_str, UrdfImportError,
+    UrdfOptions,
 };
 use contour_model::{Mechanism, ModelError};
 use faer::Mat;
@@ -192,4 +193,44 @@ fn bad_files_give_errors_that_name_the_element() {
     // converts into the crate error
     let m: ModelError = err("<robot").into();
     assert!(matches!(m, ModelError::Urdf(UrdfImportError::Parse { .. })));
+}
+
+#[test]
+fn options_out_of_range_are_refused_by_validate_and_by_every_import() {
+    let good = robot(GOOD_LINKS, &joint("j1", "revolute", "base", "l1"));
+    let path = data("arm7.urdf");
+    // inertia_tolerance: finite and >= 0
+    for bad in [f64::NAN, -1.0, -1e-300, f64::INFINITY, f64::NEG_INFINITY] {
+        let options = UrdfOptions {
+            inertia_tolerance: bad,
+            ..UrdfOptions::default()
+        };
+        let named = |e: &UrdfImportError| {
+            matches!(e, UrdfImportError::InvalidOption { option: "inertia_tolerance", value }
+                if value.to_bits() == bad.to_bits())
+        };
+        match options.validate().unwrap_err() {
+            ModelError::Urdf(e) => assert!(named(&e), "{e:?}"),
+            e => panic!("{e:?}"),
+        }
+        let e = import_urdf_str(&good, &options).unwrap_err();
+        assert!(named(&e), "{e:?}");
+        let e = import_urdf_file(&path, &options).unwrap_err();
+        assert!(named(&e), "{e:?}");
+        // refused before the file is read
+        let e = import_urdf_file(data("no such file.urdf"), &options).unwrap_err();
+        assert!(named(&e), "{e:?}");
+        assert!(e.to_string().contains("inertia_tolerance"), "{e}");
+    }
+    for ok in [0.0, 1e-6, 1.0, 1e3] {
+        for strict in [false, true] {
+            // strict takes either value
+            let options = UrdfOptions {
+                strict,
+                inertia_tolerance: ok,
+            };
+            options.validate().unwrap();
+            import_urdf_str(&good, &options).unwrap();
+        }
+    }
 }

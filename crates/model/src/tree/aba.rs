@@ -71,7 +71,7 @@ impl KinematicTree {
         tau: &[f64],
         qdd: &mut [f64],
     ) -> Result<(), ModelError> {
-        if let (Some(l), Some(d)) = (&self.lumped, ws.lumped.as_deref_mut()) {
+        if let (Some(l), Some(d)) = (self.lumped(), ws.lumped.as_deref_mut()) {
             return l.aba(d, q, qd, tau, qdd);
         }
         let nb = self.n_bodies();

@@ -39,8 +39,10 @@ pub struct TreeData {
     /// CRBA: the sum of the composite inertias `I^c_j` of the children `j` of body `i` other
     /// than `i + 1` (valid for the bodies with such children, see [`CompositeLink`]).
     pub(crate) ic: Vec<SpatialInertia>,
-    /// CRBA: `M` column-major (`N × N`). Only the entries of ancestor pairs and the diagonal
-    /// are ever written, so the others stay zero from the start (Pinocchio's `data.M`).
+    /// CRBA: `M` column-major (`N × N`), allocated (zeroed) by the first CRBA that uses it,
+    /// empty until then: building a tree and the other algorithms stay O(N) in memory. Only
+    /// the entries of ancestor pairs and the diagonal are ever written, so the others stay
+    /// zero from the start (Pinocchio's `data.M`).
     pub(crate) h: Vec<f64>,
     /// Body inertias in world coordinates, `⁰X_iᵀ I_i ⁰X_i` (CRBA and RNEA), valid when `iw_ok`.
     pub(crate) iw: Vec<SpatialInertia>,
@@ -65,7 +67,8 @@ pub struct TreeData {
 }
 
 impl TreeData {
-    /// Sized for `nb` bodies and `dof` coordinates, caches empty.
+    /// Sized for `nb` bodies and `dof` coordinates, caches empty; O(`nb` + `dof`) memory (the
+    /// CRBA's `N × N` buffer is made on first use).
     pub(crate) fn new(nb: usize, dof: usize, owner: u64) -> Self {
         Self {
             owner,
@@ -76,7 +79,7 @@ impl TreeData {
             a: vec![Motion::ZERO; nb],
             f: vec![Force::ZERO; nb],
             ic: vec![SpatialInertia::default(); nb],
-            h: vec![0.0; dof * dof],
+            h: Vec::new(),
             iw: vec![SpatialInertia::default(); nb],
             s_world: vec![Motion::ZERO; nb],
             ia: vec![ArticulatedInertia::default(); nb],

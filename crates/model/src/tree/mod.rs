@@ -57,11 +57,16 @@
 
 mod aba;
 mod closure;
+mod crba;
 mod data;
+mod energies;
+mod jacobians;
 mod joint;
 mod kinematic_tree;
+mod kinematics;
 mod mimic;
 mod path_terms;
+mod rnea;
 #[cfg(test)]
 mod tests;
 

@@ -48,7 +48,7 @@ impl KinematicTree {
         b: &mut [f64],
         c: &mut [f64],
     ) {
-        if let (Some(l), Some(d)) = (&self.lumped, ws.lumped.as_deref_mut()) {
+        if let (Some(l), Some(d)) = (self.lumped(), ws.lumped.as_deref_mut()) {
             return l.path_terms(d, q, qp, qpp, a, b, c);
         }
         // a_0 = −a_g, RBDA Table 5.1
@@ -113,7 +113,7 @@ impl KinematicTree {
         qdd: &[f64],
         tau: &mut [f64],
     ) {
-        if let (Some(l), Some(d)) = (&self.lumped, ws.lumped.as_deref_mut()) {
+        if let (Some(l), Some(d)) = (self.lumped(), ws.lumped.as_deref_mut()) {
             return l.rnea_body(d, q, qd, qdd, tau);
         }
         let a_root = Motion::new([0.0; 3], scale3(-1.0, &self.gravity));
