@@ -18,6 +18,7 @@ pub mod error;
 pub mod part;
 pub mod plan;
 pub mod plots;
+pub mod shard;
 pub mod simulate;
 pub mod sweep;
 pub mod table;

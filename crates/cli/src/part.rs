@@ -26,11 +26,12 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{CliError, Result};
-use crate::sweep::{Shard, Sweep};
+use crate::shard::Shard;
 use crate::table::{
     csv_line, parquet_metadata, temp_beside, write_atomic, ColumnKind, CsvRecords, ParquetStream,
     Record, Table,
 };
+use contour_scenario::sweep::Sweep;
 
 /// Version of the sidecar's layout.
 pub const FORMAT: u32 = 1;
