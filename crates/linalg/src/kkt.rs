@@ -254,10 +254,11 @@ impl KktSolver {
         self.rank_rtol
     }
 
-    /// Sets the relative rank cut-off of the rank-revealing solve, in `[0, 1)`.
+    /// Sets the relative rank cut-off of the rank-revealing solve, in `(0, 1)`: a zero
+    /// cut-off keeps the round-off singular values (of order `ε · σ_max`) of exactly
+    /// redundant rows as constraint directions, and `≥ 1` drops every direction.
     pub fn set_rank_rtol(&mut self, rel_tol: f64) -> Result<(), LinalgError> {
-        check_tol("KktSolver::set_rank_rtol: rel_tol", rel_tol)?;
-        if rel_tol >= 1.0 {
+        if !(rel_tol > 0.0 && rel_tol < 1.0) {
             return Err(LinalgError::InvalidTolerance {
                 what: "KktSolver::set_rank_rtol: rel_tol",
                 value: rel_tol,
@@ -895,6 +896,7 @@ mod tests {
         assert!(!solver.last_solve_was_rank_revealing());
         assert_eq!(solver.last_rank(), 3);
         assert!(solver.set_rank_rtol(1.0).is_err() && solver.set_rank_rtol(-1.0).is_err());
+        assert!(solver.set_rank_rtol(0.0).is_err() && solver.set_rank_rtol(f64::NAN).is_err());
     }
 
     #[test]

@@ -59,20 +59,76 @@ impl Baumgarte {
 /// solver's default pivot tolerance (`1e-12`) and rank cut-off (`1e-6`,
 /// [`contour_linalg::DEFAULT_KKT_RANK_RTOL`]), and the rank-revealing solve where `J` is
 /// rank-deficient ([`RankDeficiency::MinimumNorm`]).
+///
+/// The range of each option, checked by [`DynamicsOptions::validate`] (the one check; every
+/// workspace built from the options and every simulation calls it):
+///
+/// | option            | range      | meaning at the ends                                        |
+/// |-------------------|------------|------------------------------------------------------------|
+/// | `baumgarte.alpha` | `[0, ∞)`   | 0: no velocity term                                        |
+/// | `baumgarte.beta`  | `[0, ∞)`   | 0: no position term                                        |
+/// | `pivot_rtol`      | `[0, ∞)`   | 0: rank-revealing solve only where the Cholesky of `S` fails; ≥ 1: always |
+/// | `rank_rtol`       | `(0, 1)`   | open at both ends (below)                                  |
+///
+/// `rank_rtol = 0` is refused: an exactly redundant row has a computed singular value of
+/// order `ε · σ_max`, not 0, so a zero cut-off keeps round-off as a constraint direction and
+/// the rank-revealing solve divides by it (λ of order `1/ε`, and a residual check that cannot
+/// pass); no choice of the other options gives 0 a useful meaning. `rank_rtol ≥ 1` would drop
+/// every direction.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct DynamicsOptions {
     /// How the augmented system is solved.
     pub method: KktMethod,
     /// Baumgarte terms added to the acceleration constraint (`None`: plain (1.4)).
     pub baumgarte: Option<Baumgarte>,
-    /// Relative pivot tolerance of the KKT solver (`None`: `contour_linalg::DEFAULT_KKT_PIVOT_RTOL`).
+    /// Relative pivot tolerance of the KKT solver, in `[0, ∞)` (`None`:
+    /// `contour_linalg::DEFAULT_KKT_PIVOT_RTOL`).
     pub pivot_rtol: Option<f64>,
-    /// Relative rank cut-off of the rank-revealing solve, on the singular values of `L⁻¹Jᵀ`
-    /// (`None`: [`contour_linalg::DEFAULT_KKT_RANK_RTOL`]).
+    /// Relative rank cut-off of the rank-revealing solve, on the singular values of `L⁻¹Jᵀ`,
+    /// in `(0, 1)` (`None`: [`contour_linalg::DEFAULT_KKT_RANK_RTOL`]).
     pub rank_rtol: Option<f64>,
     /// What a rank-deficient `J` gives: the unique `q̈` and the minimum-norm `λ` (default), or
     /// [`ModelError::RankDeficientJacobian`].
     pub rank_deficiency: RankDeficiency,
+}
+
+impl DynamicsOptions {
+    /// Checks every option against its range (table of [`DynamicsOptions`]):
+    /// [`ModelError::InvalidOption`] names the first option out of range (NaN is out of every
+    /// range), with its value and range.
+    pub fn validate(&self) -> Result<(), ModelError> {
+        /// `(option, value if set, whether it is in range, the range)`.
+        type Check = (&'static str, Option<f64>, fn(f64) -> bool, &'static str);
+        const NON_NEGATIVE: &str = "[0, ∞) (finite)";
+        fn non_negative(v: f64) -> bool {
+            v.is_finite() && v >= 0.0
+        }
+        fn open_unit(v: f64) -> bool {
+            v > 0.0 && v < 1.0
+        }
+        let (alpha, beta) = self
+            .baumgarte
+            .map_or((None, None), |b| (Some(b.alpha), Some(b.beta)));
+        let checks: [Check; 4] = [
+            ("baumgarte.alpha", alpha, non_negative, NON_NEGATIVE),
+            ("baumgarte.beta", beta, non_negative, NON_NEGATIVE),
+            ("pivot_rtol", self.pivot_rtol, non_negative, NON_NEGATIVE),
+            ("rank_rtol", self.rank_rtol, open_unit, "(0, 1)"),
+        ];
+        for (option, value, in_range, range) in checks {
+            match value {
+                Some(value) if !in_range(value) => {
+                    return Err(ModelError::InvalidOption {
+                        option,
+                        value,
+                        range,
+                    })
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Workspace for the constrained dynamics of one mechanism: the matrices
@@ -139,37 +195,22 @@ impl ConstrainedDynamics {
         }
     }
 
-    /// Workspace for `mech` with explicit options; [`ModelError::InvalidParameter`]
-    /// for negative or non-finite gains or tolerance, or bad model parameters
+    /// Workspace for `mech` with explicit options; [`ModelError::InvalidOption`] for an
+    /// option out of its range ([`DynamicsOptions::validate`]), or bad model parameters
     /// ([`Mechanism::validate`]).
     pub fn with_options<M: Mechanism + ?Sized>(
         mech: &M,
         options: DynamicsOptions,
     ) -> Result<Self, ModelError> {
         mech.validate()?;
-        if let Some(bg) = options.baumgarte {
-            for (what, v) in [("baumgarte.alpha", bg.alpha), ("baumgarte.beta", bg.beta)] {
-                if !(v.is_finite() && v >= 0.0) {
-                    return Err(ModelError::InvalidParameter { what, value: v });
-                }
-            }
-        }
+        options.validate()?;
         let mut s = Self::build(mech, options.baumgarte, options.method);
+        // in range after `validate`: the solver's own checks agree with it
         if let Some(tol) = options.pivot_rtol {
-            s.kkt
-                .set_pivot_rtol(tol)
-                .map_err(|_| ModelError::InvalidParameter {
-                    what: "pivot_rtol",
-                    value: tol,
-                })?;
+            s.kkt.set_pivot_rtol(tol)?;
         }
         if let Some(tol) = options.rank_rtol {
-            s.kkt
-                .set_rank_rtol(tol)
-                .map_err(|_| ModelError::InvalidParameter {
-                    what: "rank_rtol",
-                    value: tol,
-                })?;
+            s.kkt.set_rank_rtol(tol)?;
         }
         s.kkt.set_rank_deficiency(options.rank_deficiency);
         Ok(s)
@@ -438,6 +479,7 @@ impl ConstrainedDynamics {
                 return Err(ModelError::InconsistentAtSingularity {
                     rank: self.kkt.last_rank(),
                     rows: self.l,
+                    tolerance: self.kkt.rank_rtol(),
                     residual: d.abs(),
                     bound,
                 });
@@ -899,6 +941,161 @@ mod tests {
                 }
             ));
         }
+    }
+
+    /// One range per option, checked by `validate` and by every workspace built from the
+    /// options; `rank_rtol = 0` is refused like 1, NaN and negative values.
+    #[test]
+    fn options_out_of_range_are_named() {
+        let d = DynamicsOptions::default();
+        assert_eq!(d.validate(), Ok(()));
+        let ok = [
+            DynamicsOptions {
+                pivot_rtol: Some(0.0),
+                ..d
+            },
+            DynamicsOptions {
+                pivot_rtol: Some(10.0),
+                ..d
+            },
+            DynamicsOptions {
+                rank_rtol: Some(0.5),
+                ..d
+            },
+            DynamicsOptions {
+                baumgarte: Some(Baumgarte {
+                    alpha: 0.0,
+                    beta: 0.0,
+                }),
+                ..d
+            },
+        ];
+        for o in ok {
+            assert_eq!(o.validate(), Ok(()), "{o:?}");
+        }
+        let bg = |alpha, beta| Some(Baumgarte { alpha, beta });
+        let bad = [
+            (
+                "rank_rtol",
+                0.0,
+                DynamicsOptions {
+                    rank_rtol: Some(0.0),
+                    ..d
+                },
+            ),
+            (
+                "rank_rtol",
+                1.0,
+                DynamicsOptions {
+                    rank_rtol: Some(1.0),
+                    ..d
+                },
+            ),
+            (
+                "rank_rtol",
+                -1.0,
+                DynamicsOptions {
+                    rank_rtol: Some(-1.0),
+                    ..d
+                },
+            ),
+            (
+                "rank_rtol",
+                f64::NAN,
+                DynamicsOptions {
+                    rank_rtol: Some(f64::NAN),
+                    ..d
+                },
+            ),
+            (
+                "pivot_rtol",
+                -1.0,
+                DynamicsOptions {
+                    pivot_rtol: Some(-1.0),
+                    ..d
+                },
+            ),
+            (
+                "pivot_rtol",
+                f64::NAN,
+                DynamicsOptions {
+                    pivot_rtol: Some(f64::NAN),
+                    ..d
+                },
+            ),
+            (
+                "pivot_rtol",
+                f64::INFINITY,
+                DynamicsOptions {
+                    pivot_rtol: Some(f64::INFINITY),
+                    ..d
+                },
+            ),
+            (
+                "baumgarte.alpha",
+                -1.0,
+                DynamicsOptions {
+                    baumgarte: bg(-1.0, 0.0),
+                    ..d
+                },
+            ),
+            (
+                "baumgarte.beta",
+                f64::NAN,
+                DynamicsOptions {
+                    baumgarte: bg(1.0, f64::NAN),
+                    ..d
+                },
+            ),
+        ];
+        let sc = SliderCrank::default();
+        for (option, value, o) in bad {
+            for e in [
+                o.validate().unwrap_err(),
+                ConstrainedDynamics::with_options(&sc, o).unwrap_err(),
+            ] {
+                match e {
+                    ModelError::InvalidOption {
+                        option: got,
+                        value: v,
+                        ..
+                    } => assert!(got == option && v.total_cmp(&value).is_eq(), "{e}"),
+                    e => panic!("{option}: {e}"),
+                }
+            }
+        }
+        let msg = DynamicsOptions {
+            rank_rtol: Some(0.0),
+            ..d
+        }
+        .validate()
+        .unwrap_err()
+        .to_string();
+        assert!(msg.contains("rank_rtol") && msg.contains("(0, 1)"), "{msg}");
+    }
+
+    /// The message of an inconsistency at a singularity says what is wrong: a lost rank (r < L)
+    /// or, with every row kept, a cut-off below the solve's round-off.
+    #[test]
+    fn inconsistency_messages_say_what_is_wrong() {
+        let e = |rank| ModelError::InconsistentAtSingularity {
+            rank,
+            rows: 2,
+            tolerance: 1e-20,
+            residual: 1e-17,
+            bound: 1e-21,
+        };
+        let lost = e(1).to_string();
+        assert!(
+            lost.contains("rank 1 < 2 rows") && lost.contains("1.000e-20"),
+            "{lost}"
+        );
+        let kept = e(2).to_string();
+        assert!(!kept.contains("2 < 2"), "{kept}");
+        assert!(
+            kept.contains("kept all 2 rows") && kept.contains("raise rank_rtol"),
+            "{kept}"
+        );
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub enum ModelError {
         pivot: f64,
     },
     /// The constraint Jacobian `J` (L×N) does not have full row rank L where it is required.
-    #[error("constraint Jacobian has numerical rank {rank} < {rows} rows (relative tolerance {tolerance:.3e})")]
+    #[error("constraint Jacobian has numerical rank {rank} < {rows} rows where full row rank is required (singular values of L^-1 J^T at or below {tolerance:.3e} sigma_max count as lost)")]
     RankDeficientJacobian {
         /// Numerical rank found.
         rank: usize,
@@ -53,12 +53,14 @@ pub enum ModelError {
     /// of `φ̇` that the nearly lost directions amplify), and continuing with the least-squares
     /// `q̈` would pick a branch at random. Methods that keep the state on the manifold (the
     /// projector method, projection after every step) do not meet it.
-    #[error("constraint Jacobian has numerical rank {rank} < {rows} rows and the acceleration constraint is inconsistent in the lost directions (row residual {residual:.3e} > {bound:.3e}): the state has left the constraint manifold near a singular configuration")]
+    #[error("{}", inconsistent_message(*rank, *rows, *tolerance, *residual, *bound))]
     InconsistentAtSingularity {
         /// Numerical rank of `J`.
         rank: usize,
         /// Number of rows L.
         rows: usize,
+        /// The relative rank cut-off of the solve (`rank_rtol`).
+        tolerance: f64,
         /// Largest `|d_i|` of the dropped part of the data.
         residual: f64,
         /// The bound it exceeds (`rank_rtol` times the size of the row's terms).
@@ -88,6 +90,46 @@ pub enum ModelError {
         /// The rejected value.
         value: f64,
     },
+    /// An option of [`crate::DynamicsOptions`] outside its documented range
+    /// ([`crate::DynamicsOptions::validate`]).
+    #[error("DynamicsOptions::{option} = {value:.3e} is outside its range {range}")]
+    InvalidOption {
+        /// The option (`"rank_rtol"`, `"pivot_rtol"`, `"baumgarte.alpha"`, ...).
+        option: &'static str,
+        /// The rejected value.
+        value: f64,
+        /// The accepted range, as written in the option's documentation.
+        range: &'static str,
+    },
+    /// The declared sparsity pattern ([`crate::Mechanism::sparsity`]) omits an entry that the
+    /// dense matrix has ([`crate::SparsityPattern::verify`]).
+    #[error("the declared sparsity pattern omits {matrix} entry ({row}, {col}) = {value:.3e}")]
+    UndeclaredSparsity {
+        /// `"mass matrix"` or `"jacobian"`.
+        matrix: &'static str,
+        /// Row of the entry.
+        row: usize,
+        /// Column of the entry.
+        col: usize,
+        /// Its dense value at the probed state.
+        value: f64,
+    },
+    /// The sparse values ([`crate::Mechanism::mass_matrix_values`],
+    /// [`crate::Mechanism::constraint_jacobian_values`]) differ from the dense matrix at an
+    /// entry of the pattern ([`crate::SparsityPattern::verify`]).
+    #[error("the sparse values of the {matrix} give ({row}, {col}) = {value:.3e}, the dense matrix {dense:.3e}")]
+    SparseValuesMismatch {
+        /// `"mass matrix"` or `"jacobian"`.
+        matrix: &'static str,
+        /// Row of the entry.
+        row: usize,
+        /// Column of the entry.
+        col: usize,
+        /// The sparse value (duplicates summed).
+        value: f64,
+        /// The dense value.
+        dense: f64,
+    },
     /// A solve returned a result that does not satisfy its own equations to the accuracy
     /// the data allow: the residual exceeds `bound`
     /// (`RESIDUAL_FACTOR · ε · (Σ|J_ik q̈_k| + |ρ_i|)` for the constrained accelerations,
@@ -115,6 +157,26 @@ pub enum ModelError {
     /// A linear-algebra failure not covered by a more specific variant.
     #[error(transparent)]
     Linalg(#[from] LinalgError),
+}
+
+/// The message of [`ModelError::InconsistentAtSingularity`]: a lost rank, or (rank = rows) a
+/// cut-off below the round-off of the solve.
+fn inconsistent_message(rank: usize, rows: usize, tol: f64, residual: f64, bound: f64) -> String {
+    if rank < rows {
+        format!(
+            "constraint Jacobian has numerical rank {rank} < {rows} rows (cut-off {tol:.3e} sigma_max) \
+             and the acceleration constraint is inconsistent in the lost directions (row residual \
+             {residual:.3e} > {bound:.3e}): the state has left the constraint manifold near a \
+             singular configuration"
+        )
+    } else {
+        format!(
+            "the rank-revealing solve kept all {rows} rows of the constraint Jacobian (rank {rank} \
+             of {rows} at the cut-off {tol:.3e} sigma_max) and still leaves a row residual \
+             {residual:.3e} > {bound:.3e} (the cut-off times the row's terms): the rank cut-off \
+             is below the round-off of the solve, raise rank_rtol"
+        )
+    }
 }
 
 impl ModelError {

@@ -36,6 +36,117 @@ pub struct SparsityPattern {
     pub jacobian: Vec<(usize, usize)>,
 }
 
+impl SparsityPattern {
+    /// Checks the declared pattern against the dense matrices, once before a sparse run: at
+    /// `(t, q)` and at two states with every coordinate moved by `±1e-2 (1 + |q_k|)` (so that
+    /// an entry that vanishes at `q` by coincidence, e.g. a `cos θ` at `θ = π/2`, is seen),
+    /// every entry of `J` and of the upper triangle of `M` larger than `1e-12` of its matrix's
+    /// largest entry must be in the pattern, and [`Mechanism::mass_matrix_values`] /
+    /// [`Mechanism::constraint_jacobian_values`] must give the dense values at the pattern's
+    /// entries (duplicates summed) to `1e-10` of that scale.
+    ///
+    /// Errors: [`crate::ModelError::UndeclaredSparsity`] with the first missing entry,
+    /// [`crate::ModelError::SparseValuesMismatch`] with the first wrong value,
+    /// [`crate::ModelError::DimensionMismatch`] for an entry outside the matrix. Allocates
+    /// (dense `M` and `J`); its cost is measured in `benches/results/options_2026-11-28.md`.
+    pub fn verify<M: Mechanism + ?Sized>(
+        &self,
+        mech: &M,
+        t: f64,
+        q: &[f64],
+    ) -> Result<(), crate::ModelError> {
+        let (n, l) = (mech.dof(), mech.n_constraints());
+        crate::validate::check_len("q", q, n)?;
+        for (what, entries, rows) in [
+            ("sparsity pattern: mass row", &self.mass, n),
+            ("sparsity pattern: jacobian row", &self.jacobian, l),
+        ] {
+            if let Some(&(r, c)) = entries.iter().find(|&&(r, c)| r >= rows || c >= n) {
+                let (expected, found) = if r >= rows { (rows, r) } else { (n, c) };
+                return Err(crate::ModelError::DimensionMismatch {
+                    what,
+                    expected,
+                    found,
+                });
+            }
+        }
+        let mut m = faer::Mat::<f64>::zeros(n, n);
+        let mut j = faer::Mat::<f64>::zeros(l, n);
+        let mut dm = vec![0.0; n * n];
+        let mut dj = vec![0.0; l * n];
+        let mut mv = vec![0.0; self.mass.len()];
+        let mut jv = vec![0.0; self.jacobian.len()];
+        let mut qp = q.to_vec();
+        for probe in 0..3 {
+            for (k, (x, &q0)) in qp.iter_mut().zip(q).enumerate() {
+                // a fixed pattern of signs and sizes in [-1, 1] per coordinate and probe
+                let w = ((k * 7 + probe * 13) % 17) as f64 / 8.0 - 1.0;
+                *x = if probe == 0 {
+                    q0
+                } else {
+                    q0 + 1e-2 * (1.0 + q0.abs()) * w
+                };
+            }
+            mech.mass_matrix(&qp, m.as_mut());
+            mech.constraint_jacobian(t, &qp, j.as_mut());
+            mech.mass_matrix_values(&qp, &mut mv);
+            mech.constraint_jacobian_values(t, &qp, &mut jv);
+            check_declared("mass matrix", &m, &self.mass, &mv, &mut dm, true)?;
+            check_declared("jacobian", &j, &self.jacobian, &jv, &mut dj, false)?;
+        }
+        Ok(())
+    }
+}
+
+/// One matrix of [`SparsityPattern::verify`]: `declared` (column-major, the size of `dense`)
+/// receives the sum of `values` at the pattern's entries, NaN elsewhere; then every entry (the
+/// upper triangle only for `upper`) is compared, column by column.
+fn check_declared(
+    matrix: &'static str,
+    dense: &faer::Mat<f64>,
+    entries: &[(usize, usize)],
+    values: &[f64],
+    declared: &mut [f64],
+    upper: bool,
+) -> Result<(), crate::ModelError> {
+    let nr = dense.nrows();
+    declared.fill(f64::NAN);
+    for &(r, c) in entries {
+        declared[r + c * nr] = 0.0;
+    }
+    for (&(r, c), v) in entries.iter().zip(values) {
+        declared[r + c * nr] += v;
+    }
+    let scale = (0..dense.ncols())
+        .flat_map(|c| dense.col_as_slice(c))
+        .fold(0.0f64, |m, x| m.max(x.abs()));
+    for c in 0..dense.ncols() {
+        let rows = if upper { (c + 1).min(nr) } else { nr };
+        let col = &dense.col_as_slice(c)[..rows];
+        for (r, (&value, &given)) in col.iter().zip(&declared[c * nr..]).enumerate() {
+            if given.is_nan() {
+                if value.abs() > 1e-12 * scale || !value.is_finite() {
+                    return Err(crate::ModelError::UndeclaredSparsity {
+                        matrix,
+                        row: r,
+                        col: c,
+                        value,
+                    });
+                }
+            } else if (given - value).abs() > 1e-10 * scale || !given.is_finite() {
+                return Err(crate::ModelError::SparseValuesMismatch {
+                    matrix,
+                    row: r,
+                    col: c,
+                    value: given,
+                    dense: value,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A holonomically constrained mechanical system
 /// `M(q) q̈ + h(q, q̇) = u(t, q, q̇) + J(q)ᵀλ`, `φ(t, q) = 0` (or `≥ 0`).
 ///

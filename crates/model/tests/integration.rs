@@ -11,6 +11,7 @@ mod mechanism_defaults;
 mod no_allocation;
 mod pendulum_motion;
 mod pinocchio_crosscheck;
+mod sparsity_verified;
 mod tree_build_is_linear;
 mod tree_energy;
 mod tree_sync;

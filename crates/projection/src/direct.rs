@@ -377,6 +377,19 @@ impl<'m, M: Mechanism + ?Sized> Direct<'m, M> {
         ctx: &RunContext<'_, 'm, M>,
         baumgarte: Option<Baumgarte>,
     ) -> Result<MethodStart<Self>, ProjectionError> {
+        let name = if baumgarte.is_some() {
+            "baumgarte"
+        } else {
+            "direct"
+        };
+        crate::method::refuse_unused(
+            name,
+            &ctx.dynamics,
+            &[(
+                "baumgarte",
+                "the Baumgarte terms are Method::Baumgarte's gains (Method::Direct has none)",
+            )],
+        )?;
         let opts = DynamicsOptions {
             baumgarte,
             ..ctx.dynamics
@@ -483,10 +496,6 @@ impl<'m, M: Mechanism + ?Sized> ConstraintMethod<M> for Direct<'m, M> {
             }
         }
         Ok(AfterStep::Keep)
-    }
-
-    fn output_dynamics(&self) -> DynamicsOptions {
-        self.opts
     }
 
     fn kkt_dynamics(&mut self) -> Option<&mut ConstrainedDynamics> {

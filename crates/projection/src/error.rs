@@ -52,6 +52,18 @@ pub enum ProjectionError {
         /// The rejected value.
         value: f64,
     },
+    /// An option of [`contour_model::DynamicsOptions`] that the chosen method does not use is
+    /// set ([`crate::Simulation::dynamics`]): refused instead of ignored, with where the
+    /// method takes that setting from instead.
+    #[error("the {method} method does not use DynamicsOptions::{option}: {instead}")]
+    UnusedOption {
+        /// The method (`"projector"`, `"explicit"`, ...).
+        method: &'static str,
+        /// The option (`"rank_rtol"`, `"baumgarte"`, ...).
+        option: &'static str,
+        /// Where the method's own setting comes from.
+        instead: &'static str,
+    },
     /// `rtol`/`atol` outside their range (see `ErrorControl::validate`): negative, not finite,
     /// both zero, above 1, or below what `f64` can resolve.
     #[error("invalid tolerance {which} = {value:.3e}: {reason}")]
@@ -502,8 +514,30 @@ mod tests {
             ModelError::InconsistentAtSingularity {
                 rank: 1,
                 rows: 2,
+                tolerance: tiny,
                 residual: tiny,
                 bound: huge,
+            }
+            .to_string(),
+            ModelError::InvalidOption {
+                option: "rank_rtol",
+                value: v,
+                range: "(0, 1)",
+            }
+            .to_string(),
+            ModelError::UndeclaredSparsity {
+                matrix: "jacobian",
+                row: 1,
+                col: 2,
+                value: v,
+            }
+            .to_string(),
+            ModelError::SparseValuesMismatch {
+                matrix: "jacobian",
+                row: 1,
+                col: 2,
+                value: v,
+                dense: tiny,
             }
             .to_string(),
             ModelError::NoConvergence {

@@ -89,7 +89,8 @@ pub(crate) struct ExplicitGamma<'m, M: ?Sized, G: ?Sized> {
 }
 
 impl<'m, M: Mechanism + ?Sized, G: ExplicitConstraint + ?Sized> ExplicitGamma<'m, M, G> {
-    /// Refuses the BDF; allocates the FDgq workspace.
+    /// Refuses the BDF and every set [`contour_model::DynamicsOptions`] option (FDgq solves
+    /// no KKT system); allocates the FDgq workspace.
     pub(crate) fn new(
         ctx: &RunContext<'_, 'm, M>,
         gamma: &'m G,
@@ -100,6 +101,21 @@ impl<'m, M: Mechanism + ?Sized, G: ExplicitConstraint + ?Sized> ExplicitGamma<'m
                 integrator: "bdf",
             });
         }
+        const NO_KKT: &str = "FDgq integrates the independent coordinates y of q = gamma(y): no KKT solve, no multipliers";
+        crate::method::refuse_unused(
+            "explicit_gamma_q",
+            &ctx.dynamics,
+            &[
+                ("method", NO_KKT),
+                ("pivot_rtol", NO_KKT),
+                ("rank_rtol", NO_KKT),
+                ("rank_deficiency", NO_KKT),
+                (
+                    "baumgarte",
+                    "FDgq's stabilization has its own time constant T_stab",
+                ),
+            ],
+        )?;
         let mech = ctx.mech;
         let n = mech.dof();
         let m = gamma.n_independent();

@@ -120,15 +120,11 @@ pub trait ConstraintMethod<M: Mechanism + ?Sized> {
     /// right-hand side, when there is one).
     fn integrator_error(&mut self, e: OdeError) -> ProjectionError;
 
-    /// Dynamics options of the multipliers of [`Multipliers::Kkt`] outputs.
-    fn output_dynamics(&self) -> DynamicsOptions {
-        DynamicsOptions::default()
-    }
-
-    /// The method's own [`ConstrainedDynamics`] with the options of [`Self::output_dynamics`],
-    /// lent to the driver for the multipliers of [`Multipliers::Kkt`] (one workspace per run
-    /// instead of two; a workspace only: every call overwrites it). `None` (the default): the
-    /// driver builds its own.
+    /// The method's own [`ConstrainedDynamics`], lent to the driver for the multipliers of
+    /// [`Multipliers::Kkt`] (one workspace per run instead of two; a workspace only: every
+    /// call overwrites it; a method whose field has Baumgarte terms lends it so that its
+    /// outputs' λ are those of (4.3)). `None` (the default): the driver builds its own with
+    /// the run's options ([`RunContext::dynamics`]).
     fn kkt_dynamics(&mut self) -> Option<&mut ConstrainedDynamics> {
         None
     }
@@ -285,6 +281,40 @@ pub(crate) fn check_parameters(
     for &(name, value, ok) in params {
         if !(ok && value.is_finite()) {
             return Err(ProjectionError::InvalidParameter { name, value });
+        }
+    }
+    Ok(())
+}
+
+/// The options of `d` that differ from [`DynamicsOptions::default`], by name.
+pub(crate) fn set_options(d: &DynamicsOptions) -> impl Iterator<Item = &'static str> {
+    let def = DynamicsOptions::default();
+    [
+        ("method", d.method != def.method),
+        ("baumgarte", d.baumgarte.is_some()),
+        ("pivot_rtol", d.pivot_rtol.is_some()),
+        ("rank_rtol", d.rank_rtol.is_some()),
+        ("rank_deficiency", d.rank_deficiency != def.rank_deficiency),
+    ]
+    .into_iter()
+    .filter_map(|(name, set)| set.then_some(name))
+}
+
+/// Refuses the first option of `d` that `method` does not use: `unused` lists each such
+/// option with where the method takes that setting from instead
+/// ([`ProjectionError::UnusedOption`]).
+pub(crate) fn refuse_unused(
+    method: &'static str,
+    d: &DynamicsOptions,
+    unused: &[(&'static str, &'static str)],
+) -> Result<(), ProjectionError> {
+    for option in set_options(d) {
+        if let Some(&(option, instead)) = unused.iter().find(|(o, _)| *o == option) {
+            return Err(ProjectionError::UnusedOption {
+                method,
+                option,
+                instead,
+            });
         }
     }
     Ok(())

@@ -1173,6 +1173,11 @@ impl<'m, M: Mechanism + ?Sized> Perturbation<'m, M> {
         let before_final =
             cfg.project_before_final_evaluation && matches!(ctx.integrator, Integrator::Abm(_));
         let pattern = ctx.sparse.pattern(mech);
+        if let Some(p) = &pattern {
+            // a pattern that omits real entries would make every sparse solve wrong (the run
+            // ends much later with "too many steps"): checked once, at the initial state
+            p.verify(mech, ctx.t0, &ctx.x0[..mech.dof()])?;
+        }
         // the rank cut-off and policy of the constrained dynamics (module docs); with the
         // round-off filter an unset cut-off is ROUNDOFF_RANK_RTOL, for the correction and the
         // evaluations alike

@@ -188,10 +188,15 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
         self
     }
 
-    /// Options of the constrained dynamics of every method that solves (1.1)+(1.4) (direct,
-    /// Baumgarte, perturbation, parametrization, GGL, the projector method's Lagrange
-    /// accelerations): KKT method, pivot and rank tolerances, and what a rank-deficient `J`
-    /// gives. The Baumgarte terms come from [`Method::Baumgarte`] (this field's are ignored).
+    /// Options of the constrained dynamics of every method that solves (1.1)+(1.4): KKT
+    /// method, pivot and rank tolerances, what a rank-deficient `J` gives, Baumgarte terms.
+    /// Checked once at the start of the run ([`DynamicsOptions::validate`]); an option the
+    /// chosen method does not use is refused with [`ProjectionError::UnusedOption`], never
+    /// ignored: direct and Baumgarte take their Baumgarte terms from [`Method`] only; the
+    /// projector method with its default accelerations (29)–(31) takes only the defaults (its
+    /// cut-off is `ProjectorConfig::rank_rtol`; with `AccelerationSolver::Lagrange` it uses
+    /// them all); the explicit method takes only the defaults. The table of every option and
+    /// method is measured in `benches/results/options_2026-11-28.md`.
     /// Default [`DynamicsOptions::default`]: range space, the rank-revealing solve where `J`
     /// loses rank.
     #[must_use]
@@ -358,6 +363,9 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             }
         }
         self.error_control.validate()?;
+        // the one range check of the dynamics options; which of them a method uses is the
+        // method's to say (its constructor refuses the ones it does not use)
+        self.dynamics.validate()?;
         if let Some(tol) = self.energy_tol {
             if !(tol.is_finite() && tol > 0.0) {
                 return Err(ProjectionError::InvalidParameter {
@@ -604,7 +612,7 @@ where
         method.name(),
         ctx.integrator.name(),
         ctx.output_times,
-        method.output_dynamics(),
+        ctx.dynamics,
         monitor,
     );
     // (1.6) at x0 was measured by the initial check when there was one (the same monitor

@@ -15,6 +15,7 @@ mod kovecses;
 mod lambda_at_steps;
 mod mutant_witnesses;
 mod no_allocation;
+mod options_every_method;
 mod pendulum;
 mod perturbation_singular_passages;
 mod projection_property;

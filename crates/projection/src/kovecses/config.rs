@@ -84,7 +84,8 @@ pub struct ProjectorConfig {
     /// Accelerations by projection (29)–(31) or by the KKT system (9).
     pub acceleration: AccelerationSolver,
     /// Relative rank cut-off of the pseudo-inverse of `A L⁻ᵀ` (singular values
-    /// `≤ rank_rtol·σ_max` are dropped): loosen it for configuration-dependent redundancy.
+    /// `≤ rank_rtol·σ_max` are dropped), in `(0, 1)`: loosen it for configuration-dependent
+    /// redundancy.
     pub rank_rtol: f64,
     /// Apply the same correction and filtering to interpolated outputs.
     pub corrected_output: bool,
@@ -113,7 +114,9 @@ impl ProjectorConfig {
         }
     }
 
-    /// Checks `rank_rtol ∈ [0, 1)` and the correction tolerance.
+    /// Checks `rank_rtol ∈ (0, 1)` (the range of `DynamicsOptions::rank_rtol`, and for the
+    /// same reason: a zero cut-off keeps round-off singular values) and the correction
+    /// tolerance.
     pub fn validate(&self) -> Result<(), ProjectionError> {
         let (tol, max) = match self.corrections {
             CorrectionCount::ToTolerance { tol, max } => (tol, max),
@@ -123,7 +126,7 @@ impl ProjectorConfig {
             (
                 "rank_rtol",
                 self.rank_rtol,
-                (0.0..1.0).contains(&self.rank_rtol),
+                self.rank_rtol > 0.0 && self.rank_rtol < 1.0,
             ),
             ("correction tol", tol, tol > 0.0),
             ("correction max", max as f64, max > 0),

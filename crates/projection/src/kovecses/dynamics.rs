@@ -64,9 +64,10 @@ pub struct ProjectionDynamics {
 }
 
 impl ProjectionDynamics {
-    /// Workspace for `mech` with the rank cut-off `rank_rtol` (relative to `σ_max(A L⁻ᵀ)`).
+    /// Workspace for `mech` with the rank cut-off `rank_rtol` (relative to `σ_max(A L⁻ᵀ)`),
+    /// in `(0, 1)`.
     pub fn new<M: Mechanism + ?Sized>(mech: &M, rank_rtol: f64) -> Result<Self, ProjectionError> {
-        if !(rank_rtol.is_finite() && (0.0..1.0).contains(&rank_rtol)) {
+        if !(rank_rtol > 0.0 && rank_rtol < 1.0) {
             return Err(ProjectionError::InvalidParameter {
                 name: "rank_rtol",
                 value: rank_rtol,

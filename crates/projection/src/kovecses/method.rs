@@ -102,6 +102,26 @@ impl<'m, M: Mechanism + ?Sized> ProjectorMethod<'m, M> {
         cfg: &ProjectorConfig,
     ) -> Result<MethodStart<Self>, ProjectionError> {
         cfg.validate()?;
+        if cfg.acceleration == AccelerationSolver::Projection {
+            const BY_PROJECTION: &str = "the accelerations (29)-(31) solve no KKT system (AccelerationSolver::Lagrange does)";
+            crate::method::refuse_unused(
+                "projector",
+                &ctx.dynamics,
+                &[
+                    ("method", BY_PROJECTION),
+                    ("pivot_rtol", BY_PROJECTION),
+                    ("rank_rtol", "its rank cut-off is ProjectorConfig::rank_rtol"),
+                    (
+                        "rank_deficiency",
+                        "(29)-(31) give the minimum-norm multipliers at every rank (AccelerationSolver::Lagrange honours RankDeficiency::Error)",
+                    ),
+                    (
+                        "baumgarte",
+                        "(29)-(31) have no Baumgarte terms; the correction (35)/(36) and filtering (33) keep the state on the constraints",
+                    ),
+                ],
+            )?;
+        }
         let mech = ctx.mech;
         let (n, l) = (mech.dof(), mech.n_constraints());
         let mut filter = ConstraintFilter::new(mech, cfg)?;
