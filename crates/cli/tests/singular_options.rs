@@ -196,6 +196,12 @@ fn bad_values_are_refused_with_their_key_and_line() {
         e.contains("s.toml:22:") && e.contains("key `dynamics.rank_rtol`"),
         "{e}"
     );
+    // One range for every method and both doors: a zero cut-off is refused before the run.
+    let e = refused(&format!("{PARALLELOGRAM}[dynamics]\nrank_rtol = 0.0\n"));
+    assert!(
+        e.contains("key `dynamics.rank_rtol`") && e.contains("(0, 1)"),
+        "{e}"
+    );
     let e = refused(&format!("{PARALLELOGRAM}[dynamics]\npivot_rtol = -1e-3\n"));
     assert!(e.contains("key `dynamics.pivot_rtol`"), "{e}");
     let e = refused(&format!("{PARALLELOGRAM}[dynamics]\nkkt = \"qr\"\n"));

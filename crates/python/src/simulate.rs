@@ -91,7 +91,7 @@ fn span(py: Python<'_>, t_span: &Bound<'_, PyAny>) -> PyResult<(f64, f64)> {
 ///   otherwise); ``None`` (default): no limit, the drift is in ``stats["energy_drift"]``;
 /// * the constrained solve ``M q̈ − Jᵀλ = u − h``, ``J q̈ = −ρ`` of every method: ``kkt``
 ///   (``"range_space"``, default, or ``"full_lu"``), ``kkt_rank_rtol`` (rank cut-off in
-///   [0, 1) on the singular values of ``L⁻¹Jᵀ``; ``None``: 1e-6; it also sets where direct and
+///   (0, 1) on the singular values of ``L⁻¹Jᵀ``; ``None``: 1e-6; it also sets where direct and
 ///   Baumgarte see a singular passage), ``kkt_pivot_rtol`` (``None``: 1e-12),
 ///   ``rank_deficiency`` (``"minimum_norm"``, default: unique ``q̈`` and minimum-norm ``λ``
 ///   where ``J`` loses rank, or ``"error"``: the run fails with ``ModelError``).

@@ -98,6 +98,7 @@ def test_the_dynamics_options_reach_the_solve(parallelogram):
         ({"kkt": "qr"}, "kkt"),
         ({"kkt_rank_rtol": 1.5}, "kkt_rank_rtol"),
         ({"kkt_rank_rtol": -1e-3}, "kkt_rank_rtol"),
+        ({"kkt_rank_rtol": 0.0}, r"kkt_rank_rtol.*\(0, 1\)"),
         ({"kkt_pivot_rtol": float("inf")}, "kkt_pivot_rtol"),
         ({"rank_deficiency": "ignore"}, "rank_deficiency"),
     ],

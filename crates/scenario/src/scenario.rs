@@ -543,7 +543,7 @@ pub struct DynamicsSpec {
     /// `"range-space"` (default) or `"full-lu"`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kkt: Option<KktName>,
-    /// Relative rank cut-off of the rank-revealing solve, in `[0, 1)` (default 1e-6): singular
+    /// Relative rank cut-off of the rank-revealing solve, in `(0, 1)` (default 1e-6): singular
     /// values of `L⁻¹Jᵀ` at or below `rank_rtol · σ_max` count as lost. It also sets where
     /// the direct and Baumgarte methods see a singular passage.
     #[serde(skip_serializing_if = "Option::is_none")]

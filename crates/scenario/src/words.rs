@@ -14,9 +14,11 @@ use serde::Serialize;
 
 use contour::prelude::{
     AbmConfig, BaumgarteGains, BdfConfig, DormandPrinceConfig, DynamicsOptions, EcsConfig,
-    Integrator, KktMethod, KktSolver, Method, NormKind, ParametrizationConfig, PerturbationConfig,
+    Integrator, KktMethod, Method, NormKind, ParametrizationConfig, PerturbationConfig,
     ProjectorConfig, RankDeficiency, RungeKuttaGillConfig,
 };
+
+use contour::model::ModelError;
 
 use crate::scenario::{
     Consistency, DynamicsSpec, IntegratorName, KktName, MethodName, NormName, RankDeficiencyName,
@@ -271,43 +273,47 @@ impl RankDeficiencyName {
     }
 }
 
-/// A tolerance of [`DynamicsOptions`] out of its range.
+/// An option of [`DynamicsOptions`] out of its range, by the library's own rule
+/// ([`DynamicsOptions::validate`]: one range per option, the same for every method).
 #[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
-pub enum DynamicsOptionError {
-    /// `rank_rtol` outside `[0, 1)`.
-    #[error("must be in [0, 1), not {0:e}")]
-    RankRtol(f64),
-    /// `pivot_rtol` negative or not finite.
-    #[error("must be finite and non-negative, not {0:e}")]
-    PivotRtol(f64),
+#[error("must be in {range}, not {value:e}")]
+pub struct DynamicsOptionError {
+    /// The option's field name (`rank_rtol`, `pivot_rtol`, ...).
+    pub option: &'static str,
+    /// The rejected value.
+    pub value: f64,
+    /// The accepted range, as the library documents it.
+    pub range: &'static str,
 }
 
 impl DynamicsOptionError {
     /// The option's field name (`rank_rtol`, `pivot_rtol`).
     pub fn field(&self) -> &'static str {
-        match self {
-            DynamicsOptionError::RankRtol(_) => "rank_rtol",
-            DynamicsOptionError::PivotRtol(_) => "pivot_rtol",
-        }
+        self.option
     }
 }
 
-/// Checks the tolerances of `o` by the rule the library's KKT solver applies at the start
-/// of a run (a throwaway 1×1 solver's setters), so a door refuses them before the run,
-/// against its own key.
+/// Checks `o` with [`DynamicsOptions::validate`], so a door refuses an option before the run,
+/// against its own key, by the rule every method applies.
 pub fn validate_dynamics_options(o: &DynamicsOptions) -> Result<(), DynamicsOptionError> {
-    let mut probe = KktSolver::new(1, 1, o.method);
-    if let Some(tol) = o.rank_rtol {
-        probe
-            .set_rank_rtol(tol)
-            .map_err(|_| DynamicsOptionError::RankRtol(tol))?;
+    match o.validate() {
+        Ok(()) => Ok(()),
+        Err(ModelError::InvalidOption {
+            option,
+            value,
+            range,
+        }) => Err(DynamicsOptionError {
+            option,
+            value,
+            range,
+        }),
+        // `validate` reports nothing else; a future error is still a refusal of the options.
+        Err(_) => Err(DynamicsOptionError {
+            option: "dynamics",
+            value: f64::NAN,
+            range: "the library's documented ranges",
+        }),
     }
-    if let Some(tol) = o.pivot_rtol {
-        probe
-            .set_pivot_rtol(tol)
-            .map_err(|_| DynamicsOptionError::PivotRtol(tol))?;
-    }
-    Ok(())
 }
 
 impl DynamicsSpec {
@@ -402,8 +408,14 @@ mod tests {
         assert!(validate_dynamics_options(&o).is_ok());
         o.rank_rtol = Some(1.5);
         assert_eq!(
-            validate_dynamics_options(&o),
-            Err(DynamicsOptionError::RankRtol(1.5))
+            validate_dynamics_options(&o).map_err(|e| (e.field(), e.value)),
+            Err(("rank_rtol", 1.5))
+        );
+        // One range for every method: a zero cut-off is refused at the door, as by the library.
+        o.rank_rtol = Some(0.0);
+        assert_eq!(
+            validate_dynamics_options(&o).map_err(|e| e.to_string()),
+            Err("must be in (0, 1), not 0e0".to_string())
         );
         o.rank_rtol = None;
         o.pivot_rtol = Some(f64::INFINITY);
