@@ -477,6 +477,44 @@ impl Sweep {
         Scenario::deserialize(toml::Value::Table(t)).map_err(|e| e.message().to_string())
     }
 
+    /// The swept values of an invalid run `i`, for its row: the key whose value alone is
+    /// refused (each of run `i`'s values tried on run 0's, which passed the checks of
+    /// [`Sweep::from_source`]), or every swept key and value when none is refused alone.
+    pub fn invalid_values(&self, i: usize) -> String {
+        let keys = self.keys();
+        let mine = self.values(i);
+        let first = self.values(0);
+        let origin = Origin {
+            file: "<run 0>",
+            source: None,
+            dir: &self.dir,
+        };
+        for j in 0..keys.len() {
+            if mine[j] == first[j] {
+                continue;
+            }
+            let mut vals = first.clone();
+            vals[j] = mine[j].clone();
+            let refused = match self.apply(&vals) {
+                Err(why) => Some(why),
+                Ok(s) => crate::run::check(&s, origin).err().map(|e| e.to_string()),
+            };
+            if let Some(why) = refused {
+                return format!(
+                    "run {i}: key `{}` = {} is refused: {why}",
+                    keys[j],
+                    inline(&mine[j])
+                );
+            }
+        }
+        let all: Vec<String> = keys
+            .iter()
+            .zip(&mine)
+            .map(|(k, v)| format!("`{k}` = {}", inline(v)))
+            .collect();
+        format!("run {i} has {}", all.join(", "))
+    }
+
     /// The scenario of run `i`.
     pub fn scenario(&self, i: usize) -> Result<Scenario, ScenarioError> {
         let mut t = self.base.clone();
@@ -629,7 +667,7 @@ pub fn run_one(sweep: &Sweep, i: usize) -> RunRow {
             partial.map(|p| *p)
         }
         Err(e) => {
-            row.error = Some(e.to_string());
+            row.error = Some(format!("{e} ({})", sweep.invalid_values(i)));
             None
         }
     };
@@ -815,6 +853,32 @@ mod tests {
         assert!(Distribution::Normal([0.0, -1.0]).check().is_some());
         assert!(Distribution::Integer([3, 2]).check().is_some());
         assert!(Distribution::Choice(vec![]).check().is_some());
+    }
+
+    /// A draw refused beyond run 0 names its key, its value and its run.
+    #[test]
+    fn an_invalid_draw_names_its_key_value_and_run() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenarios");
+        for seed in 0..64 {
+            let src = format!(
+                "base = \"simulate.toml\"\nseed = {seed}\nsamples = 16\n[grid]\n\"time.end\" = [0.1]\n\
+                 [random]\n\"model.pendulum.length\" = {{ normal = [1.0, 2.0] }}\n"
+            );
+            let Ok(sweep) = Sweep::from_source(&src, "s.toml", &dir) else {
+                continue; // run 0's own draw is refused: the sweep is refused up front
+            };
+            let bad = (1..16).find(|&i| sweep.values(i)[1].as_float().is_some_and(|l| l <= 0.0));
+            let Some(i) = bad else { continue };
+            let row = run_one(&sweep, i);
+            let e = row.error.unwrap_or_default();
+            assert_eq!(row.status, "invalid", "{e}");
+            assert!(
+                e.contains(&format!("run {i}: key `model.pendulum.length` = ")),
+                "{e}"
+            );
+            return;
+        }
+        panic!("no seed gave a refused draw beyond run 0");
     }
 
     #[test]
