@@ -85,7 +85,8 @@ pub fn family_of(e: &Error) -> Family {
 
 fn model_family(m: &contour::model::ModelError) -> Family {
     match m {
-        contour::model::ModelError::InvalidParameter { .. } => Family::Input,
+        contour::model::ModelError::InvalidParameter { .. }
+        | contour::model::ModelError::InvalidOption { .. } => Family::Input,
         contour::model::ModelError::Linalg(_) => Family::Linalg,
         _ => Family::Model,
     }
@@ -102,7 +103,8 @@ fn projection_family(p: &ProjectionError) -> Family {
         | ProjectionError::UnsortedOutputTimes { .. }
         | ProjectionError::OutputTimeOutsideSpan { .. }
         | ProjectionError::UnsupportedIntegrator { .. }
-        | ProjectionError::UnsupportedNorm { .. } => Family::Input,
+        | ProjectionError::UnsupportedNorm { .. }
+        | ProjectionError::UnusedOption { .. } => Family::Input,
         _ => Family::Simulation,
     }
 }

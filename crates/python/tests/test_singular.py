@@ -110,8 +110,11 @@ def test_bad_values_are_refused_naming_the_argument(parallelogram, bad, needle):
 
 def test_the_projector_keeps_its_own_rank_rtol(parallelogram):
     # ``rank_rtol`` stays the projector's option (ProjectorConfig.rank_rtol); the solve's is
-    # ``kkt_rank_rtol``.
-    tr = run(parallelogram, method="projector", rank_rtol=1e-8, kkt_rank_rtol=1e-8)
+    # ``kkt_rank_rtol``, which the projector's own accelerations (29)-(31) do not use: set, it
+    # is refused before the run, never silently ignored.
+    tr = run(parallelogram, method="projector", rank_rtol=1e-8)
     assert np.all(np.isfinite(tr.q))
+    with pytest.raises(contour.InvalidInputError, match="does not use DynamicsOptions::rank_rtol"):
+        run(parallelogram, method="projector", rank_rtol=1e-8, kkt_rank_rtol=1e-8)
     with pytest.raises(contour.InvalidInputError, match="rank_rtol"):
         run(parallelogram, method="projector", rank_rtol=2.0)
