@@ -80,109 +80,15 @@ pub enum EcsForm {
     /// (`∂(Jᵀμ)/∂q` neglected, `μ ≈ 0`). Two parts carry it through singular configurations
     /// (`J` losing rank with a unique `q̈`, e.g. MBS benchmark A02):
     ///
-    /// * **Least-norm multiplier updates.** With `x = (q, v)`, `z = (μ, λ)` and
-    ///   `G = [[A, B], [C, 0]]`, Newton's update is `δz = C_s (R S C_s)⁺ R (C A⁻¹ r_x − r_z)`,
-    ///   `δx = A⁻¹(r_x − B δz)`: `S = C A⁻¹ B` the multiplier Schur complement, `R`, `C_s` its
-    ///   row and column equilibration, `⁺` the SVD pseudo-inverse with the cut-off
-    ///   [`MULTIPLIER_PINV_RTOL`]. In a direction that `J` loses, `S` is singular in `(μ, λ)`
-    ///   together (`λ` is not unique there, and `μ = 0` is the exact solution); the updates of a
-    ///   partial-pivoting LU there are amplified round-off (A02, N = 1, τ = 1e-9: `|δλ|, |δμ|`
-    ///   up to 7e6 and no convergence below `h ≈ 4e-7`), the least-norm ones are zero. No
-    ///   constraint row is dropped: `φ` and `J v + b` keep entering through `C A⁻¹ r_x`; only the
-    ///   part of their residual in a dropped direction of `S` stays uncorrected by that update.
-    ///   On A02 at τ = 1e-9, at every accepted step over 20 s: `‖φ‖₂ ≤ 2.2e-10` and
-    ///   `‖J v + b‖₂ ≤ 1.7e-8` at N = 1 (17 τ; without
-    ///   the least-norm updates 3.6e-10 until the run ends at t = 0.708), 8.5e-11 and 9.5e-10 at
-    ///   N = 4.
-    /// * **The constrained velocities' error measured through the positions.** With
-    ///   `J = UΣWᵀ`, row `uᵢᵀ(J v + b) = 0` reads `σᵢ wᵢᵀv = −uᵢᵀb`: the velocity along `wᵢ`
-    ///   is a function of `q`, and a position error `δq` of the corrector moves it by
-    ///   `≈ uᵢᵀD δq/σᵢ` (`D = ∂(J v + b)/∂q`). Where `σᵢ → 0` the gain `‖uᵢᵀD‖/σᵢ` is
-    ///   unbounded although the true `wᵢᵀv` is smooth, and the BDF's estimate along `wᵢ` (the
-    ///   predictor extrapolates the smooth `wᵢᵀv`, the corrector puts it on the constraint at
-    ///   its own `q`) is a position error within the tolerance times that gain: on A02 at
-    ///   N = 1, τ = 1e-9 the steps at the first flat position fail the error test with it
-    ///   (65 tolerances at order 5, `h = 2.4e-3`; at order 1 it falls only like `h^1.7`).
-    ///   With the least-norm updates, the step just past it (t = 0.7106, `h = 2.4e-3`, `σ`
-    ///   ratio 5.0e-3, `T = 2.2e-3` s) has the estimate 7.1e-9 along `w`, the positions'
-    ///   at most 5.3e-11 per component: within `‖e_q‖₂/T ≤ 4.8e-8`, and the largest part of the
-    ///   velocity estimate.
-    ///   As the index-2 variables are measured through their effect on the differential ones
-    ///   (Hairer & Wanner, *Solving ODEs II*, VII.8), the estimate along `wᵢ` is measured by
-    ///   the position error that produces it: its `wᵢ` component is multiplied by
-    ///   `ωᵢ = min(1, Tᵢ)`, `Tᵢ = σᵢ/‖uᵢᵀD‖` (a time, compared with the unit of time in which
-    ///   one tolerance serves positions and velocities; where `Tᵢ ≥ 1` the velocity is tested
-    ///   as itself). The positions stay in the test unweighted. Implemented through
-    ///   [`contour_ode::DaeJacobian::map_error_estimate`] at each corrector (one SVD of `J`
-    ///   and `N` constraint-Jacobian evaluations for `D` per step attempt).
-    /// * **The multiplier updates measured through the state in the Newton test.** In a
-    ///   direction in which `J` nearly loses rank the multipliers are determined only up to
-    ///   amplified round-off, and they act on the state only through `X = A⁻¹B`: a multiplier
-    ///   update `δz` moves `x` by `X δz`, which is part of `δx = A⁻¹ r_x − X δz`. The index-2
-    ///   Newton test (DASSL's `ρ/(1−ρ)·‖δ‖ ≤ tol` in the error-test norm) takes component
-    ///   `k` of the state as `hypot(δx_k, (X δz)_k)` and leaves `δz` itself out
-    ///   ([`contour_ode::DaeJacobian::map_newton_update`]; one `2N × 2L` product per
-    ///   iteration, `X` from the factorization): the multipliers are judged modulo their
-    ///   non-uniqueness, by what they change in `x` (Hairer & Wanner, *Solving ODEs II*,
-    ///   VII.8: the index-2 variables are measured through the differential ones). With the
-    ///   BDF's column weights `‖G[x, j]‖/c_j` each component of `δz` counts at the size of
-    ///   its column of `B` (about `‖J‖`), also where `B δz` is `σ`-small: at N = 40 the
-    ///   small singular values of the equilibrated Schur complement form a sequence without a
-    ///   gap (at the second flat position, t = 2.687: 4.6e-13, 1.8e-12, 4.0e-12, 7.0e-12, … of
-    ///   the largest, growing like `k²`; 41 of 81 rows lost at once), the directions just
-    ///   above the cut-off get updates of amplified round-off (`|δz|` 1 … 70 while `|δx|` is at
-    ///   1e-10, below the tolerance), and Newton fails there (the run ends at t = 2.69).
+    /// * least-norm multiplier updates (the SVD pseudo-inverse of the equilibrated multiplier Schur
+    ///   complement, cut-off [`MULTIPLIER_PINV_RTOL`]): in a lost direction the Schur complement
+    ///   is singular in `(μ, λ)` together, and the least-norm update there is zero, not
+    ///   amplified round-off;
+    /// * the constrained velocities' error measured through the positions, and the multiplier
+    ///   updates measured by the state they move in the Newton test.
     ///
-    /// Measured (absolute τ, outputs every 0.05 s, B0 against `NFourBar::reduced_solution`,
-    /// slider against `SliderCrank::isosceles_reduced_solution`):
-    ///
-    /// | problem | τ = 1e-9 | τ = 1e-6 |
-    /// |---|---|---|
-    /// | A02 N = 1, 20 s | pass, B0 2.3e-6, 6,835 steps | low precision, B0 1.1e-3 |
-    /// | A02 N = 2, 20 s | pass, B0 1.1e-5 | — |
-    /// | A02 N = 4, 20 s | pass, B0 8.9e-6, 7,523 steps | low precision, B0 1.3e-3 |
-    /// | A02 N = 10, 20 s | pass, B0 2.2e-6 | — |
-    /// | A02 N = 40, 20 s | pass, B0 3.3e-6, 8,576 steps | low precision, B0 1.5e-3, 3,185 steps |
-    /// | isosceles slider-crank, w0 = 0 / 12, 10 s | pass, 7.6e-8 / 3.2e-6 | pass, 2.2e-5 / 9.9e-4 |
-    ///
-    /// With the multiplier updates in the Newton test through the BDF's column weights in
-    /// place of the third part, the outcomes at τ = 1e-9 are: A02 N = 1, 2, 4, 10 pass (B0
-    /// 7.2e-6, 6.5e-6, 2.4e-6, 1.8e-6), N = 40 ends at t = 2.69; at τ = 1e-6 N = 4 passes
-    /// (B0 5.0e-4), N = 1 has B0 4.2e-3 and N = 40 1.0e-3, the slider-crank 2.0e-5 / 8.0e-4. The first two parts are measured against each
-    /// other with those weights; neither passes alone (τ = 1e-9; A02 over 20 s, slider-crank
-    /// w0 = 0 / 12 over 10 s):
-    ///
-    /// | parts | A02 N = 1 | A02 N = 4 | slider-crank |
-    /// |---|---|---|---|
-    /// | neither (the BDF's LU, the plain error test) | ends at t = 0.708 | pass, B0 2.0e-6 | ends at t = 2.46 / 7.02 |
-    /// | least-norm updates only | ends at t = 1.215 | ends at t = 3.19 | ends at t = 1.76 / 1.61 |
-    /// | error map only | ends at t = 5.06 | pass, B0 6.6e-6 | ends at t = 1.75 / pass |
-    /// | both | pass, B0 7.2e-6 | pass, B0 2.4e-6 | pass / pass |
-    ///
-    /// **Why the third part and not a cut-off.** With the column weights no fixed cut-off
-    /// separates round-off from the solution at N = 40: the cut-offs 1e-13, 1e-11, 1e-10 and
-    /// 1e-9, a Tikhonov filter `s/(s² + α²)` with `α` = 1e-12 … 1e-9 of the largest, and an
-    /// absolute cut-off at the rounding of the computed complement, `c ε ‖R |C| |X| C_s‖_F`
-    /// with `c` = 1 … 100, end the run at the first flat position (t ≈ 0.72; `c` = 1000 at
-    /// t = 2.69 as the fixed 1e-12); a Newton test on `δx` alone (no `X δz` term) passes
-    /// N = 40 over 3 s but lets the multipliers wander at N = 4 (`|δz|` up to 2e8; ends at
-    /// t = 0.718). Keeping the iterate's multipliers at their minimum-norm representative
-    /// (removing, after each update, their part in the directions the pseudo-inverse drops)
-    /// changes nothing at N = 4 (the same steps) and does not keep them nearer the KKT
-    /// solve's multipliers at N = 40: over the Newton iterates of the 20 s run, `max|z|`
-    /// exceeds ten times `max(1, max|λ_KKT|)` at the same iterate in 2,500 of 26,403
-    /// residuals (2,879 of 26,066 without it), the largest ratio 2.9e3 (3.7e3), at 8,766
-    /// steps against 8,576; it is not part of the form. These large multipliers are iterates
-    /// near the flat positions, and they do not wander: at N = 4 `max|z|` over every iterate
-    /// of the run is 3.2e4 against the KKT's 3.4e4 at the same iterates, and at t = 20 the
-    /// multipliers equal the KKT's (`max|λ − λ_KKT|` 2.6e-8 at N = 4 and 8.0e-9 at N = 40,
-    /// `max|μ|` 9.8e-10 and 4.2e-10). On Andrews' squeezer
-    /// (`ErrorControl::mixed(τ)`, t ∈ [0, 0.03], β(0.03) against Hairer's reference
-    /// 15.81077119629904) the relative errors are 2.5e-4 / 6.2e-6 / 3.6e-8 / 3.8e-10 at
-    /// τ = 1e-4 / 1e-6 / 1e-8 / 1e-10 with `N_f` = 1,880 / 3,049 / 4,127 / 7,054 (residuals
-    /// and the iteration matrices' evaluations of `M, h, u, J`); `BlockDiagonal`, same runs:
-    /// 3.4e-5 / 5.9e-7 / 6.9e-9 / 5.3e-10 with `N_f` = 2,119 / 2,543 / 4,358 / 8,583
-    /// (acceleration solves).
+    /// The derivations, the measurements on A02, the slider-crank and Andrews' squeezer, and the
+    /// designs tried are in `benches/results/ggl_singular_passages_2026-11-27.md`.
     Multipliers,
 }
 
