@@ -196,6 +196,96 @@ impl Mechanism for BarOnSupports {
     }
 }
 
+/// A Newton's cradle laid flat: `n` equal balls (mass m, diameter d) on a line between two
+/// walls at `x = 0` and `x = width`, no gravity, `q = (x₁, …, xₙ)` the centres in order.
+/// `n + 1` unilateral rows: the left wall `φ₀ = x₁ − d/2`, the gaps `φᵢ = xᵢ₊₁ − xᵢ − d`
+/// (`i = 1 … n−1`) and the right wall `φₙ = width − d/2 − xₙ`; J is constant, `ρ = 0`,
+/// `E = ½ m Σ ẋᵢ²`. Balls resting in contact when another arrives make a simultaneous
+/// (multi-row) impact.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BallsBetweenWalls {
+    /// Number of balls (≥ 1).
+    pub balls: usize,
+    /// Mass of each ball \[kg\].
+    pub mass: f64,
+    /// Diameter \[m\].
+    pub diameter: f64,
+    /// Distance between the walls \[m\] (> `balls · diameter`).
+    pub width: f64,
+}
+
+impl Default for BallsBetweenWalls {
+    fn default() -> Self {
+        Self {
+            balls: 3,
+            mass: 1.0,
+            diameter: 0.1,
+            width: 1.0,
+        }
+    }
+}
+
+impl Mechanism for BallsBetweenWalls {
+    fn name(&self) -> &str {
+        "balls-between-walls"
+    }
+    fn dof(&self) -> usize {
+        self.balls
+    }
+    fn n_constraints(&self) -> usize {
+        self.balls + 1
+    }
+    fn constraint_kind(&self, _row: usize) -> ConstraintKind {
+        ConstraintKind::Unilateral
+    }
+    fn mass_matrix(&self, _q: &[f64], mut m: MatMut<'_, f64>) {
+        for i in 0..self.balls {
+            for k in 0..self.balls {
+                m[(i, k)] = if i == k { self.mass } else { 0.0 };
+            }
+        }
+    }
+    fn bias_forces(&self, _q: &[f64], _qd: &[f64], h: &mut [f64]) {
+        h.fill(0.0);
+    }
+    fn constraints(&self, _t: f64, q: &[f64], phi: &mut [f64]) {
+        let n = self.balls;
+        if n == 0 {
+            return;
+        }
+        phi[0] = q[0] - 0.5 * self.diameter;
+        for i in 1..n {
+            phi[i] = q[i] - q[i - 1] - self.diameter;
+        }
+        phi[n] = self.width - 0.5 * self.diameter - q[n - 1];
+    }
+    fn constraint_jacobian(&self, _t: f64, _q: &[f64], mut j: MatMut<'_, f64>) {
+        let n = self.balls;
+        for i in 0..=n {
+            for k in 0..n {
+                j[(i, k)] = 0.0;
+            }
+        }
+        j[(0, 0)] = 1.0;
+        for i in 1..n {
+            j[(i, i)] = 1.0;
+            j[(i, i - 1)] = -1.0;
+        }
+        if n > 0 {
+            j[(n, n - 1)] = -1.0;
+        }
+    }
+    fn constraint_accel_bias(&self, _t: f64, _q: &[f64], _qd: &[f64], rho: &mut [f64]) {
+        rho.fill(0.0);
+    }
+    fn kinetic_energy(&self, _q: &[f64], qd: &[f64]) -> Option<f64> {
+        Some(0.5 * self.mass * qd.iter().map(|v| v * v).sum::<f64>())
+    }
+    fn potential_energy(&self, _q: &[f64]) -> Option<f64> {
+        Some(0.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,6 +334,11 @@ mod tests {
             &BarOnSupports::default(),
             &[0.1, 0.4, 0.3],
             &[0.5, -1.0, 1.5],
+        );
+        check_derivatives(
+            &BallsBetweenWalls::default(),
+            &[0.2, 0.5, 0.6],
+            &[1.0, -0.3, 0.2],
         );
     }
 }

@@ -340,9 +340,11 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
             let hit = approaching && self.last_impact[i] == t;
             let w = self.rhs.dyn_.normal_velocity_in(i, &qd);
             if now && !before {
+                self.exited[i] = false;
                 self.record_event(t, EventKind::Entry, i, [0.0, w, w, 0.0]);
             } else if !now && (before || hit) {
                 // tangency (3.3.13): J q̇ + b at the exit
+                self.exited[i] = true;
                 self.record_event(t, EventKind::Exit, i, [0.0, w, w, 0.0]);
             }
         }

@@ -14,6 +14,8 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
         let mut ye = vec![0.0; 2 * n + l];
         let mut yb = vec![0.0; 2 * n + l];
         let mut y_start = vec![0.0; 2 * n];
+        // normal velocities J q̇ + b of every row at the end of an MSU step
+        let mut w_b = vec![0.0; l];
         while self.t < self.cfg.t_end - 1e-12 {
             let (t_stop, is_bp) = self.next_stop();
             self.traj.stats.segments += 1;
@@ -37,6 +39,9 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
                     let (t_a, t_b) = (st.t_prev(), st.t());
                     yb[..2 * n].copy_from_slice(st.y());
                     self.events_at(t_b, &yb[..2 * n], &mut g1)?;
+                    for (i, w) in w_b.iter_mut().enumerate() {
+                        *w = self.rhs.dyn_.normal_velocity_in(i, &yb[n..2 * n]);
+                    }
                     let mut entry: Option<(f64, usize)> = None;
                     for i in 0..l {
                         let te = match hc.entry {
@@ -47,17 +52,42 @@ impl<M: Mechanism + ?Sized> Simulator<'_, M> {
                                 self.locate_event(&st, i, t_a, t_b, g0[i], g1[i])?
                             }
                             EntryLocation::HuangInterpolation { eps } => {
-                                // Huang's test φ_b < ε for rows open at t_a (φ_a ≥ ε); a row that
-                                // starts closed but inactive enters when it penetrates by ε
+                                // Huang's test φ_b < ε for rows open at t_a (φ_a ≥ ε). A row
+                                // that starts inside the band enters, literally, after its own
+                                // exit (the MSU test after every step) or when it approaches at
+                                // t_b; a touching row that never left contact, at rest or
+                                // separating (a ball of a resting pair), is no entry. Without
+                                // literal transitions it enters when it penetrates by ε.
+                                if g1[i] >= eps {
+                                    self.exited[i] = false;
+                                }
                                 let test = if hc.literal_transitions {
                                     g1[i] < eps
+                                        && (g0[i] >= eps
+                                            || self.exited[i]
+                                            || w_b[i] < -self.cfg.velocity_tol)
                                 } else {
                                     (g1[i] < eps && g0[i] >= eps) || g1[i] < -eps
                                 };
                                 if !test {
                                     continue;
                                 }
-                                self.huang_entry_time(&st, i, t_a, t_b, g0[i], g1[i], eps)?
+                                if !hc.literal_transitions
+                                    && g0[i] > 0.0
+                                    && g0[i] < eps
+                                    && g1[i] < 0.0
+                                {
+                                    // the step starts inside the band (a rebound from an
+                                    // impact there): any point of the step's rising branch
+                                    // passes φ < ε, so (5.3.6)–(5.3.8) could place the entry
+                                    // before the row approaches and relaunch the body from a
+                                    // lower height at every bounce; the entry is the crossing
+                                    // of the surface itself. Literal transitions keep Huang's
+                                    // secant, whose entry hands over to MSC.
+                                    self.locate_event(&st, i, t_a, t_b, g0[i], g1[i])?
+                                } else {
+                                    self.huang_entry_time(&st, i, t_a, t_b, g0[i], g1[i], eps)?
+                                }
                             }
                         };
                         if entry.is_none_or(|(x, _)| te < x) {

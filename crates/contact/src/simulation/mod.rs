@@ -125,9 +125,12 @@ pub struct HuangSchemeConfig {
     /// Huang's literal transitions (Figs. 5.3.4–5.3.5): a detected entry starts procedure MSC
     /// (even when the contact force at entry would be negative) unless the impact at the entry
     /// instant leaves the row separating (`J q̇⁺ + b > velocity_tol`, e > 0), and the MSU test
-    /// is `φ < ε` after every step (also right after an exit). `false`: the entry row becomes
-    /// active only when the acceleration LCP gives λ > 0, and a row closed at the start of MSU
-    /// re-enters only after penetrating by ε.
+    /// is `φ < ε` after every step (also right after an exit; a touching row that never left
+    /// contact enters only when it approaches). `false`: the entry row becomes active only
+    /// when the acceleration LCP gives λ > 0, and a row closed at the start of MSU re-enters
+    /// only after penetrating by ε, and a row that crosses the surface within a step started
+    /// inside the band enters at the crossing, not at Huang's secant point
+    /// (`benches/results/elastic_impacts_2026-11-29.md`).
     pub literal_transitions: bool,
 }
 
@@ -300,6 +303,9 @@ pub struct Simulator<'a, M: Mechanism + ?Sized> {
     /// φ offset of rows that start a segment closed (so that a touching start is no event).
     delta: Vec<f64>,
     last_impact: Vec<f64>,
+    /// Rows that left contact (an exit, or a lift-off right after an impact) and have not yet
+    /// left Huang's ε band: the literal MSU test `φ < ε` applies to them after every step.
+    exited: Vec<bool>,
     persistent: Vec<bool>,
     slip_dir: Vec<f64>,
     traj: ContactTrajectory,
@@ -513,6 +519,7 @@ impl<'a, M: Mechanism + ?Sized> Simulator<'a, M> {
             y,
             delta: vec![0.0; l],
             last_impact: vec![f64::NEG_INFINITY; l],
+            exited: vec![false; l],
             persistent: vec![false; l],
             slip_dir: vec![0.0; n],
             traj: ContactTrajectory {
