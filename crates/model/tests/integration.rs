@@ -11,6 +11,7 @@ mod mechanism_defaults;
 mod no_allocation;
 mod pendulum_motion;
 mod pinocchio_crosscheck;
+mod pinocchio_floating;
 mod sparsity_verified;
 mod tree_build_is_linear;
 mod tree_energy;
