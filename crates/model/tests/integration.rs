@@ -16,6 +16,7 @@ mod sparsity_verified;
 mod tree_build_is_linear;
 mod tree_energy;
 mod tree_sync;
+mod urdf_floating;
 mod urdf_fuzz;
 mod urdf_import;
 mod urdf_limits_and_masses;
