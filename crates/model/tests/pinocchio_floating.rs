@@ -87,12 +87,14 @@ fn floating_and_spherical_trees_match_pinocchio() {
     assert_eq!(names, ["solo12", "a1", "spherical_chain", "planar_mix"]);
     for model in models {
         let tree = build(model);
-        let name = tree.body_name(0).to_owned();
+        let name = model["name"].as_str().unwrap_or("").to_owned();
         let (nq, nv) = (tree.nq(), tree.nv());
         assert_eq!(nq as u64, model["nq"].as_u64().expect("nq"), "{name}");
         assert_eq!(nv as u64, model["nv"].as_u64().expect("nv"), "{name}");
         assert_ne!(nq, nv);
         let mut data = tree.data();
+        // the largest error of each quantity, printed for the results table
+        let mut worst = [0.0f64; 5];
         for (k, s) in model["states"]
             .as_array()
             .expect("states")
@@ -116,26 +118,33 @@ fn floating_and_spherical_trees_match_pinocchio() {
                 .collect();
             let ours: Vec<f64> = (0..nv * nv).map(|i| m[(i / nv, i % nv)]).collect();
             let e = rel(&ours, &want);
+            worst[0] = worst[0].max(e);
             assert!(e <= 1e-12, "{name} state {k}: M rel {e:e}");
             let mut tau = vec![0.0; nv];
             tree.inverse_dynamics_with(&mut data, &q, &v, &a, &mut tau)
                 .expect("rnea");
             let e = rel(&tau, &vec_of(&s["rnea_tau"]));
+            worst[1] = worst[1].max(e);
             assert!(e <= 1e-12, "{name} state {k}: tau rel {e:e}");
             let mut qdd = vec![0.0; nv];
             tree.forward_dynamics_with(&mut data, &q, &v, &tau_in, &mut qdd)
                 .expect("aba");
             let e = rel(&qdd, &vec_of(&s["aba_qdd"]));
+            worst[2] = worst[2].max(e);
             assert!(e <= 1e-12, "{name} state {k}: qdd rel {e:e}");
             let mut q_next = vec![0.0; nq];
             tree.integrate(&q, &v, 1.0, &mut q_next).expect("integrate");
             let e = rel(&q_next, &vec_of(&s["integrate"]));
+            worst[3] = worst[3].max(e);
             assert!(e <= 1e-14, "{name} state {k}: integrate {e:e}");
             let mut d = vec![0.0; nv];
             tree.difference(&q, &vec_of(&s["q1"]), &mut d)
                 .expect("difference");
             let e = rel(&d, &vec_of(&s["difference"]));
+            worst[4] = worst[4].max(e);
             assert!(e <= 1e-14, "{name} state {k}: difference {e:e}");
         }
+        let [m, t, a, i, d] = worst;
+        println!("| {name} | {nq} | {nv} | {m:.1e} | {t:.1e} | {a:.1e} | {i:.1e} | {d:.1e} |");
     }
 }

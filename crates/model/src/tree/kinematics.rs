@@ -64,9 +64,7 @@ impl KinematicTree {
             return;
         }
         if self.multi {
-            for i in 0..self.n_bodies() {
-                ws.xup[i] = self.up_transform_multi(i, q);
-            }
+            self.up_transforms_multi(ws, q);
         } else {
             for i in 0..self.n_bodies() {
                 ws.xup[i] = self.joint_model[i].up_transform(self.qi(i, q), &self.x_tree[i]);

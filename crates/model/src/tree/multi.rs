@@ -25,9 +25,18 @@ use crate::ModelError;
 use faer::MatMut;
 
 impl KinematicTree {
+    /// `X_up(i)` of every body into `ws.xup` (out of line: the 1-dof trees' passes stay as
+    /// they are compiled without this path).
+    #[inline(never)]
+    pub(super) fn up_transforms_multi(&self, ws: &mut TreeData, q: &[f64]) {
+        for i in 0..self.n_bodies() {
+            ws.xup[i] = self.up_transform_multi(i, q);
+        }
+    }
+
     /// `X_up(i) = X_J(q_i) X_tree(i)` of body `i` reading its joint's `nq_i` coordinates.
     #[inline]
-    pub(super) fn up_transform_multi(&self, i: usize, q: &[f64]) -> Transform {
+    fn up_transform_multi(&self, i: usize, q: &[f64]) -> Transform {
         let x_tree = &self.x_tree[i];
         match self.joint_model[i] {
             JointModel::Fixed => *x_tree,
@@ -65,6 +74,7 @@ impl KinematicTree {
     }
 
     /// RNEA in body coordinates (RBDA Table 5.1): `τ = M a + h` (`a = 0` when `None`).
+    #[inline(never)]
     pub(super) fn rnea_multi(
         &self,
         ws: &mut TreeData,
@@ -106,6 +116,7 @@ impl KinematicTree {
     }
 
     /// CRBA in body coordinates (RBDA Table 6.2) into `m` (zeros off the ancestor pairs).
+    #[inline(never)]
     pub(super) fn crba_multi(
         &self,
         ws: &mut TreeData,
@@ -155,6 +166,7 @@ impl KinematicTree {
     /// ABA in body coordinates (RBDA Table 7.1) with `nv_i × nv_i` blocks `D_i` factored by
     /// Cholesky. Errors: [`ModelError::MassMatrixNotPositiveDefinite`] with the velocity index
     /// and the pivot when a `D_i` is not positive definite.
+    #[inline(never)]
     pub(super) fn aba_multi(
         &self,
         ws: &mut TreeData,
