@@ -151,6 +151,18 @@ pub enum ModelError {
         /// Number of bodies of the tree.
         n_bodies: usize,
     },
+    /// A tree whose configuration and velocity differ in size (free-flyer, spherical, planar
+    /// or unbounded revolute joints carry unit quaternions or `(cos, sin)` pairs) handed to
+    /// code that uses one coordinate vector for both.
+    #[error("{what} needs nq = nv, but the tree has nq = {nq} configuration and nv = {nv} velocity coordinates")]
+    ConfigurationNotVelocity {
+        /// What refused the tree.
+        what: &'static str,
+        /// Number of configuration coordinates.
+        nq: usize,
+        /// Number of velocity coordinates.
+        nv: usize,
+    },
     /// Building a tree from a URDF description failed.
     #[error(transparent)]
     Urdf(#[from] crate::urdf::UrdfImportError),

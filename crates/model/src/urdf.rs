@@ -2,8 +2,9 @@
 //!
 //! Mapping (ROS URDF conventions, <http://wiki.ros.org/urdf/XML>):
 //!
-//! * the root link (the one link that is no joint's child) is the fixed base;
-//!   its `<inertial>` is ignored;
+//! * the root link (the one link that is no joint's child) is the fixed base and
+//!   its `<inertial>` is ignored, or, with [`UrdfOptions::root_joint`] `FreeFlyer` or
+//!   `Planar`, body 0 on that joint with its `<inertial>`;
 //! * every `<joint>` makes its child link a body, ordered breadth-first from
 //!   the root so that `parent(i) < i`; body names are the child links' names;
 //! * `<origin xyz rpy>` of a joint is the tree transform: the child frame has
@@ -12,8 +13,11 @@
 //! * `revolute` and `continuous` → [`Joint::Revolute`] about `<axis xyz>`
 //!   (default x, normalized), `prismatic` → [`Joint::Prismatic`], `fixed` →
 //!   [`Joint::Fixed`]; dynamics (damping, friction) and safety controllers are
-//!   ignored; `floating`, `planar`, `spherical` are
-//!   [`UrdfImportError::UnsupportedJointType`];
+//!   ignored; `floating` → [`Joint::FreeFlyer`], `planar` with `<axis xyz="0 0 1">` (the
+//!   plane's normal) → [`Joint::Planar`], and the `spherical` (or `ball`) extension, which
+//!   the URDF specification lacks, → [`Joint::Spherical`]; these have no limits (their
+//!   `nv` entries in [`UrdfJointLimits`] are unbounded); other types, and `planar` about
+//!   another normal, are [`UrdfImportError::UnsupportedJointType`];
 //! * `<mimic joint multiplier offset>` makes the joint's coordinate follow another's,
 //!   `q_m = k q_a + c`: [`UrdfImport::mimic`] lists the couplings (the tree keeps one
 //!   coordinate per movable joint), and [`crate::tree::Closure::Coupling`] (a bilateral row)
@@ -21,7 +25,8 @@
 //! * `<limit lower upper velocity effort>` is imported into [`UrdfJointLimits`] (one entry
 //!   per degree of freedom, in the tree's q order); a missing or zero `velocity` /
 //!   `effort` means no limit (+∞), as do the position limits of a `continuous` joint and
-//!   `lower = upper = 0` (the attributes' defaults);
+//!   `lower = upper = 0` (the attributes' defaults), and `lower > upper` (pybullet's
+//!   "no limit"; a [`UrdfWarningKind::NoLimit`], refused in strict mode);
 //! * `<inertial>`: mass, centre of mass at `origin xyz`, inertia tensor about
 //!   the centre of mass in the frame rotated by `origin rpy`
 //!   (`I_link = R I Rᵀ`). A link without `<inertial>` is a massless frame.
@@ -255,6 +260,22 @@ pub struct UrdfOptions {
     /// set to zero; below that the tensor is kept with a warning (module doc). Range: finite
     /// and `≥ 0` (`0`: no repair).
     pub inertia_tolerance: f64,
+    /// The joint between the world and the root link (default [`RootJoint::Fixed`]).
+    pub root_joint: RootJoint,
+}
+
+/// The joint an import puts between the world and the URDF's root link (Pinocchio's
+/// `buildModelFromUrdf(path, root_joint)`); with a moving root joint the root link's
+/// `<inertial>` is the first body's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RootJoint {
+    /// The root link is the world (its inertial is ignored).
+    #[default]
+    Fixed,
+    /// A free-flyer: `q = (x, y, z, qx, qy, qz, qw)`, nq 7, nv 6.
+    FreeFlyer,
+    /// A planar joint in the world's x–y plane: `q = (x, y, cos θ, sin θ)`, nq 4, nv 3.
+    Planar,
 }
 
 impl Default for UrdfOptions {
@@ -262,11 +283,19 @@ impl Default for UrdfOptions {
         Self {
             strict: false,
             inertia_tolerance: 1e-6,
+            root_joint: RootJoint::Fixed,
         }
     }
 }
 
 impl UrdfOptions {
+    /// These options with `root_joint` between the world and the root link.
+    #[must_use]
+    pub fn root_joint(mut self, root_joint: RootJoint) -> Self {
+        self.root_joint = root_joint;
+        self
+    }
+
     /// The strict options (`strict = true`).
     pub fn strict() -> Self {
         Self {
@@ -325,6 +354,13 @@ pub enum UrdfWarningKind {
         /// The smallest principal moment \[kg·m²\].
         min_moment: f64,
     },
+    /// `<limit lower upper>` with `lower > upper`, pybullet's "no limit": read as unbounded.
+    NoLimit {
+        /// The `lower` attribute.
+        lower: f64,
+        /// The `upper` attribute.
+        upper: f64,
+    },
 }
 
 /// One finding of an import that did not block it.
@@ -342,6 +378,10 @@ impl std::fmt::Display for UrdfWarning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let (e, l) = (&self.element, self.line);
         match &self.kind {
+            UrdfWarningKind::NoLimit { lower, upper } => write!(
+                f,
+                "joint {e} (line {l}): lower {lower} > upper {upper} read as no limit"
+            ),
             UrdfWarningKind::RepairedInertia { min_moment } => write!(
                 f,
                 "link '{e}' (line {l}): principal moment {min_moment:e} set to zero"
@@ -414,7 +454,11 @@ pub struct UrdfImport {
     pub warnings: Vec<UrdfWarning>,
 }
 
-fn joint_limit(j: &RawJoint) -> Result<(f64, f64, f64, f64), UrdfImportError> {
+fn joint_limit(
+    j: &RawJoint,
+    options: &UrdfOptions,
+    warnings: &mut Vec<UrdfWarning>,
+) -> Result<(f64, f64, f64, f64), UrdfImportError> {
     let l = &j.limit;
     let bad = |what: &'static str, value: f64| UrdfImportError::InvalidLimit {
         joint: j.name.clone(),
@@ -436,11 +480,35 @@ fn joint_limit(j: &RawJoint) -> Result<(f64, f64, f64, f64), UrdfImportError> {
     let (lower, upper) = if j.kind == "continuous" || (l.lower == 0.0 && l.upper == 0.0) {
         (f64::NEG_INFINITY, f64::INFINITY)
     } else if l.lower > l.upper {
-        return Err(bad("lower", l.lower));
+        if options.strict {
+            return Err(bad("lower", l.lower));
+        }
+        // pybullet writes lower > upper for "no limit"
+        warnings.push(UrdfWarning {
+            element: j.name.clone(),
+            line: j.line,
+            kind: UrdfWarningKind::NoLimit {
+                lower: l.lower,
+                upper: l.upper,
+            },
+        });
+        (f64::NEG_INFINITY, f64::INFINITY)
     } else {
         (l.lower, l.upper)
     };
     Ok((lower, upper, none(l.velocity), none(l.effort)))
+}
+
+/// `nv` unbounded entries named `name` (a joint of several degrees of freedom: URDF gives it
+/// no limits).
+fn push_unbounded(limits: &mut UrdfJointLimits, name: &str, nv: usize) {
+    for _ in 0..nv {
+        limits.names.push(name.to_string());
+        limits.lower.push(f64::NEG_INFINITY);
+        limits.upper.push(f64::INFINITY);
+        limits.velocity.push(f64::INFINITY);
+        limits.effort.push(f64::INFINITY);
+    }
 }
 
 fn massless(link: &RawLink) -> bool {
@@ -593,6 +661,25 @@ fn import_checked(s: &str, options: &UrdfOptions) -> Result<UrdfImport, UrdfImpo
     // moving links whose indefinite tensor is kept
     let mut indefinite = Vec::new();
     reached[root] = true;
+    if options.root_joint != RootJoint::Fixed {
+        let link = &robot.links[root];
+        let joint = match options.root_joint {
+            RootJoint::Planar => Joint::Planar,
+            _ => Joint::FreeFlyer,
+        };
+        let inertia = link_inertia(link, i_max, options, &mut warnings)?;
+        let body = tree
+            .add_body(link.name.clone(), None, joint, Transform::IDENTITY, inertia)
+            .map_err(|_| UrdfImportError::InvalidInertia {
+                link: link.name.clone(),
+                line: link.line,
+                min_moment: f64::NAN,
+                triangle_excess: f64::NAN,
+            })?;
+        body_of[root] = Some(body);
+        moves[root] = true;
+        push_unbounded(&mut limits, &link.name, joint.nv());
+    }
     let mut queue = VecDeque::from([root]);
     while let Some(l) = queue.pop_front() {
         for &k in &children[l] {
@@ -606,6 +693,11 @@ fn import_checked(s: &str, options: &UrdfOptions) -> Result<UrdfImport, UrdfImpo
                 "revolute" | "continuous" => Joint::revolute(j.axis).map_err(bad_axis)?,
                 "prismatic" => Joint::prismatic(j.axis).map_err(bad_axis)?,
                 "fixed" => Joint::Fixed,
+                "floating" => Joint::FreeFlyer,
+                // not in the URDF specification; the common extension for a ball joint
+                "spherical" | "ball" => Joint::Spherical,
+                // motion in the plane normal to the axis: the joint frame's x–y plane
+                "planar" if j.axis == [0.0, 0.0, 1.0] => Joint::Planar,
                 other => {
                     return Err(UrdfImportError::UnsupportedJointType {
                         joint: j.name.clone(),
@@ -614,6 +706,16 @@ fn import_checked(s: &str, options: &UrdfOptions) -> Result<UrdfImport, UrdfImpo
                     })
                 }
             };
+            if joint.dof() > 1 {
+                if massless_below[c] {
+                    return Err(UrdfImportError::MasslessSubtree {
+                        joint: j.name.clone(),
+                        link: j.child.clone(),
+                        line: j.line,
+                    });
+                }
+                push_unbounded(&mut limits, &j.name, joint.nv());
+            }
             if joint.dof() == 1 {
                 if massless_below[c] {
                     return Err(UrdfImportError::MasslessSubtree {
@@ -622,7 +724,7 @@ fn import_checked(s: &str, options: &UrdfOptions) -> Result<UrdfImport, UrdfImpo
                         line: j.line,
                     });
                 }
-                let (lo, hi, v, e) = joint_limit(j)?;
+                let (lo, hi, v, e) = joint_limit(j, options, &mut warnings)?;
                 coord_of_joint[k] = Some(limits.names.len());
                 limits.names.push(j.name.clone());
                 limits.lower.push(lo);
@@ -630,7 +732,7 @@ fn import_checked(s: &str, options: &UrdfOptions) -> Result<UrdfImport, UrdfImpo
                 limits.velocity.push(v);
                 limits.effort.push(e);
             }
-            moves[c] = moves[l] || joint.dof() == 1;
+            moves[c] = moves[l] || joint.dof() > 0;
             if !j.xyz.iter().chain(j.rpy.iter()).all(|x| x.is_finite()) {
                 return Err(UrdfImportError::NonFiniteOrigin {
                     joint: j.name.clone(),

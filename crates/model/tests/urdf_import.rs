@@ -101,10 +101,10 @@ fn bad_files_give_errors_that_name_the_element() {
         matches!(&e, UrdfImportError::UnsupportedJointType { joint, kind, .. } if joint == "jx" && kind == "screw"),
         "{e}"
     );
-    // a URDF type a 1-DOF tree does not support
-    let e = err(&robot(GOOD_LINKS, &joint("jf", "floating", "base", "l1")));
+    // a planar joint whose plane is not the joint frame's x–y plane (axis y here)
+    let e = err(&robot(GOOD_LINKS, &joint("jf", "planar", "base", "l1")));
     assert!(
-        matches!(&e, UrdfImportError::UnsupportedJointType { joint, kind, .. } if joint == "jf" && kind == "floating"),
+        matches!(&e, UrdfImportError::UnsupportedJointType { joint, kind, .. } if joint == "jf" && kind == "planar"),
         "{e}"
     );
     // non-positive mass
@@ -228,6 +228,7 @@ fn options_out_of_range_are_refused_by_validate_and_by_every_import() {
             let options = UrdfOptions {
                 strict,
                 inertia_tolerance: ok,
+                ..UrdfOptions::default()
             };
             options.validate().unwrap();
             import_urdf_str(&good, &options).unwrap();

@@ -71,6 +71,9 @@ impl KinematicTree {
         tau: &[f64],
         qdd: &mut [f64],
     ) -> Result<(), ModelError> {
+        if self.multi {
+            return self.aba_multi(ws, q, qd, tau, qdd);
+        }
         if let (Some(l), Some(d)) = (self.lumped(), ws.lumped.as_deref_mut()) {
             return l.aba(d, q, qd, tau, qdd);
         }

@@ -232,6 +232,7 @@ impl ConstrainedTree {
     /// Tree plus closures; [`ModelError::UnknownBody`] if a closure names a
     /// body the tree does not have, [`ModelError::NonFinite`] for non-finite points.
     pub fn new(tree: KinematicTree, closures: Vec<Closure>) -> Result<Self, ModelError> {
+        tree.require_nq_eq_nv("a constrained tree")?;
         for c in &closures {
             for b in c.bodies().into_iter().flatten() {
                 tree.check_body(b)?;

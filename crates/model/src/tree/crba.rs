@@ -26,6 +26,9 @@ impl KinematicTree {
         mut m: MatMut<'_, f64>,
         fill: Triangles,
     ) {
+        if self.multi {
+            return self.crba_multi(ws, q, m, fill);
+        }
         if let (Some(l), Some(d)) = (self.lumped(), ws.lumped.as_deref_mut()) {
             return l.crba(d, q, m, fill);
         }

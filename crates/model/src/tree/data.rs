@@ -56,7 +56,16 @@ pub struct TreeData {
     pub(crate) uu: Vec<Force>,
     /// `D_i = S_iᵀ U_i` and `u_i = τ_i − S_iᵀ p^A_i` (ABA).
     pub(crate) du: Vec<[f64; 2]>,
-    /// The `q` (length N) at which `xup` was computed, valid when `xup_ok`.
+    /// ABA of a tree with multi-dof joints, per velocity coordinate `k` of body `i`'s block:
+    /// `U_k = I^A_i S_k` (empty for other trees).
+    pub(crate) v_u: Vec<Force>,
+    /// Row `k` of the Cholesky factor `L` of body `i`'s `D_i = S_iᵀ U_i = L Lᵀ`.
+    pub(crate) v_l: Vec<[f64; 6]>,
+    /// `u_k = τ_k − S_kᵀ p^A_i`.
+    pub(crate) v_rhs: Vec<f64>,
+    /// The velocity-product accelerations `c_i` of ABA (multi-dof trees).
+    pub(crate) c: Vec<Motion>,
+    /// The `q` (length nq) at which `xup` was computed, valid when `xup_ok`.
     pub(crate) q_key: Vec<f64>,
     /// `xup` holds `X_up(q_key)`.
     pub(crate) xup_ok: bool,
@@ -67,7 +76,7 @@ pub struct TreeData {
 }
 
 impl TreeData {
-    /// Sized for `nb` bodies and `dof` coordinates, caches empty; O(`nb` + `dof`) memory (the
+    /// Sized for `nb` bodies and `dof` configuration coordinates, caches empty; O(`nb` + `dof`) memory (the
     /// CRBA's `N × N` buffer is made on first use).
     pub(crate) fn new(nb: usize, dof: usize, owner: u64) -> Self {
         Self {
@@ -86,11 +95,23 @@ impl TreeData {
             pa: vec![Force::ZERO; nb],
             uu: vec![Force::ZERO; nb],
             du: vec![[0.0; 2]; nb],
+            v_u: Vec::new(),
+            v_l: Vec::new(),
+            v_rhs: Vec::new(),
+            c: Vec::new(),
             q_key: vec![f64::NAN; dof],
             xup_ok: false,
             x0_ok: false,
             iw_ok: false,
         }
+    }
+
+    /// Sizes the storage of the general (multi-dof) algorithms for `nv` velocity coordinates.
+    pub(crate) fn size_multi(&mut self, nv: usize) {
+        self.v_u = vec![Force::ZERO; nv];
+        self.v_l = vec![[0.0; 6]; nv];
+        self.v_rhs = vec![0.0; nv];
+        self.c = vec![Motion::ZERO; self.xup.len()];
     }
 
     /// Forgets the cached state, and zeroes `h` (another tree of the same sizes has other

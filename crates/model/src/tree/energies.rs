@@ -7,6 +7,13 @@ use crate::spatial::{add3, dot, mat3_tvec, scale3};
 impl KinematicTree {
     pub(super) fn kinetic(&self, q: &[f64], qd: &[f64]) -> f64 {
         self.with_data(|ws| {
+            if self.multi {
+                // body coordinates: T = ½ Σ v_iᵀ I_i v_i
+                self.velocities_multi(ws, q, qd);
+                return (0..self.n_bodies())
+                    .map(|i| self.inertia[i].kinetic_energy(&ws.v[i]))
+                    .sum();
+            }
             self.world_inertias(ws, q);
             self.kinematics(ws, q, Some(qd));
             (0..self.n_bodies())

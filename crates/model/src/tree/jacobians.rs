@@ -110,6 +110,7 @@ impl KinematicTree {
         mut j: MatMut<'_, f64>,
         add: impl FnOnce(&TreeData, &mut MatMut<'_, f64>),
     ) -> Result<(), ModelError> {
+        self.require_nq_eq_nv(what)?;
         self.check_q(q)?;
         self.check_body(body)?;
         check_mat(what, &j, 3, self.dof)?;

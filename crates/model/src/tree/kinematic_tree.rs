@@ -86,6 +86,18 @@ pub struct KinematicTree {
     /// size grows with the depth of the tree, and the other algorithms need none.
     support: OnceLock<Support>,
     pub(super) dof: usize,
+    /// Number of configuration coordinates `nq` (`= dof` unless a joint has `nq ≠ nv`).
+    pub(super) nq: usize,
+    /// Per body: the first of its joint's configuration coordinates (Pinocchio's `idx_q`).
+    pub(super) idx_q: Vec<usize>,
+    /// Per body: the first of its joint's velocity coordinates (Pinocchio's `idx_v`).
+    pub(super) idx_v: Vec<usize>,
+    /// The columns of every joint's `S` (child coordinates), body `i`'s at
+    /// `idx_v[i]..idx_v[i] + nv_i`.
+    pub(super) s_cols: Vec<crate::spatial::Motion>,
+    /// Some joint has `nq ≠ nv` or more than one degree of freedom: the algorithms take their
+    /// general path ([`super::multi`]).
+    pub(super) multi: bool,
     pub(super) gravity: Vec3,
     /// Identifies the structure (bodies, joints, transforms, inertias) for the caches of a
     /// [`TreeData`]: a new value at every [`KinematicTree::add_body`], kept by clones.
@@ -121,6 +133,11 @@ impl KinematicTree {
             set_child: Vec::new(),
             support: OnceLock::new(),
             dof: 0,
+            nq: 0,
+            idx_q: Vec::new(),
+            idx_v: Vec::new(),
+            s_cols: Vec::new(),
+            multi: false,
             gravity: [0.0, 0.0, -9.81],
             id: super::data::next_id(),
             pool: DataPool::default(),
@@ -166,7 +183,10 @@ impl KinematicTree {
                 index: n,
             });
         }
-        if let Joint::Revolute { axis } | Joint::Prismatic { axis } = joint {
+        if let Joint::Revolute { axis }
+        | Joint::Prismatic { axis }
+        | Joint::RevoluteUnbounded { axis } = joint
+        {
             check_finite("joint axis", &axis)?;
         }
         if inertia.mass < 0.0 {
@@ -204,7 +224,15 @@ impl KinematicTree {
         self.composite.push(link);
         self.branched.push(false);
         self.set_child.push(None);
-        self.dof += joint.dof();
+        self.idx_q.push(self.nq);
+        self.idx_v.push(self.dof);
+        let nv = joint.nv();
+        self.s_cols
+            .extend(std::iter::repeat_n(crate::spatial::Motion::ZERO, nv));
+        let _ = joint.motion_subspace_into(&mut self.s_cols[self.dof..]);
+        self.multi |= matches!(self.joint_model[n], JointModel::Multi);
+        self.nq += joint.nq();
+        self.dof += nv;
         // O(1): the lumped tree, the support runs and the workspaces are made on first use
         self.id = super::data::next_id();
         self.lumped = OnceLock::new();
@@ -248,7 +276,8 @@ impl KinematicTree {
 
     /// The tree of [`KinematicTree::lumped`]'s doc, `None` when every joint moves.
     fn build_lumped(&self) -> Option<Box<KinematicTree>> {
-        if self.joint.iter().all(|j| j.dof() == 1) {
+        // the general path of a tree with multi-dof joints handles fixed joints itself
+        if self.multi || self.joint.iter().all(|j| j.dof() == 1) {
             return None;
         }
         let nb = self.n_bodies();
@@ -374,9 +403,42 @@ impl KinematicTree {
     pub fn body_index(&self, name: &str) -> Option<usize> {
         self.body_names.iter().position(|n| n == name)
     }
-    /// Coordinate index of body `i`'s joint (`None` for a fixed joint).
+    /// Coordinate index of body `i`'s joint when it has one degree of freedom (`None` for a
+    /// fixed joint and the multi-dof kinds; see [`KinematicTree::idx_q`],
+    /// [`KinematicTree::idx_v`]).
     pub fn q_index(&self, i: usize) -> Option<usize> {
         self.q_index[i]
+    }
+    /// The first configuration coordinate of body `i`'s joint (Pinocchio's `idx_q`; its
+    /// `nq` coordinates follow). Panics if `i ≥ n_B`.
+    pub fn idx_q(&self, i: usize) -> usize {
+        self.idx_q[i]
+    }
+    /// The first velocity coordinate of body `i`'s joint (Pinocchio's `idx_v`).
+    pub fn idx_v(&self, i: usize) -> usize {
+        self.idx_v[i]
+    }
+    /// Number of configuration coordinates `nq` (Pinocchio's `model.nq`).
+    pub fn nq(&self) -> usize {
+        self.nq
+    }
+    /// Number of velocity coordinates `nv` (degrees of freedom, Pinocchio's `model.nv`;
+    /// [`Mechanism::dof`]).
+    pub fn nv(&self) -> usize {
+        self.dof
+    }
+    /// [`ModelError::ConfigurationNotVelocity`] when `nq ≠ nv`: `what` needs one coordinate
+    /// vector for both.
+    pub fn require_nq_eq_nv(&self, what: &'static str) -> Result<(), ModelError> {
+        if self.nq == self.dof {
+            Ok(())
+        } else {
+            Err(ModelError::ConfigurationNotVelocity {
+                what,
+                nq: self.nq,
+                nv: self.dof,
+            })
+        }
     }
     /// Total mass `Σ m_i` \[kg\].
     pub fn total_mass(&self) -> f64 {
@@ -395,7 +457,7 @@ impl KinematicTree {
     }
 
     pub(crate) fn check_q(&self, q: &[f64]) -> Result<(), ModelError> {
-        check_len("q", q, self.dof)?;
+        check_len("q", q, self.nq)?;
         check_finite("q", q)
     }
 
@@ -413,7 +475,10 @@ impl KinematicTree {
     /// per-body scratch that [`KinematicTree::mass_matrix_with`] and the other `…_with`
     /// methods fill. One per thread; the tree itself is shared by reference.
     pub fn data(&self) -> TreeData {
-        let mut d = TreeData::new(self.n_bodies(), self.dof, self.id);
+        let mut d = TreeData::new(self.n_bodies(), self.nq, self.id);
+        if self.multi {
+            d.size_multi(self.dof);
+        }
         d.lumped = self.lumped().map(|l| Box::new(l.data()));
         d
     }
@@ -440,7 +505,12 @@ impl KinematicTree {
         }
         for (what, expected, found) in [
             ("tree data (bodies)", self.n_bodies(), data.xup.len()),
-            ("tree data (coordinates)", self.dof, data.q_key.len()),
+            ("tree data (coordinates)", self.nq, data.q_key.len()),
+            (
+                "tree data (velocities)",
+                if self.multi { self.dof } else { 0 },
+                data.v_u.len(),
+            ),
         ] {
             if expected != found {
                 return Err(ModelError::DimensionMismatch {
@@ -478,7 +548,9 @@ impl KinematicTree {
                 && match jt {
                     Joint::Revolute { axis } => axis[0] == 0.0 && axis[1] == 0.0,
                     Joint::Prismatic { axis } => axis[2] == 0.0,
-                    Joint::Fixed => true,
+                    Joint::RevoluteUnbounded { axis } => axis[0] == 0.0 && axis[1] == 0.0,
+                    Joint::Planar | Joint::Fixed => true,
+                    Joint::Spherical | Joint::FreeFlyer => false,
                 }
         })
     }
@@ -514,17 +586,29 @@ impl Mechanism for KinematicTree {
     fn dof(&self) -> usize {
         self.dof
     }
-    fn mass_matrix(&self, q: &[f64], m: MatMut<'_, f64>) {
+    // A tree with nq ≠ nv is refused by `validate` (which `ConstrainedDynamics` and
+    // `consistent_state` run first); the methods below, which cannot return an error, give
+    // NaN for it rather than results for a q of the wrong size.
+    fn validate(&self) -> Result<(), ModelError> {
+        self.require_nq_eq_nv("a kinematic tree as a Mechanism")
+    }
+    fn mass_matrix(&self, q: &[f64], mut m: MatMut<'_, f64>) {
+        if self.multi {
+            return m.fill(f64::NAN);
+        }
         self.with_data(|ws| self.crba(ws, q, m, Triangles::Both));
     }
     fn bias_forces(&self, q: &[f64], qd: &[f64], h: &mut [f64]) {
+        if self.multi {
+            return h.fill(f64::NAN);
+        }
         self.with_data(|ws| self.rnea(ws, q, qd, None, h));
     }
     fn kinetic_energy(&self, q: &[f64], qd: &[f64]) -> Option<f64> {
-        Some(self.kinetic(q, qd))
+        (!self.multi).then(|| self.kinetic(q, qd))
     }
     fn potential_energy(&self, q: &[f64]) -> Option<f64> {
-        Some(self.potential(q))
+        (!self.multi).then(|| self.potential(q))
     }
     fn fast_forward_dynamics(
         &self,
@@ -533,6 +617,9 @@ impl Mechanism for KinematicTree {
         tau: &[f64],
         qdd: &mut [f64],
     ) -> Option<Result<(), ModelError>> {
+        if self.multi {
+            return Some(self.require_nq_eq_nv("forward dynamics of a Mechanism"));
+        }
         Some(self.forward_dynamics(q, qd, tau, qdd))
     }
     fn fast_inverse_dynamics(
@@ -542,6 +629,10 @@ impl Mechanism for KinematicTree {
         qdd: &[f64],
         tau: &mut [f64],
     ) -> Option<()> {
+        if self.multi {
+            tau.fill(f64::NAN);
+            return Some(());
+        }
         self.with_data(|ws| self.rnea_body(ws, q, qd, qdd, tau));
         Some(())
     }
@@ -554,6 +645,12 @@ impl Mechanism for KinematicTree {
         b: &mut [f64],
         c: &mut [f64],
     ) -> Option<()> {
+        if self.multi {
+            for x in [a, b, c] {
+                x.fill(f64::NAN);
+            }
+            return Some(());
+        }
         self.with_data(|ws| self.path_terms(ws, q, dq_ds, d2q_ds2, a, b, c));
         Some(())
     }

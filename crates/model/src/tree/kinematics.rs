@@ -63,8 +63,12 @@ impl KinematicTree {
         if same {
             return;
         }
-        for i in 0..self.n_bodies() {
-            ws.xup[i] = self.joint_model[i].up_transform(self.qi(i, q), &self.x_tree[i]);
+        if self.multi {
+            self.up_transforms_multi(ws, q);
+        } else {
+            for i in 0..self.n_bodies() {
+                ws.xup[i] = self.joint_model[i].up_transform(self.qi(i, q), &self.x_tree[i]);
+            }
         }
         for (k, v) in ws.q_key.iter_mut().zip(q) {
             *k = *v;
@@ -141,6 +145,7 @@ impl KinematicTree {
     ) -> Result<R, ModelError> {
         self.check_q(q)?;
         if let Some(qd) = qd {
+            self.require_nq_eq_nv("a velocity query of a kinematic tree")?;
             self.check_qd(qd)?;
         }
         self.check_body(body)?;

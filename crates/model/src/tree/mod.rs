@@ -57,14 +57,16 @@
 
 mod aba;
 mod closure;
+mod configuration;
 mod crba;
 mod data;
 mod energies;
 mod jacobians;
-mod joint;
+pub mod joint;
 mod kinematic_tree;
 mod kinematics;
 mod mimic;
+mod multi;
 mod path_terms;
 mod rnea;
 #[cfg(test)]

@@ -30,6 +30,9 @@ impl KinematicTree {
         qdd: Option<&[f64]>,
         tau: &mut [f64],
     ) {
+        if self.multi {
+            return self.rnea_multi(ws, q, qd, qdd, tau);
+        }
         if let (Some(l), Some(d)) = (self.lumped(), ws.lumped.as_deref_mut()) {
             return l.rnea(d, q, qd, qdd, tau);
         }

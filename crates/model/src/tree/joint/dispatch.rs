@@ -1,21 +1,31 @@
-//! Joint models (RBDA Table 4.1; spatial_v2 `jcalc`).
+//! [`Joint`], the tree's joint value, dispatching to the kinds of this folder, and
+//! [`JointModel`], its form with the axis classified for the recursive algorithms
+//! (RBDA Table 4.1; spatial_v2 `jcalc`).
 
+use super::{FreeFlyer, JointKind, Planar, Prismatic, Revolute, RevoluteUnbounded, Spherical};
+use crate::rng::SplitMix64;
 use crate::spatial::{
     add3, cross, dot, mat3_mul, mat3_transpose, mat3_tvec, rotation_about, scale3, Mat3, Motion,
     Transform, Vec3,
 };
+use crate::validate::check_len;
 use crate::ModelError;
 
 /// A joint connecting a body to its parent.
 ///
-/// | variant | `X_J(q)` | `S` |
-/// |---|---|---|
-/// | `Revolute { axis: a }` | `rot(R(a, q)ᵀ)` | `[a; 0]` |
-/// | `Prismatic { axis: a }` | `xlt(a q)` | `[0; a]` |
-/// | `Fixed` | `1` | (none: 0 degrees of freedom) |
+/// | variant | nq | nv | `X_J(q)` | `S` |
+/// |---|---|---|---|---|
+/// | `Revolute { axis: a }` | 1 | 1 | `rot(R(a, q)ᵀ)` | `[a; 0]` |
+/// | `Prismatic { axis: a }` | 1 | 1 | `xlt(a q)` | `[0; a]` |
+/// | `RevoluteUnbounded { axis: a }` | 2 | 1 | `rot(R(a, θ)ᵀ)`, `q = (cos θ, sin θ)` | `[a; 0]` |
+/// | `Spherical` | 4 | 3 | `rot(R(q)ᵀ)`, `q` a unit quaternion | `[1; 0]` |
+/// | `FreeFlyer` | 7 | 6 | `(R(q)ᵀ, p)` | `1` (linear, angular) |
+/// | `Planar` | 4 | 3 | `(R_z(θ)ᵀ, (x, y, 0))` | `[0 0 e_z; e_x e_y 0]` |
+/// | `Fixed` | 0 | 0 | `1` | (none) |
 ///
-/// The axis is a unit vector in the joint (= child body) frame; since the
-/// joint rotates or slides along it, `S` is constant and `Ṡ = 0` (`c_J = 0`).
+/// Axes are unit vectors in the joint (= child body) frame. Every `S` is constant in the
+/// child frame, so `Ṡ = 0` (`c_J = 0`); see the kinds in [`super::joint`] for `integrate`
+/// and `difference`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Joint {
     /// Rotation by `q` \[rad\] about the unit `axis`.
@@ -28,6 +38,19 @@ pub enum Joint {
         /// Unit axis.
         axis: Vec3,
     },
+    /// Rotation about the unit `axis` with `q = (cos θ, sin θ)` ([`super::RevoluteUnbounded`]).
+    RevoluteUnbounded {
+        /// Unit axis.
+        axis: Vec3,
+    },
+    /// A ball joint, `q` a unit quaternion `(qx, qy, qz, qw)` ([`super::Spherical`]).
+    Spherical,
+    /// A floating joint, `q = (x, y, z, qx, qy, qz, qw)`, `v = (v, ω)` in the child frame
+    /// ([`super::FreeFlyer`]).
+    FreeFlyer,
+    /// Motion in the parent's x–y plane, `q = (x, y, cos θ, sin θ)`, `v = (vx, vy, ω)`
+    /// ([`super::Planar`]).
+    Planar,
     /// A rigid connection (no coordinate).
     Fixed,
 }
@@ -76,6 +99,8 @@ pub(crate) enum JointModel {
     Revolute(Vec3),
     /// Prismatic along any other unit axis.
     Prismatic(Vec3),
+    /// A kind with `nq ≠ nv` or `nv > 1` (the general path of the algorithms).
+    Multi,
     /// No coordinate.
     Fixed,
 }
@@ -90,6 +115,10 @@ impl From<&Joint> for JointModel {
                 unit_axis(&axis).map_or(Self::Prismatic(axis), Self::PrismaticAxis)
             }
             Joint::Fixed => Self::Fixed,
+            Joint::RevoluteUnbounded { .. }
+            | Joint::Spherical
+            | Joint::FreeFlyer
+            | Joint::Planar => Self::Multi,
         }
     }
 }
@@ -136,7 +165,7 @@ impl JointModel {
                 rot: *t,
                 trans: add3(&x_tree.trans, &mat3_tvec(t, &scale3(q, &axis))),
             },
-            Self::Fixed => *x_tree,
+            Self::Fixed | Self::Multi => *x_tree,
         }
     }
 
@@ -154,7 +183,7 @@ impl JointModel {
             Self::PrismaticAxis(k) => Motion::new([0.0; 3], x.rot[k]),
             Self::Revolute(axis) => x.inv_apply_motion(&Motion::new(axis, [0.0; 3])),
             Self::Prismatic(axis) => x.inv_apply_motion(&Motion::new([0.0; 3], axis)),
-            Self::Fixed => Motion::ZERO,
+            Self::Fixed | Self::Multi => Motion::ZERO,
         }
     }
 }
@@ -206,15 +235,44 @@ impl Joint {
         axis: [0.0, 0.0, 1.0],
     };
 
-    /// Number of coordinates (1, or 0 for [`Joint::Fixed`]).
+    /// Unbounded revolute joint about `axis` (normalized), `q = (cos θ, sin θ)`.
+    pub fn revolute_unbounded(axis: Vec3) -> Result<Self, ModelError> {
+        Ok(Joint::RevoluteUnbounded {
+            axis: unit("revolute axis norm", axis)?,
+        })
+    }
+
+    /// Number of velocity coordinates `nv` (degrees of freedom; 0 for [`Joint::Fixed`]).
     pub fn dof(&self) -> usize {
-        match self {
-            Joint::Fixed => 0,
-            _ => 1,
+        self.nv()
+    }
+
+    /// Number of velocity coordinates `nv`.
+    pub fn nv(&self) -> usize {
+        self.with_kind(|k| k.nv()).unwrap_or(0)
+    }
+
+    /// Number of configuration coordinates `nq`.
+    pub fn nq(&self) -> usize {
+        self.with_kind(|k| k.nq()).unwrap_or(0)
+    }
+
+    /// `f` applied to the joint's kind ([`JointKind`]); `None` for [`Joint::Fixed`].
+    #[inline]
+    pub fn with_kind<R>(&self, f: impl FnOnce(&dyn JointKind) -> R) -> Option<R> {
+        match *self {
+            Joint::Revolute { axis } => Some(f(&Revolute { axis })),
+            Joint::Prismatic { axis } => Some(f(&Prismatic { axis })),
+            Joint::RevoluteUnbounded { axis } => Some(f(&RevoluteUnbounded { axis })),
+            Joint::Spherical => Some(f(&Spherical)),
+            Joint::FreeFlyer => Some(f(&FreeFlyer)),
+            Joint::Planar => Some(f(&Planar)),
+            Joint::Fixed => None,
         }
     }
 
-    /// Joint transform `X_J(q)` (predecessor → successor frame).
+    /// Joint transform `X_J(q)` (predecessor → successor frame) of a joint with one
+    /// configuration coordinate; the identity for the others (see [`Joint::transform_q`]).
     #[inline]
     pub fn transform(&self, q: f64) -> Transform {
         match self {
@@ -222,17 +280,100 @@ impl Joint {
                 Transform::rotation(mat3_transpose(&rotation_about(axis, q)))
             }
             Joint::Prismatic { axis } => Transform::translation(scale3(q, axis)),
-            Joint::Fixed => Transform::IDENTITY,
+            _ => Transform::IDENTITY,
         }
     }
 
-    /// Motion subspace `S` (zero for [`Joint::Fixed`]).
+    /// Joint transform `X_J(q)` for the joint's `nq` coordinates.
+    ///
+    /// Errors: [`ModelError::DimensionMismatch`] when `q.len() ≠ nq`.
+    pub fn transform_q(&self, q: &[f64]) -> Result<Transform, ModelError> {
+        check_len("joint q", q, self.nq())?;
+        Ok(self
+            .with_kind(|k| k.transform(q))
+            .unwrap_or(Transform::IDENTITY))
+    }
+
+    /// Motion subspace `S` of a joint with one degree of freedom (zero for the others; see
+    /// [`Joint::motion_subspace_into`]).
     #[inline]
     pub fn motion_subspace(&self) -> Motion {
         match self {
-            Joint::Revolute { axis } => Motion::new(*axis, [0.0; 3]),
+            Joint::Revolute { axis } | Joint::RevoluteUnbounded { axis } => {
+                Motion::new(*axis, [0.0; 3])
+            }
             Joint::Prismatic { axis } => Motion::new([0.0; 3], *axis),
-            Joint::Fixed => Motion::ZERO,
+            _ => Motion::ZERO,
         }
+    }
+
+    /// The `nv` columns of `S` into `s[..nv]`.
+    ///
+    /// Errors: [`ModelError::DimensionMismatch`] when `s` is shorter than `nv`.
+    pub fn motion_subspace_into(&self, s: &mut [Motion]) -> Result<(), ModelError> {
+        if s.len() < self.nv() {
+            return Err(ModelError::DimensionMismatch {
+                what: "motion subspace columns",
+                expected: self.nv(),
+                found: s.len(),
+            });
+        }
+        self.with_kind(|k| k.motion_subspace(s));
+        Ok(())
+    }
+
+    /// `q ⊕ v dt` into `out` ([`JointKind::integrate`]).
+    ///
+    /// Errors: [`ModelError::DimensionMismatch`] for lengths other than `nq`, `nv`, `nq`.
+    pub fn integrate(
+        &self,
+        q: &[f64],
+        v: &[f64],
+        dt: f64,
+        out: &mut [f64],
+    ) -> Result<(), ModelError> {
+        check_len("joint q", q, self.nq())?;
+        check_len("joint v", v, self.nv())?;
+        check_len("joint q out", out, self.nq())?;
+        self.with_kind(|k| k.integrate(q, v, dt, out));
+        Ok(())
+    }
+
+    /// `q1 ⊖ q0` into `out` ([`JointKind::difference`]).
+    ///
+    /// Errors: [`ModelError::DimensionMismatch`] for lengths other than `nq`, `nq`, `nv`.
+    pub fn difference(&self, q0: &[f64], q1: &[f64], out: &mut [f64]) -> Result<(), ModelError> {
+        check_len("joint q0", q0, self.nq())?;
+        check_len("joint q1", q1, self.nq())?;
+        check_len("joint v out", out, self.nv())?;
+        self.with_kind(|k| k.difference(q0, q1, out));
+        Ok(())
+    }
+
+    /// The neutral configuration into `out`.
+    ///
+    /// Errors: [`ModelError::DimensionMismatch`] when `out.len() ≠ nq`.
+    pub fn neutral(&self, out: &mut [f64]) -> Result<(), ModelError> {
+        check_len("joint q out", out, self.nq())?;
+        self.with_kind(|k| k.neutral(out));
+        Ok(())
+    }
+
+    /// A random configuration into `out` ([`JointKind::random_configuration`]).
+    ///
+    /// Errors: [`ModelError::DimensionMismatch`] for lengths other than `nq`;
+    /// [`ModelError::InvalidParameter`] for bounds it needs that are not finite.
+    pub fn random_configuration(
+        &self,
+        rng: &mut SplitMix64,
+        lower: &[f64],
+        upper: &[f64],
+        out: &mut [f64],
+    ) -> Result<(), ModelError> {
+        check_len("joint lower limit", lower, self.nq())?;
+        check_len("joint upper limit", upper, self.nq())?;
+        check_len("joint q out", out, self.nq())?;
+        self.with_kind(|k| k.random_configuration(rng, lower, upper, out))
+            .unwrap_or(Ok(()))
     }
 }
