@@ -1,17 +1,19 @@
 //! MBS benchmark A04, Bricard's mechanism, through the public API: natural coordinates (24
 //! coordinates, 24 rows of rank 23 everywhere) and relative joint angles (5 coordinates, 5 rows
-//! of rank 4), both with the projector method (mass-weighted pseudo-inverse), the only method
-//! that runs permanently redundant rows; the others end with a typed error.
+//! of rank 4), the reference with the projector method (mass-weighted pseudo-inverse); every
+//! method runs the permanently redundant rows.
 //!
 //! * the two formulations agree on the tracked point `P2 = (1, −1, 0)` at `t = 0` to 1e-9 m
 //!   over the first second at τ = 1e-12, and `J` keeps rank 23 along the motion;
-//! * the projector passes at τ = 1e-6 and 1e-9, conserving the energy;
+//! * the projector passes at τ = 1e-6 and 1e-9, conserving the energy, and every other method
+//!   (GGL in both forms) at τ = 1e-6 over 1 s;
 //! * the published curve's checkpoints (x = −1 near 2.5 s and back to 1 near 5 s, z minimum
 //!   −0.5 and y maximum −0.866 near 1.25 s) hold to the precision they can be read with.
 
 use contour::model::autodiff::AutoDiff;
 use contour::model::models::{Bricard, BricardJointAngles};
 use contour::prelude::*;
+use contour::projection::EcsForm;
 
 fn projector() -> Method {
     Method::Projector(ProjectorConfig::default())
@@ -78,38 +80,49 @@ fn a04_two_formulations_agree_at_tight_tolerance() {
     }
 }
 
-/// Every method but the projector ends with a typed error on the permanently redundant rows
-/// (never a wrong `Ok`); the projector passes at τ = 1e-6 and 1e-9.
+/// Rank, not rows: every method starts on the permanently redundant rows (direct and Baumgarte
+/// by the minimum-norm KKT solve, perturbation by the SVD of its correction, parametrization
+/// and GGL on the 23 independent rows) and the correcting ones agree with the joint-angle
+/// reference over 1 s at τ = 1e-6; direct and Baumgarte either agree or stop where their
+/// drift is inconsistent in a redundant direction, with a message that says so.
 #[test]
-fn a04_only_the_projector_runs_the_redundant_rows() {
-    let times: Vec<f64> = (0..=10).map(|k| 0.05 * k as f64).collect();
-    let reference = reference_run(1e-12, 0.5, &times);
+fn a04_every_method_runs_the_redundant_rows() {
+    let times: Vec<f64> = (0..=20).map(|k| 0.05 * k as f64).collect();
+    let reference = reference_run(1e-12, 1.0, &times);
     for tau in [1e-6, 1e-9] {
-        let tr = natural_run(projector(), Integrator::dopri5(), tau, 0.5, &times).unwrap();
+        let tr = natural_run(projector(), Integrator::dopri5(), tau, 1.0, &times).unwrap();
         let d = max_distance(&tr, &reference);
         eprintln!("A04 projector/dopri5 tau {tau:.0e}: {d:.1e} m");
         assert!(d < 1e3 * tau, "{tau:e}: {d:e}");
     }
-    for m in Method::every(BaumgarteGains::critical(10.0).unwrap()) {
-        if m.name() == "projector" {
-            continue;
-        }
+    let mut methods: Vec<Method> = Method::every(BaumgarteGains::critical(10.0).unwrap()).into();
+    methods.push(Method::ExactStabilization(EcsConfig {
+        form: EcsForm::Multipliers,
+    }));
+    for m in methods {
         let integrator = if m.name() == "exact_stabilization" {
             Integrator::bdf()
         } else {
             Integrator::dopri5()
         };
-        match natural_run(m.clone(), integrator, 1e-6, 0.5, &times) {
-            Ok(tr) => panic!(
-                "{}: an Ok on redundant rows (error {:.1e} m)",
-                m.name(),
-                max_distance(&tr, &reference)
-            ),
-            Err(e) => eprintln!(
-                "A04 {}: {}",
-                m.name(),
-                e.to_string().lines().next().unwrap_or("")
-            ),
+        let tau = 1e-6;
+        match natural_run(m.clone(), integrator, tau, 1.0, &times) {
+            Ok(tr) => {
+                let d = max_distance(&tr, &reference);
+                eprintln!("A04 {m:?}: {d:.1e} m, {} steps", tr.stats.steps);
+                assert!(d < 1e-3, "{m:?}: {d:e}");
+            }
+            // direct and Baumgarte do not correct the drift: where it shows in a redundant
+            // direction the message says so (no singular configuration)
+            Err(e) if matches!(m.name(), "direct" | "baumgarte") => {
+                let msg = e.to_string();
+                eprintln!("A04 {}: {msg}", m.name());
+                assert!(
+                    msg.contains("redundant direction") && !msg.contains("near a singular"),
+                    "{msg}"
+                );
+            }
+            Err(e) => panic!("{m:?}: {e}"),
         }
     }
 }

@@ -26,7 +26,7 @@ use contour_linalg::{Cholesky, KktMethod, KktSolver, RankDeficiency};
 use faer::MatRef;
 
 /// Factor `c` of the residual check after every constrained solve,
-/// `|(J q̈ + ρ)_i| ≤ c · ε · (|ρ_i| + Σ_k |J_ik| (|q̈_k| + (|f_k| + |Jᵀλ|_k) / max M_kk))`
+/// `|(J q̈ + ρ)_i| ≤ c · ε · (|ρ_i| + ‖J_i‖₁ (‖q̈‖_∞ + ‖(|f| + |Jᵀλ|) / max M_kk‖_∞))`
 /// (see [`ModelError::IllConditioned`]): the constraint must hold to about 8 digits
 /// (c·ε ≈ 2.2e-8) relative to the size of its terms. Over every constrained solve of
 /// `cargo xtask reproduce-tables` the ratio residual / (ε · terms) stays below 57, so 1e8
@@ -162,6 +162,11 @@ pub struct ConstrainedDynamics {
     fast: bool,
     /// Solves that took the rank-revealing path.
     rank_revealing_solves: usize,
+    /// `t` of the last evaluation (for the messages).
+    t: f64,
+    /// Numerical rank of `J` at the first constrained solve: a rank deficiency present then
+    /// is redundant rows, not a singular configuration (the messages).
+    initial_rank: Option<usize>,
 }
 
 impl ConstrainedDynamics {
@@ -192,6 +197,8 @@ impl ConstrainedDynamics {
             // probe with empty slices: a model without the O(N) path answers `None` at once
             fast: mech.fast_forward_dynamics(&[], &[], &[], &mut []).is_some(),
             rank_revealing_solves: 0,
+            t: f64::NAN,
+            initial_rank: None,
         }
     }
 
@@ -313,6 +320,7 @@ impl ConstrainedDynamics {
         constraints: bool,
     ) -> Result<(), ModelError> {
         self.check_call(mech, t, q, qd)?;
+        self.t = t;
         let which = match (constraints, self.baumgarte) {
             (false, _) => Terms::Forces,
             (true, None) => Terms::Accelerations,
@@ -407,6 +415,9 @@ impl ConstrainedDynamics {
         if rank_revealing {
             self.rank_revealing_solves += 1;
         }
+        if self.initial_rank.is_none() {
+            self.initial_rank = Some(self.kkt.last_rank());
+        }
         check_finite("accelerations", qdd)?;
         check_finite("lambda", lambda)?;
         self.check_residual(qdd, lambda, rank_revealing)
@@ -415,20 +426,25 @@ impl ConstrainedDynamics {
     /// The acceleration constraint after the solve, row by row:
     ///
     /// ```text
-    /// |(J q̈)_i − c_i| ≤ RESIDUAL_FACTOR · ε · ( |c_i| + Σ_k |J_ik| (|q̈_k| + (|f_k| + |Jᵀλ|_k) / m) )
+    /// |(J q̈)_i − c_i| ≤ RESIDUAL_FACTOR · ε · ( |c_i| + ‖J_i‖₁ (‖q̈‖_∞ + ‖g‖_∞) ),
+    /// g_k = (|f_k| + Σ_j |J_jk λ_j|) / m
     /// ```
     ///
     /// with `c = −ρ` (minus the Baumgarte terms), `f = u − h`, `m = max_k M_kk` and ε the
-    /// machine epsilon: the size of the terms whose round-off enters the row (the force terms
-    /// count even when `q̈` cancels to zero, e.g. a body pressed against its constraint). A
-    /// well-conditioned system meets it by orders of magnitude; an ill-conditioned `M` or
+    /// machine epsilon. The bound is normwise in `q̈` and the forces: a backward-stable solve
+    /// errs in every component by about `ε · cond · ‖q̈‖`, so a row whose own terms vanish (a
+    /// unit-vector row `|u|² = 1` of a body at rest, `u̇ = ü = 0`) still gets the round-off of
+    /// the whole solution, scaled by the size of its row of `J`, and never a bound of 1e-22.
+    /// A well-conditioned system meets it by orders of magnitude; an ill-conditioned `M` or
     /// `J M⁻¹ Jᵀ` (e.g. `M = diag(1, 1e-12)`) does not, and is reported as
     /// [`ModelError::IllConditioned`] instead of returning accelerations that violate the
     /// constraint. After a rank-revealing solve the rows hold, besides round-off, the
     /// inconsistency `d` of the data in the dropped singular directions (`J q̈ = c − d`,
-    /// [`contour_linalg::KktSolver::dropped_residual`]): `J q̈ − c + d` is checked, i.e. the
-    /// accuracy of the solve in the directions it keeps; and `d` itself must stay within the
-    /// rank cut-off times the row's terms, `|d_i| ≤ rank_rtol · scale_i`, else
+    /// [`contour_linalg::KktSolver::dropped_residual`]): `J q̈ − c + d` is checked (with `|d_i|`
+    /// added to the scale), i.e. the accuracy of the solve in the directions it keeps; and `d`
+    /// itself must stay within the rank cut-off times the row's own terms plus the round-off
+    /// bound above, `|d_i| ≤ rank_rtol · (|c_i| + |d_i| + Σ_k |J_ik| (|q̈_k| + g_k)) + bound_i`
+    /// (the data of exactly redundant rows are consistent to round-off), else
     /// [`ModelError::InconsistentAtSingularity`]: data that no `q̈` meets (a state that drifted
     /// off the constraint near a singular configuration) have no unique answer, and the
     /// least-squares one lets a simulation continue on a branch chosen by the drift. Not
@@ -456,15 +472,21 @@ impl ConstrainedDynamics {
             }
             self.force[k] = force / m;
         }
+        // the normwise floor: ‖q̈‖_∞ + ‖force‖_∞, shared by every row
+        let global = qdd.iter().fold(0.0f64, |a, x| a.max(x.abs()))
+            + self.force.iter().fold(0.0f64, |a, x| a.max(*x));
         for i in 0..self.l {
             let d = if rank_revealing { dropped[i] } else { 0.0 };
             let mut r = d - self.c[i];
-            let mut scale = self.c[i].abs() + d.abs();
+            let (mut row_norm, mut terms) = (0.0, self.c[i].abs() + d.abs());
             for k in 0..n {
                 let jik = j[(i, k)];
                 r += jik * qdd[k];
-                scale += jik.abs() * (qdd[k].abs() + self.force[k]);
+                row_norm += jik.abs();
+                terms += jik.abs() * (qdd[k].abs() + self.force[k]);
             }
+            // ‖J_i‖₁ (‖q̈‖_∞ + ‖force‖_∞) ≥ Σ_k |J_ik| (|q̈_k| + force_k): the normwise floor
+            let scale = self.c[i].abs() + d.abs() + row_norm * global;
             let bound = factor * scale;
             // a NaN residual (or bound) fails too
             if !within(r.abs(), bound) {
@@ -474,10 +496,15 @@ impl ConstrainedDynamics {
                     bound,
                 });
             }
-            let bound = self.kkt.rank_rtol() * scale;
+            // data inconsistent by round-off only (exactly redundant rows) pass the floor
+            let bound = self.kkt.rank_rtol() * terms + factor * scale;
             if !within(d.abs(), bound) {
+                let rank = self.kkt.last_rank();
                 return Err(ModelError::InconsistentAtSingularity {
-                    rank: self.kkt.last_rank(),
+                    t: self.t,
+                    row: i,
+                    initial_rank: self.initial_rank.unwrap_or(rank),
+                    rank,
                     rows: self.l,
                     tolerance: self.kkt.rank_rtol(),
                     residual: d.abs(),
@@ -1079,6 +1106,9 @@ mod tests {
     #[test]
     fn inconsistency_messages_say_what_is_wrong() {
         let e = |rank| ModelError::InconsistentAtSingularity {
+            t: 0.5,
+            row: 1,
+            initial_rank: 2,
             rank,
             rows: 2,
             tolerance: 1e-20,
@@ -1087,8 +1117,30 @@ mod tests {
         };
         let lost = e(1).to_string();
         assert!(
-            lost.contains("rank 1 < 2 rows") && lost.contains("1.000e-20"),
+            lost.contains("rank 1 < 2 at the start")
+                && lost.contains("row 1 lost rank")
+                && lost.contains("t = 5.000e-1")
+                && lost.contains("1.000e-20")
+                && lost.contains("singular configuration"),
             "{lost}"
+        );
+        // redundant since the start, rank unchanged: not a singular configuration
+        let redundant = ModelError::InconsistentAtSingularity {
+            t: 0.5,
+            row: 1,
+            initial_rank: 1,
+            rank: 1,
+            rows: 2,
+            tolerance: 1e-20,
+            residual: 1e-17,
+            bound: 1e-21,
+        }
+        .to_string();
+        assert!(
+            redundant.contains("redundant")
+                && redundant.contains("no singular configuration")
+                && !redundant.contains("near a singular configuration"),
+            "{redundant}"
         );
         let kept = e(2).to_string();
         assert!(!kept.contains("2 < 2"), "{kept}");
@@ -1096,6 +1148,56 @@ mod tests {
             kept.contains("kept all 2 rows") && kept.contains("raise rank_rtol"),
             "{kept}"
         );
+    }
+
+    /// MBS benchmark A04 (Bricard, 24 rows of rank 23) at rest: the solve is exact to round-off
+    /// and its unit-vector rows have no terms of their own, so only the normwise floor lets the
+    /// check pass; with the row-wise bound alone (`global = 0`) this fails with a bound of
+    /// about 1e-21.
+    #[test]
+    fn redundant_rows_at_rest_pass_the_residual_check() {
+        let model = crate::autodiff::AutoDiff::new(crate::models::Bricard::default());
+        let (q, qd) = crate::models::Bricard::default().initial_state();
+        let mut d = ConstrainedDynamics::new(&model);
+        let (mut qdd, mut lambda) = (vec![0.0; 24], vec![0.0; 24]);
+        d.accelerations(&model, 0.0, &q, &qd, &mut qdd, &mut lambda)
+            .unwrap();
+        assert_eq!(d.last_rank(), 23);
+        assert!(qdd.iter().any(|a| a.abs() > 1.0), "{qdd:?}");
+    }
+
+    /// A genuinely wrong solve is caught: the accelerations of a regular (slider-crank) and a
+    /// redundant (Bricard) system, each corrupted by a relative 1e-5 in one component, fail the
+    /// check with [`ModelError::IllConditioned`].
+    #[test]
+    fn a_corrupted_solution_fails_the_residual_check() {
+        fn corrupt<M: Mechanism + ?Sized>(mech: &M, q: &[f64], qd: &[f64]) {
+            let (n, l) = (mech.dof(), mech.n_constraints());
+            let mut d = ConstrainedDynamics::new(mech);
+            let (mut qdd, mut lambda) = (vec![0.0; n], vec![0.0; l]);
+            d.accelerations(mech, 0.0, q, qd, &mut qdd, &mut lambda)
+                .unwrap();
+            let rr = d.kkt.last_solve_was_rank_revealing();
+            assert_eq!(d.check_residual(&qdd, &lambda, rr), Ok(()));
+            let big = qdd.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+            let mut bad = 0;
+            for k in 0..n {
+                let mut wrong = qdd.clone();
+                wrong[k] += 1e-5 * big;
+                if let Err(e) = d.check_residual(&wrong, &lambda, rr) {
+                    assert!(matches!(e, ModelError::IllConditioned { .. }), "{e:?}");
+                    bad += 1;
+                }
+            }
+            // every coordinate is caught (each enters some row of J)
+            assert_eq!(bad, n);
+        }
+        let sc = SliderCrank::default();
+        let (q, qd) = sc.state(0.4, 2.0);
+        corrupt(&sc, &q, &qd);
+        let model = crate::autodiff::AutoDiff::new(crate::models::Bricard::default());
+        let (q, qd) = crate::models::Bricard::default().initial_state();
+        corrupt(&model, &q, &qd);
     }
 
     #[test]

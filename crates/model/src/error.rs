@@ -53,8 +53,21 @@ pub enum ModelError {
     /// of `φ̇` that the nearly lost directions amplify), and continuing with the least-squares
     /// `q̈` would pick a branch at random. Methods that keep the state on the manifold (the
     /// projector method, projection after every step) do not meet it.
-    #[error("{}", inconsistent_message(*rank, *rows, *tolerance, *residual, *bound))]
+    ///
+    /// The message tells the cases apart: rows redundant since the start with the rank
+    /// unchanged (`rank = initial_rank < rows`: no singular configuration, the drift shows in a
+    /// redundant direction), a rank that dropped below the start's (a singular configuration,
+    /// with the row whose residual fails and `t`), and a cut-off below the round-off
+    /// (`rank = rows`).
+    #[error("{}", inconsistent_message(self))]
     InconsistentAtSingularity {
+        /// Time of the evaluation.
+        t: f64,
+        /// The first row whose residual in the dropped directions fails.
+        row: usize,
+        /// Numerical rank of `J` at the first constrained solve of the workspace (the start
+        /// of a run).
+        initial_rank: usize,
         /// Numerical rank of `J`.
         rank: usize,
         /// Number of rows L.
@@ -132,7 +145,7 @@ pub enum ModelError {
     },
     /// A solve returned a result that does not satisfy its own equations to the accuracy
     /// the data allow: the residual exceeds `bound`
-    /// (`RESIDUAL_FACTOR · ε · (Σ|J_ik q̈_k| + |ρ_i|)` for the constrained accelerations,
+    /// (`RESIDUAL_FACTOR · ε · (|ρ_i| + ‖J_i‖₁ (‖q̈‖_∞ + ‖forces‖_∞))` for the constrained accelerations,
     /// [`crate::RESIDUAL_FACTOR`]), i.e. `M` or `J M⁻¹ Jᵀ` is too ill-conditioned.
     #[error("{what}: residual {residual:.3e} exceeds {bound:.3e} (ill-conditioned system)")]
     IllConditioned {
@@ -171,13 +184,36 @@ pub enum ModelError {
     Linalg(#[from] LinalgError),
 }
 
-/// The message of [`ModelError::InconsistentAtSingularity`]: a lost rank, or (rank = rows) a
-/// cut-off below the round-off of the solve.
-fn inconsistent_message(rank: usize, rows: usize, tol: f64, residual: f64, bound: f64) -> String {
-    if rank < rows {
+/// The message of [`ModelError::InconsistentAtSingularity`]: permanently redundant rows, a
+/// lost rank, or (rank = rows) a cut-off below the round-off of the solve.
+fn inconsistent_message(e: &ModelError) -> String {
+    let ModelError::InconsistentAtSingularity {
+        t,
+        row,
+        initial_rank,
+        rank,
+        rows,
+        tolerance: tol,
+        residual,
+        bound,
+    } = *e
+    else {
+        return String::new();
+    };
+    if rank < rows && rank >= initial_rank {
         format!(
-            "constraint Jacobian has numerical rank {rank} < {rows} rows (cut-off {tol:.3e} sigma_max) \
-             and the acceleration constraint is inconsistent in the lost directions (row residual \
+            "at t = {t:.3e} the acceleration constraint of row {row} is inconsistent in a redundant \
+             direction (row residual {residual:.3e} > {bound:.3e}): the {rows} constraint rows are \
+             redundant, of numerical rank {rank} since the start (cut-off {tol:.3e} sigma_max; no \
+             singular configuration), and the state has drifted off the constraint manifold; a \
+             method that keeps it there (projector, perturbation, parametrization, \
+             exact_stabilization) or a tighter tolerance avoids this"
+        )
+    } else if rank < rows {
+        format!(
+            "at t = {t:.3e} row {row} lost rank: the constraint Jacobian has numerical rank \
+             {rank} < {initial_rank} at the start ({rows} rows, cut-off {tol:.3e} sigma_max) and \
+             the acceleration constraint is inconsistent in the lost directions (row residual \
              {residual:.3e} > {bound:.3e}): the state has left the constraint manifold near a \
              singular configuration"
         )

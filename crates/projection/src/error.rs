@@ -150,7 +150,8 @@ pub enum ProjectionError {
         /// Method name.
         method: &'static str,
     },
-    /// The mechanism has no constraints, or more rows than coordinates (L ≥ N).
+    /// The mechanism has no constraint rows (L = 0) where the method needs some; a method that
+    /// counts rank, not rows, refuses `r = N` with [`ProjectionError::NoFreeCoordinates`].
     #[error("method {method} needs 0 < L < N constraint rows, got L = {rows}, N = {dof}")]
     BadConstraintCount {
         /// Method name.
@@ -159,6 +160,43 @@ pub enum ProjectionError {
         rows: usize,
         /// N.
         dof: usize,
+    },
+    /// The constraint Jacobian at the initial state has numerical rank `r = N`: the rows
+    /// (however many, redundant or not) leave no coordinate free to integrate.
+    #[error(
+        "method {method} needs a constraint Jacobian of rank r < N: J at the initial state has \
+         numerical rank {rank} with L = {rows} rows and N = {dof} coordinates (no motion is left)"
+    )]
+    NoFreeCoordinates {
+        /// Method name.
+        method: &'static str,
+        /// Numerical rank r of `J` at the initial state.
+        rank: usize,
+        /// L.
+        rows: usize,
+        /// N.
+        dof: usize,
+    },
+    /// The numerical rank of the constraint rows changed during a run of a method whose
+    /// coordinates count it (the parametrization's chart has `N − r` of them): a singular
+    /// configuration, where the rows that were independent at the start became dependent (or
+    /// the reverse). A rank deficiency present at the start and unchanged is not this error.
+    #[error(
+        "method {method}: at t = {t:.3e} the constraint Jacobian has numerical rank {rank}, the run \
+         started with rank {expected}: row {row} changed its dependence on the rows before it \
+         (a singular configuration of the mechanism)"
+    )]
+    RankChanged {
+        /// Method name.
+        method: &'static str,
+        /// Time of the state where the rank changed.
+        t: f64,
+        /// Numerical rank found there (a lower bound when it dropped).
+        rank: usize,
+        /// Numerical rank at the start.
+        expected: usize,
+        /// The first row whose dependence changed.
+        row: usize,
     },
     /// The manifold correction of Procedure P1 failed (`‖X*‖ > τ/2` or no MNR convergence)
     /// even after `redos` step-size halvings (Keerthi Remark 2.5).
@@ -329,12 +367,15 @@ pub enum ProjectionError {
 
 /// A simulation that failed after it had started: what went wrong, and what was computed.
 ///
-/// `t`, `q`, `q̇` are the last accepted point (the initial one when no step was accepted);
-/// `partial` holds the outputs, violation history, events and statistics up to it
-/// (`partial.x_final` is that point).
+/// `t_failed` is where it failed: the end of the attempted step (`t + h`), or `t` when the
+/// failure came before a step was attempted. `t`, `q`, `q̇` are the last accepted point (the
+/// initial one when no step was accepted); `partial` holds the outputs, violation history,
+/// events and statistics up to it (`partial.x_final` is that point).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("simulation failed after t = {t:.3e}: {source}")]
+#[error("simulation failed at t = {t_failed:.3e} (last accepted t = {t:.3e}): {source}")]
 pub struct SimulationFailure {
+    /// Time where the run failed: the end of the attempted step.
+    pub t_failed: f64,
     /// Time of the last accepted step.
     pub t: f64,
     /// `q` at `t`.
@@ -490,6 +531,7 @@ mod tests {
             }
             .to_string(),
             ProjectionError::Failed(Box::new(SimulationFailure {
+                t_failed: tiny,
                 t: tiny,
                 q: vec![],
                 qd: vec![],
@@ -512,6 +554,9 @@ mod tests {
             }
             .to_string(),
             ModelError::InconsistentAtSingularity {
+                t: tiny,
+                row: 0,
+                initial_rank: 2,
                 rank: 1,
                 rows: 2,
                 tolerance: tiny,

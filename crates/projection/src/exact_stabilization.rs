@@ -118,7 +118,15 @@ pub fn ecs_integrator() -> Integrator {
 pub(crate) struct EcsResidual<'m, M: ?Sized> {
     inner: ConstrainedRhs<'m, M>,
     n: usize,
+    /// Rows of (4.4): L, or the rank r of `J` after [`EcsResidual::remove_redundant_rows`].
     l: usize,
+    /// The rows of `J` kept (empty: all L rows; `jp`, `bp` stay L rows and are read
+    /// through it).
+    sel: Vec<usize>,
+    /// `J`, `φ`, `b` of all L rows when rows were removed (empty otherwise).
+    jf: Mat<f64>,
+    phif: Vec<f64>,
+    bf: Vec<f64>,
     form: EcsForm,
     j: Mat<f64>,
     jp: Mat<f64>,
@@ -213,6 +221,10 @@ impl<'m, M: Mechanism + ?Sized> EcsResidual<'m, M> {
             inner: ConstrainedRhs::new(mech, dynamics)?,
             n,
             l,
+            sel: Vec::new(),
+            jf: Mat::zeros(0, 0),
+            phif: Vec::new(),
+            bf: Vec::new(),
             form,
             j: Mat::zeros(l, n),
             jp: Mat::zeros(l, n),
@@ -261,13 +273,61 @@ impl<'m, M: Mechanism + ?Sized> EcsResidual<'m, M> {
         }
     }
 
+    /// Removes the redundant rows of `J(t, q)` once (the forms `Full` and `BlockDiagonal`):
+    /// (4.4) with L rows of rank r < L has a singular iteration matrix, and `φ = 0` of the r
+    /// independent rows ([`crate::method::independent_rows`]) holds the others on the
+    /// manifold. `μ` then has `2r` components. Allocates (start only).
+    fn remove_redundant_rows(&mut self, t: f64, q: &[f64]) {
+        let (n, l) = (self.n, self.l);
+        self.inner
+            .mechanism()
+            .constraint_jacobian(t, q, self.jp.as_mut());
+        let sel = crate::method::independent_rows(self.jp.as_ref());
+        if sel.len() == l || sel.is_empty() {
+            return;
+        }
+        let r = sel.len();
+        self.sel = sel;
+        self.l = r;
+        self.jf = Mat::zeros(l, n);
+        self.phif = vec![0.0; l];
+        self.bf = vec![0.0; l];
+        self.j = Mat::zeros(r, n);
+        self.d = Mat::zeros(r, n);
+        self.phi = vec![0.0; r];
+        self.b = vec![0.0; r];
+        self.g0 = vec![0.0; r];
+    }
+
+    /// The row of the mechanism behind row `i` of (4.4).
+    fn row(&self, i: usize) -> usize {
+        if self.sel.is_empty() {
+            i
+        } else {
+            self.sel[i]
+        }
+    }
+
+    /// `J(t, q)` of the rows of (4.4) into `self.j`.
+    fn jacobian_into_j(&mut self, t: f64, q: &[f64]) {
+        let mech = self.inner.mechanism();
+        if self.sel.is_empty() {
+            mech.constraint_jacobian(t, q, self.j.as_mut());
+            return;
+        }
+        mech.constraint_jacobian(t, q, self.jf.as_mut());
+        for (i, &row) in self.sel.iter().enumerate() {
+            for k in 0..self.n {
+                self.j[(i, k)] = self.jf[(row, k)];
+            }
+        }
+    }
+
     /// `σ_min(J)/σ_max(J)` at `x = (q, q̇)` (`None` when the SVD fails or `J` is zero);
     /// allocates (for a run's start and its error only).
     fn sigma_ratio(&mut self, t: f64, x: &[f64]) -> Option<f64> {
         let q = x.get(..self.n)?;
-        self.inner
-            .mechanism()
-            .constraint_jacobian(t, q, self.j.as_mut());
+        self.jacobian_into_j(t, q);
         let s = self.j.as_ref().singular_values().ok()?;
         let hi = s.iter().fold(0.0f64, |m, v| m.max(*v));
         let lo = s.iter().fold(f64::INFINITY, |m, v| m.min(*v));
@@ -278,9 +338,18 @@ impl<'m, M: Mechanism + ?Sized> EcsResidual<'m, M> {
     fn constraint_parts(&mut self, t: f64, q: &[f64], v: &[f64], with_d: bool) {
         let (n, l) = (self.n, self.l);
         let mech = self.inner.mechanism();
-        mech.constraints(t, q, &mut self.phi);
-        mech.constraint_jacobian(t, q, self.j.as_mut());
-        mech.constraint_rate_bias(t, q, &mut self.b);
+        if self.sel.is_empty() {
+            mech.constraints(t, q, &mut self.phi);
+            mech.constraint_rate_bias(t, q, &mut self.b);
+        } else {
+            mech.constraints(t, q, &mut self.phif);
+            mech.constraint_rate_bias(t, q, &mut self.bf);
+            for (i, &row) in self.sel.iter().enumerate() {
+                self.phi[i] = self.phif[row];
+                self.b[i] = self.bf[row];
+            }
+        }
+        self.jacobian_into_j(t, q);
         if !with_d {
             return;
         }
@@ -299,9 +368,10 @@ impl<'m, M: Mechanism + ?Sized> EcsResidual<'m, M> {
             mech.constraint_jacobian(t, &self.qp, self.jp.as_mut());
             mech.constraint_rate_bias(t, &self.qp, &mut self.bp);
             for i in 0..l {
-                let mut s = self.bp[i];
+                let row = self.row(i);
+                let mut s = self.bp[row];
                 for k in 0..n {
-                    s += self.jp[(i, k)] * v[k];
+                    s += self.jp[(row, k)] * v[k];
                 }
                 self.d[(i, c)] = (s - self.g0[i]) / hh;
             }
@@ -716,10 +786,15 @@ impl<'m, M: Mechanism + ?Sized> ExactStabilization<'m, M> {
             }
         };
         let mech = ctx.mech;
-        let (n, l) = (mech.dof(), mech.n_constraints());
+        let n = mech.dof();
         let n2 = 2 * n;
-        let dim = n2 + 2 * l;
         let mut res = EcsResidual::new(mech, cfg.form, ctx.dynamics)?;
+        if cfg.form != EcsForm::Multipliers {
+            // rank, not rows: L rows of rank r < L enter (4.4) as their r independent rows
+            res.remove_redundant_rows(ctx.t0, &ctx.x0[..n]);
+        }
+        let l = res.l;
+        let dim = n2 + 2 * l;
         // Consistent y'₀ = (f(x₀), 0); counted as the initial evaluation.
         let mut y0 = ctx.x0.clone();
         y0.resize(dim, 0.0);
@@ -868,6 +943,10 @@ mod tests {
             inner: ConstrainedRhs::new(&p, DynamicsOptions::default()).unwrap(),
             n: 2,
             l: 1,
+            sel: Vec::new(),
+            jf: Mat::zeros(0, 0),
+            phif: Vec::new(),
+            bf: Vec::new(),
             form: EcsForm::Full,
             j: Mat::zeros(1, 2),
             jp: Mat::zeros(1, 2),

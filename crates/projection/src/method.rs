@@ -286,6 +286,65 @@ pub(crate) fn check_parameters(
     Ok(())
 }
 
+/// The numerical rank `r` of `J(t, q)` (singular values above `rank_rtol · σ_max`), for the
+/// methods that integrate `N − r` free coordinates; [`ProjectionError::NoFreeCoordinates`]
+/// when `r = N` (the rows leave no motion). Allocates: called once, at the start.
+pub(crate) fn jacobian_rank<M: Mechanism + ?Sized>(
+    method: &'static str,
+    mech: &M,
+    t: f64,
+    q: &[f64],
+    rank_rtol: f64,
+) -> Result<usize, ProjectionError> {
+    let (n, l) = (mech.dof(), mech.n_constraints());
+    let mut j = faer::Mat::<f64>::zeros(l, n);
+    mech.constraint_jacobian(t, q, j.as_mut());
+    let rank = contour_linalg::numerical_rank(j.as_ref(), 0.0, rank_rtol)?;
+    if rank >= n {
+        return Err(ProjectionError::NoFreeCoordinates {
+            method,
+            rank,
+            rows: l,
+            dof: n,
+        });
+    }
+    Ok(rank)
+}
+
+/// Relative cut-off of [`independent_rows`]: a row whose part orthogonal to the rows kept
+/// before it is at most this fraction of its norm is redundant. An exactly redundant row
+/// (a permanent rank deficiency, e.g. MBS benchmark A04) leaves round-off, `O(ε)`; 1e-8 sits
+/// between that and the smallest relative singular value a method can still integrate.
+pub(crate) const REDUNDANT_ROW_RTOL: f64 = 1e-8;
+
+/// The rows of `j` that span its row space, in order: modified Gram–Schmidt (twice) on the
+/// rows, keeping a row whose orthogonal part exceeds [`REDUNDANT_ROW_RTOL`] of its norm. The
+/// methods that cannot take redundant rows remove the others once, at the start.
+/// Allocates (start only).
+pub(crate) fn independent_rows(j: faer::MatRef<'_, f64>) -> Vec<usize> {
+    let (l, n) = (j.nrows(), j.ncols());
+    let mut basis: Vec<Vec<f64>> = Vec::new();
+    let mut rows = Vec::new();
+    for i in 0..l {
+        let mut r: Vec<f64> = (0..n).map(|k| j[(i, k)]).collect();
+        let norm0 = r.iter().map(|v| v * v).sum::<f64>().sqrt();
+        for _ in 0..2 {
+            for b in &basis {
+                let s: f64 = b.iter().zip(&r).map(|(x, y)| x * y).sum();
+                for (rk, bk) in r.iter_mut().zip(b) {
+                    *rk -= s * bk;
+                }
+            }
+        }
+        let norm = r.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if norm0 > 0.0 && norm > REDUNDANT_ROW_RTOL * norm0 && basis.len() < n {
+            basis.push(r.iter().map(|v| v / norm).collect());
+            rows.push(i);
+        }
+    }
+    rows
+}
+
 /// The options of `d` that differ from [`DynamicsOptions::default`], by name.
 pub(crate) fn set_options(d: &DynamicsOptions) -> impl Iterator<Item = &'static str> {
     let def = DynamicsOptions::default();

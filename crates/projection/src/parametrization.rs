@@ -88,7 +88,14 @@ impl ParametrizationConfig {
 pub(crate) struct ParamRhs<'m, M: ?Sized> {
     inner: ConstrainedRhs<'m, M>,
     n: usize,
+    /// Rows of the chart: the numerical rank r of `J` (rows `sel` of `J`, L when no row is
+    /// redundant).
     l: usize,
+    /// Constraint rows L of the mechanism.
+    rows: usize,
+    /// The `l` rows of `J` that span its row space (Gram–Schmidt in row order; the others are
+    /// redundant and met with them on the manifold).
+    sel: Vec<usize>,
     d: usize,
     cfg: ParametrizationConfig,
     /// Basis `[V₁ V₂]` (N × N), columns `0..L` span the rows of `J(qₚ)`.
@@ -97,11 +104,13 @@ pub(crate) struct ParamRhs<'m, M: ?Sized> {
     qscale: f64,
     z: Vec<f64>,
     j: Mat<f64>,
-    /// `J(q) V₁` (L × L) and its LU.
+    /// `J_sel(q) V₁` (r × r) and its LU.
     jv1: Mat<f64>,
     lu: Lu,
+    /// `φ` and `b` of every row (length L), and the right-hand side of the selected rows (r).
     phi: Vec<f64>,
     b: Vec<f64>,
+    rhs: Vec<f64>,
     r: Vec<f64>,
     x: Vec<f64>,
     dx: Vec<f64>,
@@ -121,32 +130,38 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
         dynamics: DynamicsOptions,
     ) -> Result<Self, ProjectionError> {
         let (n, l) = (mech.dof(), mech.n_constraints());
-        if l == 0 || l >= n {
+        if l == 0 {
             return Err(ProjectionError::BadConstraintCount {
                 method: "parametrization",
                 rows: l,
                 dof: n,
             });
         }
+        // the chart's size is the rank of J, set by `select_rows` (L ≥ N rows may still leave
+        // free coordinates)
+        let r = l.min(n.saturating_sub(1));
         Ok(Self {
             inner: ConstrainedRhs::new(mech, dynamics)?,
             n,
-            l,
-            d: n - l,
+            l: r,
+            rows: l,
+            sel: (0..r).collect(),
+            d: n - r,
             cfg,
             basis: Mat::zeros(n, n),
             qp: vec![0.0; n],
             qscale: 1.0,
-            z: vec![0.0; l],
+            z: vec![0.0; r],
             j: Mat::zeros(l, n),
-            jv1: Mat::zeros(l, l),
-            lu: Lu::new(l),
+            jv1: Mat::zeros(r, r),
+            lu: Lu::new(r),
             phi: vec![0.0; l],
             b: vec![0.0; l],
+            rhs: vec![0.0; r],
             r: vec![0.0; n],
             x: vec![0.0; 2 * n],
             dx: vec![0.0; 2 * n],
-            last_y: vec![0.0; 2 * (n - l)],
+            last_y: vec![0.0; 2 * (n - r)],
             last_t: f64::NAN,
             last_valid: false,
             iterations: 0,
@@ -155,29 +170,105 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
         })
     }
 
+    /// The numerical rank r of `J(t, q)` and the rows that span its row space (modified
+    /// Gram–Schmidt on the rows in order, [`Self::orthogonalize_into`]'s cut-off): the chart
+    /// has `N − r` coordinates. Sizes the workspace (allocates; once, at the start).
+    /// [`ProjectionError::NoFreeCoordinates`] when `r = N`, [`ProjectionError::BadConstraintCount`]
+    /// when no row is independent (`J = 0`).
+    fn select_rows(&mut self, t: f64, q: &[f64]) -> Result<(), ProjectionError> {
+        let (n, rows) = (self.n, self.rows);
+        let mech = self.inner.mechanism();
+        mech.constraint_jacobian(t, q, self.j.as_mut());
+        let mut sel = Vec::with_capacity(rows);
+        for i in 0..rows {
+            for k in 0..n {
+                self.r[k] = self.j[(i, k)];
+            }
+            if sel.len() < n && self.orthogonalize_into(sel.len()) {
+                sel.push(i);
+            }
+        }
+        let r = sel.len();
+        if r >= n {
+            return Err(ProjectionError::NoFreeCoordinates {
+                method: "parametrization",
+                rank: r,
+                rows,
+                dof: n,
+            });
+        }
+        if r == 0 {
+            return Err(ProjectionError::BadConstraintCount {
+                method: "parametrization",
+                rows,
+                dof: n,
+            });
+        }
+        if r != self.l {
+            self.l = r;
+            self.d = n - r;
+            self.z = vec![0.0; r];
+            self.jv1 = Mat::zeros(r, r);
+            self.lu = Lu::new(r);
+            self.rhs = vec![0.0; r];
+            self.last_y = vec![0.0; 2 * (n - r)];
+        }
+        self.sel = sel;
+        Ok(())
+    }
+
     /// New chart at `xp` (on `M`); writes `y₀ = (0, V₂ᵀ vₚ)`.
+    ///
+    /// [`ProjectionError::RankChanged`] when the rows of `J(qₚ)` no longer have the rank r of
+    /// the start (the chart's size is fixed for the run): the first row whose dependence
+    /// changed and `t`.
     fn reparametrize(&mut self, t: f64, xp: &[f64], y0: &mut [f64]) -> Result<(), ProjectionError> {
         let (n, l, d) = (self.n, self.l, self.d);
         let mech = self.inner.mechanism();
         self.qp.copy_from_slice(&xp[..n]);
         self.qscale = 1.0 + self.qp.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         mech.constraint_jacobian(t, &self.qp, self.j.as_mut());
-        // Modified Gram–Schmidt (twice) on the rows of J, then on e₁ … e_N.
+        // Modified Gram–Schmidt (twice) on the rows of J (the independent ones), then on
+        // e₁ … e_N.
         let mut col = 0usize;
-        for i in 0..l {
+        for i in 0..self.rows {
             for k in 0..n {
                 self.r[k] = self.j[(i, k)];
             }
-            if !self.orthogonalize_into(col) {
-                return Err(ProjectionError::Model(
-                    contour_model::ModelError::RankDeficientJacobian {
-                        rank: col,
-                        rows: l,
-                        tolerance: 1e-10,
-                    },
-                ));
+            let independent = col < l && self.orthogonalize_into(col);
+            if independent {
+                self.sel[col] = i;
+                col += 1;
+            } else if col == l {
+                // the rank is complete: a further independent row raises it
+                if self.orthogonalize_into(col) {
+                    return Err(ProjectionError::RankChanged {
+                        method: "parametrization",
+                        t,
+                        rank: l + 1,
+                        expected: l,
+                        row: i,
+                    });
+                }
+            } else if self.rows - i <= l - col {
+                // too few rows left to reach rank l: row i lost it
+                return Err(ProjectionError::RankChanged {
+                    method: "parametrization",
+                    t,
+                    rank: col + (self.rows - i - 1),
+                    expected: l,
+                    row: i,
+                });
             }
-            col += 1;
+        }
+        if col < l {
+            return Err(ProjectionError::RankChanged {
+                method: "parametrization",
+                t,
+                rank: col,
+                expected: l,
+                row: self.rows - 1,
+            });
         }
         for e in 0..n {
             if col == n {
@@ -229,14 +320,14 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
         true
     }
 
-    /// Factors `J(q) V₁` (L × L) with `J` already in `self.j`.
+    /// Factors `J_sel(q) V₁` (r × r, the selected rows) with `J` already in `self.j`.
     fn factor_jv1(&mut self) -> Result<(), ProjectionError> {
         let (n, l) = (self.n, self.l);
-        for i in 0..l {
+        for (i, &row) in self.sel.iter().enumerate() {
             for c in 0..l {
                 let mut s = 0.0;
                 for k in 0..n {
-                    s += self.j[(i, k)] * self.basis[(k, c)];
+                    s += self.j[(row, k)] * self.basis[(k, c)];
                 }
                 self.jv1[(i, c)] = s;
             }
@@ -294,15 +385,15 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
                 });
             }
             mech.constraints(t, &self.x[..n], &mut self.phi);
-            // Newton: (J V₁) δz = −φ
-            for i in 0..l {
-                self.phi[i] = -self.phi[i];
+            // Newton on the selected rows: (J_sel V₁) δz = −φ_sel
+            for (ri, &row) in self.rhs.iter_mut().zip(&self.sel) {
+                *ri = -self.phi[row];
             }
-            self.lu.solve_in_place(&mut self.phi);
+            self.lu.solve_in_place(&mut self.rhs);
             last_step = 0.0;
             for c in 0..l {
-                self.z[c] += self.phi[c];
-                last_step = last_step.max(self.phi[c].abs());
+                self.z[c] += self.rhs[c];
+                last_step = last_step.max(self.rhs[c].abs());
             }
             if !last_step.is_finite() {
                 return Err(ProjectionError::NoConvergence {
@@ -324,18 +415,18 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
             self.r[k] = s;
         }
         mech.constraint_rate_bias(t, &self.x[..n], &mut self.b);
-        for i in 0..l {
-            let mut s = self.b[i];
+        for (i, &row) in self.sel.iter().enumerate() {
+            let mut s = self.b[row];
             for k in 0..n {
-                s += self.j[(i, k)] * self.r[k];
+                s += self.j[(row, k)] * self.r[k];
             }
-            self.phi[i] = -s;
+            self.rhs[i] = -s;
         }
-        self.lu.solve_in_place(&mut self.phi);
+        self.lu.solve_in_place(&mut self.rhs);
         for k in 0..n {
             let mut s = self.r[k];
             for c in 0..l {
-                s += self.basis[(k, c)] * self.phi[c];
+                s += self.basis[(k, c)] * self.rhs[c];
             }
             self.x[n + k] = s;
         }
@@ -345,20 +436,20 @@ impl<'m, M: Mechanism + ?Sized> ParamRhs<'m, M> {
         Ok(())
     }
 
-    /// `‖(J V₁)⁻¹ J V₂‖_F` at the last `ψ` (its `J` and factorization).
+    /// `‖(J_sel V₁)⁻¹ J_sel V₂‖_F` at the last `ψ` (its `J` and factorization).
     fn slope(&mut self) -> f64 {
         let (n, l, d) = (self.n, self.l, self.d);
         let mut acc = 0.0;
         for a in 0..d {
-            for i in 0..l {
+            for (i, &row) in self.sel.iter().enumerate() {
                 let mut s = 0.0;
                 for k in 0..n {
-                    s += self.j[(i, k)] * self.basis[(k, l + a)];
+                    s += self.j[(row, k)] * self.basis[(k, l + a)];
                 }
-                self.phi[i] = s;
+                self.rhs[i] = s;
             }
-            self.lu.solve_in_place(&mut self.phi);
-            acc += self.phi.iter().map(|v| v * v).sum::<f64>();
+            self.lu.solve_in_place(&mut self.rhs);
+            acc += self.rhs.iter().map(|v| v * v).sum::<f64>();
         }
         acc.sqrt()
     }
@@ -411,6 +502,7 @@ impl<'m, M: Mechanism + ?Sized> Parametrization<'m, M> {
     ) -> Result<MethodStart<Self>, ProjectionError> {
         cfg.validate()?;
         let mut rhs = ParamRhs::new(ctx.mech, *cfg, ctx.dynamics)?;
+        rhs.select_rows(ctx.t0, &ctx.x0[..ctx.mech.dof()])?;
         let mut y0 = vec![0.0; 2 * rhs.d];
         rhs.reparametrize(ctx.t0, &ctx.x0, &mut y0)?;
         let tol = ctx.error_control.to_ode(y0.len());

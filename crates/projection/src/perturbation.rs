@@ -143,7 +143,8 @@ use serde::{Deserialize, Serialize};
 use crate::error::ProjectionError;
 use crate::integrator::Integrator;
 use crate::method::{
-    check_parameters, Accepted, AfterStep, ConstraintMethod, MethodStart, Multipliers, RunContext,
+    check_parameters, jacobian_rank, Accepted, AfterStep, ConstraintMethod, MethodStart,
+    Multipliers, RunContext,
 };
 use crate::rhs::{ode_error, ConstrainedRhs};
 use crate::tolerance::{ErrorControl, NormKind};
@@ -456,13 +457,6 @@ impl ManifoldProjection {
         cfg: &PerturbationConfig,
     ) -> Result<Self, ProjectionError> {
         let (n, l) = (mech.dof(), mech.n_constraints());
-        if l >= n {
-            return Err(ProjectionError::BadConstraintCount {
-                method: "perturbation",
-                rows: l,
-                dof: n,
-            });
-        }
         if ec.norm == NormKind::Max {
             return Err(ProjectionError::UnsupportedNorm {
                 method: "perturbation",
@@ -906,8 +900,11 @@ impl ManifoldProjection {
                 self.a1[(k, i)] = self.j[(i, k)] * self.t1[k];
             }
         }
-        self.qr1.factor(self.a1.as_ref())?;
-        self.qr_factorizations += 1;
+        // more rows than coordinates (redundant rows, rank < N): no skinny QR, the SVD decides
+        if l <= n {
+            self.qr1.factor(self.a1.as_ref())?;
+            self.qr_factorizations += 1;
+        }
         self.noise_level(qbar);
         self.noise_q.copy_from_slice(&self.noise);
         let svd1 = self.use_svd(false)?;
@@ -1021,8 +1018,10 @@ impl ManifoldProjection {
                     self.a2[(k, i)] = self.j[(i, k)] * self.t2[k];
                 }
             }
-            self.qr2.factor(self.a2.as_ref())?;
-            self.qr_factorizations += 1;
+            if l <= n {
+                self.qr2.factor(self.a2.as_ref())?;
+                self.qr_factorizations += 1;
+            }
             if self.roundoff_filter {
                 // the velocity problem goes by the SVD with the position problem (its
                 // residual's round-off then includes the position's uncertainty) or when its
@@ -1186,6 +1185,11 @@ impl<'m, M: Mechanism + ?Sized> Perturbation<'m, M> {
             dynamics.rank_rtol = Some(ROUNDOFF_RANK_RTOL);
         }
         let rank_rtol = dynamics.rank_rtol.unwrap_or(DEFAULT_KKT_RANK_RTOL);
+        let n = mech.dof();
+        if mech.n_constraints() >= n {
+            // rows, not rank: L ≥ N redundant rows leave N − r free coordinates
+            jacobian_rank("perturbation", mech, ctx.t0, &ctx.x0[..n], rank_rtol)?;
+        }
         let sparse_proj = |p: &contour_model::SparsityPattern| {
             let mut sp = crate::sparse::SparseProjection::new(mech, p, ctx.error_control, cfg)?;
             sp.set_rank_rtol(rank_rtol)?;

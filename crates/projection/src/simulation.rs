@@ -639,6 +639,8 @@ where
     let h_max = ctx.integrator.h_max();
     let e0 = energy(mech, &ctx.x0);
     let mut drift = e0.map(|_| 0.0f64);
+    // the end of the step being attempted, for the failure's report
+    let mut t_failed = ctx.t0;
     let result = (|| -> Result<(), ProjectionError> {
         if rec.every_step() {
             emit(&mut rec, mech, method, ctx.t0, &ctx.x0)?;
@@ -664,9 +666,11 @@ where
                     t: t_prev,
                     x: x_prev,
                 };
+                t_failed = t_prev;
                 let info = match stepper.step(method.problem()) {
                     Ok(info) => info,
                     Err(e) => {
+                        t_failed = attempted_end(&e, t_prev, stepper.h());
                         let kind = method.step_failed(e, last, y_new)?;
                         stepper
                             .restart(method.problem(), t_prev, y_new)
@@ -675,6 +679,7 @@ where
                         continue;
                     }
                 };
+                t_failed = info.t;
                 match method.after_step(info.t, info.h, stepper.y(), y_new)? {
                     AfterStep::Keep => break,
                     AfterStep::Replace => {
@@ -769,6 +774,7 @@ where
             let (q, qd) = x_prev.split_at(n2 / 2);
             let (q, qd) = (q.to_vec(), qd.to_vec());
             Err(ProjectionError::Failed(Box::new(SimulationFailure {
+                t_failed: t_failed.max(t_prev),
                 t: t_prev,
                 q,
                 qd,
@@ -776,5 +782,25 @@ where
                 source,
             })))
         }
+    }
+}
+
+/// The end of the step whose attempt failed with `e`: the time the integrator's error names
+/// (where it has one past the last accepted `t`), else `t + h` with the step size `h` it was
+/// trying.
+fn attempted_end(e: &contour_ode::OdeError, t: f64, h: f64) -> f64 {
+    use contour_ode::OdeError as E;
+    let named = match e {
+        E::StepSizeTooSmall { t, .. }
+        | E::ToleranceTooSmall { t, .. }
+        | E::NoConvergence { t, .. }
+        | E::SingularIterationMatrix { t }
+        | E::RhsFailed { t, .. } => Some(*t),
+        _ => None,
+    };
+    match named {
+        Some(te) if te > t => te,
+        _ if h.is_finite() && h > 0.0 => t + h,
+        _ => t,
     }
 }

@@ -124,7 +124,7 @@ fn nan_after_half_a_second_keeps_the_partial_trajectory() {
         );
         // `?` still works and the message says where
         let msg = e.to_string();
-        assert!(msg.contains("simulation failed after t ="), "{msg}");
+        assert!(msg.contains("simulation failed at t ="), "{msg}");
     }
 }
 

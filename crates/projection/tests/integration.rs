@@ -20,6 +20,7 @@ mod pendulum;
 mod perturbation_singular_passages;
 mod projection_property;
 mod recording;
+mod redundant_rows_every_method;
 mod simulation_sync;
 mod singular_configurations;
 mod sparse_no_allocation;
