@@ -8,8 +8,8 @@
 
 use std::hint::black_box;
 
-use contour::model::autodiff::witnesses::{AdAndrews, AdFourBar, AdSliderCrank};
 use contour::model::autodiff::AutoDiff;
+use contour::model::models::witnesses::{AdAndrews, AdFourBar, AdSliderCrank};
 use contour::model::models::{AndrewsSqueezer, RedundantFourBar, SliderCrank, ANDREWS_Q0};
 use contour::model::Mechanism;
 use contour_benches::min_time_us;

@@ -169,7 +169,9 @@ fn sweep(args: SweepArgs) -> Result<u8, CliError> {
         }
         if r.missing.is_empty() && r.conflicting.is_empty() {
             say!("{} run(s) not ok", r.failed);
-            say!("wrote {}", dir.join("summary.csv").display());
+            for f in &r.written {
+                say!("wrote {}", f.display());
+            }
             return Ok(0);
         }
         return Err(CliError::IncompleteMerge {

@@ -325,6 +325,9 @@ pub struct MergeReport {
     pub duplicated: Vec<usize>,
     /// Duplicated runs whose rows differ (beyond the wall time).
     pub conflicting: Vec<usize>,
+    /// The files written (`summary.csv`, `.parquet`, `.json`), or none when runs are missing
+    /// or conflicting.
+    pub written: Vec<PathBuf>,
 }
 
 /// The `part-i-of-n` numbers of a file name `part-i-of-n.csv`.
@@ -543,9 +546,11 @@ pub fn merge(out: &Path) -> Result<MergeReport> {
         missing,
         duplicated,
         conflicting,
+        written: Vec::new(),
     };
     if report.missing.is_empty() && report.conflicting.is_empty() {
-        report.failed = write_summary(out, &first, &report.parts, &mut files, &rows, status)?;
+        (report.failed, report.written) =
+            write_summary(out, &first, &report.parts, &mut files, &rows, status)?;
     }
     Ok(report)
 }
@@ -602,8 +607,8 @@ fn read_slot(
     }
 }
 
-/// Writes `summary.{csv,parquet,json}` from the rows in run order; returns the rows whose
-/// status is not `ok`.
+/// Writes `summary.{csv,parquet,json}` from the rows in run order; returns the number of rows
+/// whose status is not `ok` and the files written.
 fn write_summary(
     out: &Path,
     meta: &PartMeta,
@@ -611,7 +616,7 @@ fn write_summary(
     files: &mut [Positioned],
     rows: &[Option<Slot>],
     status: Option<usize>,
-) -> Result<usize> {
+) -> Result<(usize, Vec<PathBuf>)> {
     let csv_path = out.join("summary.csv");
     let parquet_path = out.join("summary.parquet");
     let mut csv_tmp = temp_beside(&csv_path)?;
@@ -648,8 +653,9 @@ fn write_summary(
         .persist(&parquet_path)
         .map_err(|e| CliError::io(&parquet_path, e.error))?;
     merged.complete = true;
-    merged.write(&out.join("summary.json"))?;
-    Ok(merged.failed)
+    let json_path = out.join("summary.json");
+    merged.write(&json_path)?;
+    Ok((merged.failed, vec![csv_path, parquet_path, json_path]))
 }
 
 /// Reads a whole summary or part CSV as a table (for tests and small sweeps).

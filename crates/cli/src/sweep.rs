@@ -27,6 +27,29 @@ pub use crate::shard::{Shard, SHARD_INDEX_VARIABLES};
 /// readers: `merge` always sorts).
 const REORDER: usize = 4096;
 
+/// Lines a part writes to the log without a progress bar: one at the start, one after every
+/// tenth of its runs, one at the end (a shard's log of a 320,000-run array stays a dozen
+/// lines; failed runs are rows of the summary, with their error).
+#[derive(Debug, Clone, Copy)]
+struct ProgressLog {
+    total: usize,
+    every: usize,
+}
+
+impl ProgressLog {
+    fn new(total: usize) -> Self {
+        Self {
+            total,
+            every: total.div_ceil(10).max(1),
+        }
+    }
+
+    /// Whether the line after the `written`-th row is logged.
+    fn logs(&self, written: usize) -> bool {
+        written % self.every == 0 || written == self.total
+    }
+}
+
 /// Options of a sweep.
 #[derive(Debug, Clone, Default)]
 pub struct SweepOptions {
@@ -138,6 +161,11 @@ pub fn sweep(
             }
             b
         });
+    let log = ProgressLog::new(total);
+    if bar.is_none() {
+        eprintln!("{stem}: {total} run(s) to do ({resumed} resumed of {runs})");
+    }
+    let mut not_ok = 0;
     let stopped = || {
         opts.stop
             .as_ref()
@@ -148,18 +176,13 @@ pub fn sweep(
     let mut next_pos = 0;
     let mut write = |row: RunRow, part: &mut PartWriter| -> Result<()> {
         written += 1;
+        not_ok += usize::from(row.status != "ok");
         match &bar {
             Some(b) => b.inc(1),
-            None => eprintln!(
-                "[{written}/{total}] run {} {} {:.3} s{}",
-                row.run,
-                row.status,
-                row.wall_time,
-                row.error
-                    .as_deref()
-                    .map(|e| format!(": {e}"))
-                    .unwrap_or_default()
-            ),
+            None if log.logs(written) => {
+                eprintln!("{stem}: [{written}/{total}] runs done, {not_ok} not ok");
+            }
+            None => {}
         }
         part.append(sweep.cells(&row), row.status == "ok")
     };
@@ -192,6 +215,8 @@ pub fn sweep(
     });
     if let Some(b) = bar {
         b.finish();
+    } else if written < total {
+        eprintln!("{stem}: stopped after {written} of {total} run(s)");
     }
     result?;
     let complete = written == total;
@@ -219,6 +244,21 @@ pub fn sweep(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_log_without_a_bar_has_a_line_per_tenth_of_the_runs() {
+        let lines = |total: usize| {
+            let log = ProgressLog::new(total);
+            (1..=total).filter(|&w| log.logs(w)).count()
+        };
+        assert_eq!(lines(320_000), 10);
+        assert_eq!(lines(64), 10);
+        assert_eq!(lines(5), 5);
+        assert_eq!(lines(1), 1);
+        // the last run is logged even when the tenth does not divide the runs
+        let log = ProgressLog::new(64);
+        assert!(log.logs(64) && log.logs(7) && !log.logs(8));
+    }
 
     #[test]
     fn shard_count_comes_from_the_sweep_or_the_command_and_the_index_from_the_task() {

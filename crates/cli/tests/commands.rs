@@ -441,6 +441,44 @@ fn merge_reports_duplicated_runs_and_keeps_one_row_each() {
 }
 
 #[test]
+fn merge_lists_every_file_it_wrote() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("sweep");
+    ok(&sweep(&dir, &["--shard", "0/2"]));
+    ok(&sweep(&dir, &["--shard", "1/2"]));
+    let out = contour(&["sweep", "merge", s(&dir)]);
+    ok(&out);
+    let report = String::from_utf8_lossy(&out.stdout);
+    for name in ["summary.csv", "summary.parquet", "summary.json"] {
+        let line = format!("wrote {}", dir.join(name).display());
+        assert!(
+            report.lines().any(|l| l == line),
+            "{name} not listed: {report}"
+        );
+        assert!(dir.join(name).is_file());
+    }
+}
+
+#[test]
+fn without_a_progress_bar_a_part_logs_a_few_lines_not_one_per_run() {
+    let root = tempfile::tempdir().unwrap();
+    let out = sweep(&root.path().join("sweep"), &["--shard", "0/2"]);
+    ok(&out);
+    let log = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = log.lines().collect();
+    // 32 runs: the start and a line per tenth (the last one at the end)
+    assert!(lines.len() <= 12, "{} lines: {log}", lines.len());
+    assert!(
+        lines.first().is_some_and(|l| l.contains("32 run(s) to do")),
+        "{log}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("[32/32] runs done")),
+        "{log}"
+    );
+}
+
+#[test]
 fn a_urdf_closure_gives_the_built_in_tip_held_arm() {
     let dir = tempfile::tempdir().unwrap();
     let urdf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../model/data/arm7.urdf");

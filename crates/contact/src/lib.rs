@@ -13,7 +13,7 @@
 //!   location or Huang's interpolation (5.3.6)–(5.3.10), exit on λ = 0 or Huang's Taylor
 //!   prediction, tangency (3.3.13) reported, the modern and Huang's schemes, restitution,
 //!   stick–slip, Zeno accumulation → persistent contact. Result: [`ContactTrajectory`], the
-//!   workspace's one result type [`contour_projection::Trajectory`] (outputs and [`Event`]s:
+//!   workspace's one result type [`contour_trajectory::Trajectory`] (outputs and [`Event`]s:
 //!   time, kind, row, impulse; written as JSON or CSV) with the contact counters
 //!   [`ContactStats`] beside it (it dereferences to the trajectory).
 //! * [`test_models`] — a ball on a floor, a pendulum against a wall, a bar on two supports.

@@ -1,10 +1,10 @@
 //! The contact simulator returns the workspace's one result type: a
-//! `contour_projection::Trajectory` (outputs, events, mapped statistics) inside
+//! `contour_trajectory::Trajectory` (outputs, events, mapped statistics) inside
 //! `ContactTrajectory`, written as JSON and CSV like every other simulation.
 
 use contour_contact::test_models::BouncingBall;
 use contour_contact::{simulate, ContactConfig, EventKind, HuangSchemeConfig, Scheme};
-use contour_projection::Trajectory;
+use contour_trajectory::Trajectory;
 
 fn bouncing(scheme: Scheme) -> contour_contact::ContactTrajectory {
     let mut cfg = ContactConfig::new(1.0, scheme);

@@ -30,6 +30,7 @@ pub use contour_model as model;
 pub use contour_ode as ode;
 pub use contour_planning as planning;
 pub use contour_projection as projection;
+pub use contour_trajectory as trajectory;
 pub use contour_viz as viz;
 
 /// Commonly used items: `use contour::prelude::*;` — what the examples need to write a model,

@@ -2,8 +2,8 @@
 //! to the integration tolerance: the slider-crank and the redundant four-bar, same
 //! method, integrator and τ, compared at the final time.
 
-use contour::model::autodiff::witnesses::{AdFourBar, AdSliderCrank};
 use contour::model::autodiff::AutoDiff;
+use contour::model::models::witnesses::{AdFourBar, AdSliderCrank};
 use contour::model::models::{RedundantFourBar, SliderCrank};
 use contour::prelude::*;
 

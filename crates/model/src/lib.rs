@@ -31,7 +31,7 @@
 //!   point at a world point, point to point, weld).
 //! * [`explicit`] — explicit constraints `q = γ(y)` (spatial_v2's `gamma_q`),
 //!   the forward dynamics FDgq, Featherstone's `planar2g`.
-//! * [`urdf`] — a [`tree::KinematicTree`] from a URDF file (`urdf-rs`);
+//! * [`urdf`] — a [`tree::KinematicTree`] from a URDF file (quick-xml), and its `<visual>` shapes;
 //!   [`models::ssrms_arm`] (Kövecses' 7-joint arm) and [`models::panda_arm`]
 //!   ship as `data/*.urdf`.
 //!
@@ -63,6 +63,7 @@ mod error;
 pub mod explicit;
 mod mechanism;
 pub mod models;
+pub mod pool;
 pub mod rng;
 pub mod spatial;
 mod terms;

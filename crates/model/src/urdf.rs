@@ -62,12 +62,14 @@
 //! link or joint and the line of its start tag.
 
 mod inertia;
+mod visual;
 mod xml;
 
 use crate::spatial::{mat3_mul, mat3_transpose, rpy_to_matrix, Mat3, SpatialInertia, Transform};
 use crate::tree::{Joint, KinematicTree};
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
+pub use visual::{urdf_visuals_from_file, urdf_visuals_from_str, UrdfGeometry, UrdfVisual};
 pub use xml::MAX_DEPTH;
 use xml::{RawJoint, RawLink};
 

@@ -5,8 +5,8 @@
 //! equal to their closed forms; the adapter allocates nothing per call; NaN from a user's φ
 //! reaches the dynamics as the same typed error as from a hand-written model.
 
-use contour_model::autodiff::witnesses::{AdAndrews, AdFourBar, AdPendulum, AdSliderCrank};
 use contour_model::autodiff::{AutoDiff, AutoDiffModel, Scalar};
+use contour_model::models::witnesses::{AdAndrews, AdFourBar, AdPendulum, AdSliderCrank};
 use contour_model::models::{AndrewsSqueezer, Pendulum, RedundantFourBar, SliderCrank};
 use contour_model::testing::relative_difference as rel;
 use contour_model::testing::SplitMix64;

@@ -7,7 +7,8 @@
 //! measuring thread only, so libtest's threads cannot pollute the count.
 
 use contour_linalg::KktMethod;
-use contour_model::explicit::{ExplicitDynamics, Planar2g};
+use contour_model::explicit::ExplicitDynamics;
+use contour_model::models::Planar2g;
 use contour_model::models::{
     arm7_initial_q, ssrms_arm_tip_held, KeerthiControlLaw, KeerthiRobot, SliderCrank, KEERTHI_IC2,
 };

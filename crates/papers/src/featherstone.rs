@@ -12,7 +12,8 @@
 //!   DOPRI5 at [`PLANAR2G_TAU`] (absolute, l2 norm of `x = (q, q̇)`), outputs every 0.01 s;
 //!   the row is the largest `‖x_implicit(t) − x_explicit(t)‖₂` over the outputs.
 
-use contour::model::explicit::{ExplicitDynamics, Planar2g};
+use contour::model::explicit::ExplicitDynamics;
+use contour::model::models::Planar2g;
 use contour::model::Mechanism;
 use contour::ode::{
     Advance, FnRhs, GillMode, RungeKuttaGill, RungeKuttaGillConfig, Stepper, Tolerances,

@@ -17,7 +17,7 @@ use crate::error::PlanningError;
 use crate::history::PathHistory;
 use crate::joint_path::JointPath;
 use crate::path::SegmentKind;
-use crate::pool::Pool;
+use contour_model::pool::Pool;
 use contour_model::{ConstraintKind, Mechanism};
 use faer::prelude::*;
 

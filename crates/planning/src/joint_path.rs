@@ -12,7 +12,7 @@
 
 use crate::error::PlanningError;
 use crate::path::Path;
-use crate::pool::Pool;
+use contour_model::pool::Pool;
 use faer::prelude::*;
 
 /// A joint path `q = Q(s)` with its derivatives.

@@ -49,7 +49,6 @@ pub mod joint_path;
 pub mod limits;
 pub mod path;
 pub mod phase_plane;
-mod pool;
 pub mod sampling;
 pub mod spline;
 pub mod toppra;

@@ -18,7 +18,7 @@ use crate::constraints::{PathConstraint, PathPoint};
 use crate::dynamics::PathDynamics;
 use crate::error::PlanningError;
 use crate::joint_path::JointPath;
-use crate::pool::Pool;
+use contour_model::pool::Pool;
 use contour_model::Mechanism;
 
 /// Joint torque limits `T^min(s, ṡ) ≤ T ≤ T^max(s, ṡ)`, Huang (4.3.23).

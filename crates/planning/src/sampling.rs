@@ -11,9 +11,10 @@
 //! q = Q(s),  q̇ = B ṡ,  q̈ = B s̈ + B̄ ṡ²,  τ = a(s) s̈ + r(s, ṡ)
 //! ```
 //!
-//! The workspace's `Trajectory` (contour-projection) has no q̈ or τ columns and planning does
-//! not depend on projection, so [`SampledTrajectory`] writes its own CSV and JSON in the same
-//! number format (shortest round-trip).
+//! [`SampledTrajectory`] keeps the path parameter (`s`, `ṡ`, `s̈`) beside the state, which the
+//! workspace's `Trajectory` (contour-trajectory) has no columns for, so it writes its own CSV
+//! and JSON in the same number format (shortest round-trip); `contour::trajectory_from_plan`
+//! turns it into a `Trajectory`.
 
 use crate::error::PlanningError;
 use crate::joint_path::JointPath;

@@ -105,7 +105,6 @@ pub mod direct;
 mod error;
 pub mod exact_stabilization;
 pub mod explicit;
-pub mod huang_models;
 mod integrator;
 pub mod kovecses;
 pub mod method;

@@ -3,7 +3,7 @@
 //! errors. (The agreement with the implicit row `φ = q₂ − 2 sin q₁` is tested in
 //! `contour-papers`, `tests/featherstone.rs`.)
 
-use contour_model::explicit::Planar2g;
+use contour_model::models::Planar2g;
 use contour_model::Mechanism;
 use contour_projection::{ErrorControl, Integrator, ProjectionError, Simulation};
 

@@ -7,8 +7,8 @@
 //! The printed table is `benches/results/options_2026-11-28.md`.
 
 use contour_linalg::KktMethod;
-use contour_model::explicit::Planar2g;
 use contour_model::models::NFourBar;
+use contour_model::models::Planar2g;
 use contour_model::{Baumgarte, DynamicsOptions, ModelError, RankDeficiency};
 use contour_projection::{
     AccelerationSolver, BaumgarteGains, ErrorControl, Integrator, Method, ProjectionError,

@@ -3,7 +3,7 @@
 //! methods borrow workspaces from the tree's thread-safe pool, and the explicit constraint
 //! `q = γ(y)` of planar2g).
 
-use contour_model::explicit::Planar2g;
+use contour_model::models::Planar2g;
 use contour_model::tree::{ConstrainedTree, KinematicTree};
 use contour_model::Mechanism;
 use contour_projection::{ErrorControl, Integrator, Simulation, Trajectory};

@@ -9,6 +9,9 @@
 use std::path::Path;
 
 use contour_model::tree::{Joint, KinematicTree};
+use contour_model::urdf::{
+    urdf_visuals_from_file, urdf_visuals_from_str, UrdfGeometry, UrdfImportError, UrdfVisual,
+};
 use contour_model::Mechanism;
 
 use crate::drawable::{Drawable, PointKind, Pose, Segment, Shape, ShapeKind};
@@ -43,49 +46,49 @@ impl<'a> TreeDrawable<'a> {
         urdf: impl AsRef<Path>,
     ) -> Result<Self, VizError> {
         let path = urdf.as_ref();
-        let robot = urdf_rs::read_file(path).map_err(|e| VizError::Urdf {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
-        Ok(Self::with_robot_visuals(tree, &robot))
+        let visuals = urdf_visuals_from_file(path).map_err(|e| urdf_error(path.display(), &e))?;
+        Ok(Self::with_robot_visuals(tree, &visuals))
     }
 
     /// As [`TreeDrawable::with_urdf_visuals`], from the URDF text.
     pub fn with_urdf_str_visuals(tree: &'a KinematicTree, urdf: &str) -> Result<Self, VizError> {
-        let robot = urdf_rs::read_from_string(urdf).map_err(|e| VizError::Urdf {
-            path: "(string)".into(),
-            message: e.to_string(),
-        })?;
-        Ok(Self::with_robot_visuals(tree, &robot))
+        let visuals = urdf_visuals_from_str(urdf).map_err(|e| urdf_error("(string)", &e))?;
+        Ok(Self::with_robot_visuals(tree, &visuals))
     }
 
-    fn with_robot_visuals(tree: &'a KinematicTree, robot: &urdf_rs::Robot) -> Self {
+    fn with_robot_visuals(tree: &'a KinematicTree, visuals: &[UrdfVisual]) -> Self {
         let mut me = Self::new(tree);
-        for link in &robot.links {
+        for v in visuals {
             // A link that is no body is the root (the world frame).
-            let frame = tree.body_index(&link.name);
-            for v in &link.visual {
-                let pose = Pose::from_xyz_rpy(v.origin.xyz.0, v.origin.rpy.0);
-                let kind = match &v.geometry {
-                    urdf_rs::Geometry::Box { size } => ShapeKind::Box { size: size.0 },
-                    urdf_rs::Geometry::Cylinder { radius, length }
-                    | urdf_rs::Geometry::Capsule { radius, length } => ShapeKind::Cylinder {
-                        radius: *radius,
-                        length: *length,
-                    },
-                    urdf_rs::Geometry::Sphere { radius } => ShapeKind::Sphere { radius: *radius },
-                    urdf_rs::Geometry::Mesh { filename, .. } => {
-                        me.notes.push(format!(
-                            "mesh {filename} of link {} is not drawn (meshes are not rendered)",
-                            link.name
-                        ));
-                        continue;
-                    }
-                };
-                me.visuals.push(Shape { frame, pose, kind });
-            }
+            let frame = tree.body_index(&v.link);
+            let pose = Pose::from_xyz_rpy(v.xyz, v.rpy);
+            let kind = match &v.geometry {
+                UrdfGeometry::Box { size } => ShapeKind::Box { size: *size },
+                UrdfGeometry::Cylinder { radius, length }
+                | UrdfGeometry::Capsule { radius, length } => ShapeKind::Cylinder {
+                    radius: *radius,
+                    length: *length,
+                },
+                UrdfGeometry::Sphere { radius } => ShapeKind::Sphere { radius: *radius },
+                UrdfGeometry::Mesh { filename, .. } => {
+                    me.notes.push(format!(
+                        "mesh {filename} of link {} is not drawn (meshes are not rendered)",
+                        v.link
+                    ));
+                    continue;
+                }
+            };
+            me.visuals.push(Shape { frame, pose, kind });
         }
         me
+    }
+}
+
+/// [`VizError::Urdf`] of the reader's error for `path`.
+fn urdf_error(path: impl std::fmt::Display, e: &UrdfImportError) -> VizError {
+    VizError::Urdf {
+        path: path.to_string(),
+        message: e.to_string(),
     }
 }
 

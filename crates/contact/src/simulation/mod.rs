@@ -42,7 +42,7 @@ use contour_ode::{
     HuangBdf2Config, HuangStart, OdeRhs, RhsError, RungeKuttaGill, RungeKuttaGillConfig, Stepper,
     Tolerances,
 };
-use contour_projection::Trajectory;
+use contour_trajectory::Trajectory;
 use serde::{Deserialize, Serialize};
 
 mod events;
@@ -52,7 +52,7 @@ mod modern;
 
 use field::{HuangDae, SegmentRhs};
 
-pub use contour_projection::{Event, EventKind};
+pub use contour_trajectory::{Event, EventKind};
 
 /// How an entry time is found on an unconstrained step.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -211,7 +211,7 @@ impl ContactConfig {
 
 /// One event of a contact trajectory: the workspace's [`Event`] (time, [`EventKind`], row,
 /// impulse ξ, `J q̇ + b` before and after, kinetic energy lost, state), see
-/// [`contour_projection::Event`] for which values each kind carries.
+/// [`contour_trajectory::Event`] for which values each kind carries.
 pub type ContactEvent = Event;
 
 /// Work counters.
@@ -233,7 +233,7 @@ pub struct ContactStats {
 ///
 /// Dereferences to the [`Trajectory`], so `tr.times`, `tr.q`, `tr.events`,
 /// `tr.events_of(kind)`, `tr.write_csv(w)` work directly; `tr.stats` is the [`ContactStats`]
-/// (the mapped [`contour_projection::SimulationStats`] are `tr.trajectory.stats`).
+/// (the mapped [`contour_trajectory::SimulationStats`] are `tr.trajectory.stats`).
 ///
 /// In the [`Trajectory`]: `method` is the scheme (`"modern"` or `"huang"`), `integrator`
 /// `"dopri5"` or `"rkg+bdf2"`; λ has all rows (zero for inactive ones); the step-wise

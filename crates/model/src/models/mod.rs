@@ -16,7 +16,7 @@
 //! | [`panda_arm`] | 7 | 0 | Franka Emika Panda (`data/panda.urdf`) |
 //! | [`AndrewsSqueezer`] | 7 | 6 | Andrews' squeezing mechanism (Hairer & Wanner; IVP test set) |
 //! | [`CarAxis`] | 4 | 2 (time-dependent) | car axis (Hairer & Wanner VII.1; IVP test set) |
-//! | [`crate::explicit::Planar2g`] | 2 | 1 | Featherstone's `planar2g` (`q₂ = 2 sin q₁`) |
+//! | [`Planar2g`] | 2 | 1 | Featherstone's `planar2g` (`q₂ = 2 sin q₁`) |
 
 mod andrews;
 mod arms;
@@ -30,7 +30,9 @@ mod mbs_pendulum;
 mod n_four_bar;
 mod parallelogram;
 mod pendulum;
+mod planar2g;
 mod slider_crank;
+pub mod witnesses;
 
 pub use andrews::{
     geometry as andrews_geometry, AndrewsSqueezer, ANDREWS_Q0, ANDREWS_REFERENCE_Q_AT_0_03,
@@ -53,6 +55,7 @@ pub use keerthi::{
 pub use n_four_bar::{NFourBar, NFourBarEnergies};
 pub use parallelogram::RedundantParallelogram;
 pub use pendulum::Pendulum;
+pub use planar2g::Planar2g;
 pub use slider_crank::SliderCrank;
 
 /// `(θ, θ̇)` of the one-degree-of-freedom equation `θ̈ = accel(θ, θ̇)` at the sorted `times`

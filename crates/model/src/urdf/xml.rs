@@ -8,6 +8,7 @@
 //! depth is bounded by [`MAX_DEPTH`] with a typed error instead of the stack. Every element
 //! keeps the line of its start tag for the messages.
 
+use super::visual::{UrdfGeometry, UrdfVisual};
 use super::UrdfImportError;
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
@@ -72,6 +73,8 @@ pub(super) struct RawRobot {
     pub(super) name: String,
     pub(super) links: Vec<RawLink>,
     pub(super) joints: Vec<RawJoint>,
+    /// The links' `<visual>` elements, read only by [`read_with_visuals`].
+    pub(super) visuals: Vec<UrdfVisual>,
 }
 
 /// Line numbers (1-based) of byte offsets, counted forward as the reader advances.
@@ -196,6 +199,53 @@ fn required(
 
 /// Reads the robot description (see the module doc).
 pub(super) fn read(s: &str) -> Result<RawRobot, UrdfImportError> {
+    read_robot(s, false)
+}
+
+/// [`read`], and the links' `<visual>` elements (origin and geometry) into
+/// [`RawRobot::visuals`].
+pub(super) fn read_with_visuals(s: &str) -> Result<RawRobot, UrdfImportError> {
+    read_robot(s, true)
+}
+
+/// The `<geometry>` child `e` (`box`, `cylinder`, `capsule`, `sphere`, `mesh`) of a visual
+/// of `owner`; `None` for an unknown shape.
+fn geometry(
+    e: &BytesStart<'_>,
+    owner: &str,
+    line: usize,
+) -> Result<Option<UrdfGeometry>, UrdfImportError> {
+    let num = |key: &str| -> Result<f64, UrdfImportError> {
+        let v = required(e, key, owner, line)?;
+        number(&v, &tag(e), key, owner, line)
+    };
+    Ok(Some(match tag(e).as_str() {
+        "box" => {
+            required(e, "size", owner, line)?;
+            UrdfGeometry::Box {
+                size: triple(e, "size", [0.0; 3], owner, line)?,
+            }
+        }
+        "cylinder" => UrdfGeometry::Cylinder {
+            radius: num("radius")?,
+            length: num("length")?,
+        },
+        "capsule" => UrdfGeometry::Capsule {
+            radius: num("radius")?,
+            length: num("length")?,
+        },
+        "sphere" => UrdfGeometry::Sphere {
+            radius: num("radius")?,
+        },
+        "mesh" => UrdfGeometry::Mesh {
+            filename: required(e, "filename", owner, line)?,
+            scale: triple(e, "scale", [1.0; 3], owner, line)?,
+        },
+        _ => return Ok(None),
+    }))
+}
+
+fn read_robot(s: &str, with_visuals: bool) -> Result<RawRobot, UrdfImportError> {
     let mut reader = Reader::from_str(s);
     reader.config_mut().expand_empty_elements = true;
     let mut lines = Lines {
@@ -210,6 +260,8 @@ pub(super) fn read(s: &str) -> Result<RawRobot, UrdfImportError> {
     let mut link: Option<RawLink> = None;
     let mut joint: Option<RawJoint> = None;
     let mut inertial: Option<RawInertial> = None;
+    // the open `<visual>`: its origin and geometry
+    let mut visual: Option<([f64; 3], [f64; 3], Option<UrdfGeometry>)> = None;
     loop {
         let start = usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX);
         let event = reader.read_event().map_err(|err| {
@@ -264,6 +316,22 @@ pub(super) fn read(s: &str) -> Result<RawRobot, UrdfImportError> {
                         });
                     }
                     (["robot", "link"], "inertial") => inertial = Some(RawInertial::default()),
+                    (["robot", "link"], "visual") if with_visuals => {
+                        visual = Some(([0.0; 3], [0.0; 3], None));
+                    }
+                    (["robot", "link", "visual"], "origin") if with_visuals => {
+                        if let (Some(l), Some(v)) = (&link, &mut visual) {
+                            let owner = format!("link '{}'", l.name);
+                            v.0 = triple(&e, "xyz", [0.0; 3], &owner, line)?;
+                            v.1 = triple(&e, "rpy", [0.0; 3], &owner, line)?;
+                        }
+                    }
+                    (["robot", "link", "visual", "geometry"], _) if with_visuals => {
+                        if let (Some(l), Some(v)) = (&link, &mut visual) {
+                            let owner = format!("link '{}'", l.name);
+                            v.2 = geometry(&e, &owner, line)?;
+                        }
+                    }
                     (["robot", "link", "inertial"], child) => {
                         if let (Some(l), Some(i)) = (&link, &mut inertial) {
                             let owner = format!("link '{}'", l.name);
@@ -358,6 +426,18 @@ pub(super) fn read(s: &str) -> Result<RawRobot, UrdfImportError> {
                     (["robot", "link"], "inertial") => {
                         if let Some(l) = &mut link {
                             l.inertial = inertial.take();
+                        }
+                    }
+                    (["robot", "link"], "visual") => {
+                        if let (Some(r), Some(l), Some((xyz, rpy, Some(geometry)))) =
+                            (&mut robot, &link, visual.take())
+                        {
+                            r.visuals.push(UrdfVisual {
+                                link: l.name.clone(),
+                                xyz,
+                                rpy,
+                                geometry,
+                            });
                         }
                     }
                     _ => {}

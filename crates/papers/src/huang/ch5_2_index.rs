@@ -1,7 +1,7 @@
 //! Huang's claims of sections 5.2.3–5.2.4 checked numerically (rows `huang/5.2/*`), and the
 //! final-time sensitivity of Keerthi's tables (rows `keerthi/extended/final_time_fit/*`).
 //!
-//! The models are [`contour::projection::huang_models`] (index 3, 2, 1, 1 + Baumgarte, (5.2.2)–(5.2.9),
+//! The models are [`super::models`] (index 3, 2, 1, 1 + Baumgarte, (5.2.2)–(5.2.9),
 //! (5.2.20)–(5.2.25)); the integrators are those of `contour-ode`: [`Bdf`] at fixed order and
 //! prescribed steps (DASSL's fixed-leading-coefficient formulas; the order ramps up from
 //! backward Euler, (5.2.11) with (5.2.15)), [`HuangBdf2`] (Huang's constant-step BDF2
@@ -46,7 +46,7 @@ use contour::ode::{
 };
 use faer::linalg::solvers::Solve;
 
-use contour::projection::huang_models::{HuangForm, HuangModel};
+use super::models::{HuangForm, HuangModel};
 use contour::projection::{
     BaumgarteGains, Integrator, Method, PerturbationConfig, ProjectionError,
 };

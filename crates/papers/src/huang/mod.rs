@@ -11,6 +11,7 @@ pub mod ch5_2_index;
 pub mod ch6_2_figures;
 pub mod ch6_2_planning;
 pub mod ch6_3_contact;
+pub mod models;
 pub mod scenario;
 
 use crate::{SourceOutput, SourceResult};

@@ -1,6 +1,6 @@
 //! Huang's three simulation models (section 5.2.2) as residual-form DAEs
 //! `F(t, y, y') = 0` for any [`Mechanism`], to be solved by the BDFs of `contour-ode`
-//! ([`contour_ode::Bdf`], [`contour_ode::HuangBdf2`], [`contour_ode::SinglyImplicitRk`]).
+//! ([`contour::ode::Bdf`], [`contour::ode::HuangBdf2`], [`contour::ode::SinglyImplicitRk`]).
 //!
 //! The state is `y = (q, v, λ)` (`2N + L` components, `λ` algebraic) and, with Huang's
 //! (5.2.10) `x = q`, `y = q̇` and our sign convention `M q̈ + h = u + Jᵀλ`,
@@ -19,14 +19,17 @@
 //! `contour_model::ConstrainedDynamics::contact_force`.) The three forms have the same
 //! solutions from consistent initial values; numerically only the index-3 form keeps
 //! `φ = 0` (Huang, end of 5.2.2). His claims about them are checked numerically by
-//! `contour-papers` (module `huang::ch5_2_index`, rows `huang/5.2/*` of `tables/huang.md`).
+//! [`super::ch5_2_index`] (rows `huang/5.2/*` of `tables/huang.md`).
+//!
+//! The models live here, not in `contour-projection`, because only this reproduction uses
+//! them: a library user solves a constrained system with the exact-stabilization method
+//! (`contour_projection::Method::ExactStabilization`, a DAE on the BDF) or any other method of
+//! the driver.
 
-use contour_model::{ConstrainedDynamics, Mechanism};
-use contour_ode::{DaeJacobian, DaeResidual, RhsError};
+use contour::model::{ConstrainedDynamics, Mechanism};
+use contour::ode::{DaeJacobian, DaeResidual, RhsError};
+use contour::projection::{BaumgarteGains, ProjectionError};
 use faer::{Mat, MatMut};
-
-use crate::baumgarte::BaumgarteGains;
-use crate::error::ProjectionError;
 
 /// Which of Huang's simulation models (section 5.2.2).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -135,7 +138,7 @@ impl<'m, M: Mechanism + ?Sized> HuangModel<'m, M> {
         self.l
     }
 
-    /// `algebraic[i]`: the last L components (`λ`) are algebraic (for [`contour_ode::BdfConfig`]).
+    /// `algebraic[i]`: the last L components (`λ`) are algebraic (for [`contour::ode::BdfConfig`]).
     pub fn algebraic(&self) -> Vec<bool> {
         (0..2 * self.n + self.l).map(|i| i >= 2 * self.n).collect()
     }
@@ -310,7 +313,7 @@ impl<M: Mechanism + ?Sized> DaeJacobian for HuangModel<'_, M> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use contour_model::models::Pendulum;
+    use contour::model::models::Pendulum;
 
     /// On a consistent state with its exact derivative every residual vanishes to round-off.
     #[test]
