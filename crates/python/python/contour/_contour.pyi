@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any, Optional, Sequence, Union
 
 import numpy as np
@@ -31,7 +32,7 @@ class Urdf(Model):
 
     def __init__(
         self,
-        path: str,
+        path: Union[str, "os.PathLike[str]"],
         gravity: Optional[ArrayLike] = None,
         closures: Optional[Sequence[dict[str, Any]]] = None,
         q: Optional[ArrayLike] = None,
@@ -135,7 +136,7 @@ def simulate(
     q0: ArrayLike,
     qd0: ArrayLike,
     t_span: ArrayLike,
-    method: str = "perturbation",
+    method: Optional[str] = None,
     integrator: str = "dopri5",
     rtol: float = 0.0,
     atol: float = 1e-4,
