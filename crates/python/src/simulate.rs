@@ -322,7 +322,7 @@ pub fn with_callback_cause(py: Python<'_>, model: &Model, err: PyErr) -> PyErr {
 /// * ``scheme``: ``"modern"`` (variable step, event-located, projected; default) or
 ///   ``"huang"`` (Huang's section-6.3 scheme);
 /// * ``restitution`` (Newton's e, default 0: plastic), ``friction`` (Coulomb μ, default 0);
-/// * ``output_dt`` [s]: output spacing (``None``: every step);
+/// * ``output_dt`` [s]: output spacing (``None``: every step); the outputs are ``t0``, ``t0 + output_dt``, ... once each;
 /// * ``max_events`` (default 10 000).
 ///
 /// Returns a ``Trajectory`` whose ``events`` is a list of dicts (``t``, ``kind``, ``row``,
@@ -364,7 +364,27 @@ pub fn simulate_contact(
     cfg.max_events = max_events;
     let result = py.detach(|| contour::contact::simulate(model.mechanism(), t0, &q0, &qd0, cfg));
     match result {
-        Ok(tr) => Ok(contour::projection::Trajectory::from(tr).into()),
+        Ok(tr) => Ok(without_repeated_start(contour::projection::Trajectory::from(tr)).into()),
         Err(e) => Err(with_callback_cause(py, model, facade(py, e))),
     }
+}
+
+/// The contact simulator records its start and then its first output, both at `t0`: the
+/// first of two equal rows at `t0` is dropped, so the outputs are the times asked for (a
+/// start whose state changes at `t0`, an impact, keeps both rows).
+fn without_repeated_start(mut tr: contour::projection::Trajectory) -> contour::projection::Trajectory {
+    let k = tr.times.len();
+    let repeated = k >= 2
+        && tr.times[0] == tr.times[1]
+        && tr.q.get(0) == tr.q.get(1)
+        && tr.qd.get(0) == tr.qd.get(1);
+    if repeated {
+        tr.times.remove(0);
+        for rows in [&mut tr.q, &mut tr.qd, &mut tr.lambda, &mut tr.qdd, &mut tr.tau] {
+            if rows.len() == k {
+                *rows = rows.iter().skip(1).collect();
+            }
+        }
+    }
+    tr
 }

@@ -194,3 +194,11 @@ def test_the_simulate_keyword_list_is_its_signature():
     for k in names[4:]:
         with pytest.raises(TypeError, match=f"did you mean '{k}'"):
             contour.simulate(m, q0, qd0, (0, 1), **{k + "x": 1})
+
+
+def test_simulate_contact_returns_exactly_the_output_times():
+    m = contour.model("huang")
+    q0, qd0 = m.initial_state()
+    tr = contour.simulate_contact(m, q0, qd0, 0.03, output_dt=0.01)
+    assert np.allclose(tr.t, [0.0, 0.01, 0.02, 0.03])
+    assert tr.q.shape == (4, 2) and tr.qd.shape == (4, 2)
