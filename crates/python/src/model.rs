@@ -50,6 +50,9 @@ pub struct Model {
     registry: Option<(String, Py<PyDict>)>,
 }
 
+/// What `Model.__reduce__` returns: the constructor and its arguments (name, parameters).
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Bound<'py, PyDict>));
+
 /// Where a Python-callable mechanism keeps the first exception its callables raised (the
 /// `Mechanism` trait's evaluations return no error; the run then fails on the NaN they leave).
 pub type CallbackErrorSlot = std::sync::Arc<Mutex<Option<PyErr>>>;
@@ -204,9 +207,7 @@ impl Model {
 
     /// Pickling (and ``copy.deepcopy``): a registry model as its name and parameters. A
     /// ``contour.mechanism`` of Python callables cannot be pickled (``TypeError``).
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyDict>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let py = slf.py();
         match &slf.get().registry {
             Some((name, params)) => Ok((

@@ -372,7 +372,9 @@ pub fn simulate_contact(
 /// The contact simulator records its start and then its first output, both at `t0`: the
 /// first of two equal rows at `t0` is dropped, so the outputs are the times asked for (a
 /// start whose state changes at `t0`, an impact, keeps both rows).
-fn without_repeated_start(mut tr: contour::projection::Trajectory) -> contour::projection::Trajectory {
+fn without_repeated_start(
+    mut tr: contour::projection::Trajectory,
+) -> contour::projection::Trajectory {
     let k = tr.times.len();
     let repeated = k >= 2
         && tr.times[0] == tr.times[1]
@@ -380,7 +382,13 @@ fn without_repeated_start(mut tr: contour::projection::Trajectory) -> contour::p
         && tr.qd.get(0) == tr.qd.get(1);
     if repeated {
         tr.times.remove(0);
-        for rows in [&mut tr.q, &mut tr.qd, &mut tr.lambda, &mut tr.qdd, &mut tr.tau] {
+        for rows in [
+            &mut tr.q,
+            &mut tr.qd,
+            &mut tr.lambda,
+            &mut tr.qdd,
+            &mut tr.tau,
+        ] {
             if rows.len() == k {
                 *rows = rows.iter().skip(1).collect();
             }
