@@ -119,8 +119,12 @@ class EvaluationCounter:
     def count(self) -> int: ...
     def reset(self) -> None: ...
 
-def model(name: str, **params: Any) -> Model: ...
-def models() -> list[dict[str, Any]]: ...
+def model(name: str, **params: Any) -> Model:
+    """A built-in model of the registry by name, its parameters as keywords (checked here:
+    an unknown name or parameter, or a value out of range, raises ``InvalidInputError``)."""
+def models() -> list[dict[str, Any]]:
+    """The registry: dicts with ``name``, ``summary``, ``params``, ``initial`` and ``method``
+    (the method ``simulate`` runs when none is named)."""
 def n_four_bar_reference(
     n: int,
     times: ArrayLike,
@@ -153,7 +157,13 @@ def simulate(
     kkt_pivot_rtol: Optional[float] = None,
     rank_deficiency: str = "minimum_norm",
     **method_options: Any,
-) -> Trajectory: ...
+) -> Trajectory:
+    """Simulates a model with bilateral constraints over ``t_span``; returns a
+    ``Trajectory``. ``method=None`` runs the model's registry default. A model with unilateral
+    rows is refused (``simulate_contact`` runs it); ``consistent="make"`` projects an
+    inconsistent start and leaves a consistent one as given. An unknown keyword raises
+    ``TypeError`` naming the closest one; a count or array out of range ``InvalidInputError``;
+    a Python callable that raised ``CallbackError``."""
 def simulate_contact(
     model: Model,
     q0: ArrayLike,
@@ -165,7 +175,10 @@ def simulate_contact(
     friction: float = 0.0,
     output_dt: Optional[float] = None,
     max_events: int = 10_000,
-) -> Trajectory: ...
+) -> Trajectory:
+    """Simulates a model with unilateral rows (impacts, Coulomb friction)
+    from ``t0`` to ``t_end``; with ``output_dt`` the outputs are ``t0, t0 + output_dt, ...``,
+    each once."""
 def joint_line(q_start: ArrayLike, q_end: ArrayLike) -> JointPathSpec: ...
 def spline(waypoints: ArrayLike) -> JointPathSpec: ...
 def cartesian_line(
@@ -185,7 +198,9 @@ def plan(
     algorithm: str = "phase_plane",
     rate: float = 1000.0,
     intervals: int = 2000,
-) -> Plan: ...
+) -> Plan:
+    """Minimum-time motion along ``path`` under velocity, acceleration and torque
+    limits (phase plane or TOPP-RA); returns a ``Plan``."""
 def mechanism(
     dof: int,
     mass_matrix: Any,
@@ -198,7 +213,11 @@ def mechanism(
     applied_forces: Any = None,
     unilateral: bool = False,
     name: str = "python",
-) -> tuple[Model, EvaluationCounter]: ...
+) -> tuple[Model, EvaluationCounter]:
+    """A model whose terms are Python callables, each taking the variables its
+    term depends on in the order ``t, q, qd`` (``M(q)``, ``h(q, qd)``, ``u(t, q, qd)``,
+    ``φ(t, q)``, ``J(t, q)``, ``b(t, q)``, ``ρ(t, q, qd)``); a callable of the wrong arity is
+    refused here. Returns ``(model, counter)``. Such a model cannot be pickled."""
 def sweep_columns(
     spec: Union[dict[str, Any], str],
     grid: Optional[dict[str, Any]] = None,
