@@ -412,7 +412,7 @@ fn every_built_in_model_and_a_urdf_simulates_and_animates() {
     let p = file(
         dir.path(),
         "fb.toml",
-        "[model.four-bar]\n[time]\nend = 0.02\n",
+        "[model.four-bar]\n[method]\nname = \"perturbation\"\n[time]\nend = 0.02\n",
     );
     let out = contour(&["simulate", s(&p), "-o", s(&dir.path().join("fb"))]);
     assert_eq!(out.status.code(), Some(1));

@@ -18,10 +18,36 @@ fn as_f64_array<'py>(
         return Ok(arr.clone());
     }
     let np = py.import("numpy")?;
+    // Real numbers only: a complex array would lose its imaginary part, a bool or object
+    // array is no array of numbers (numpy's `asarray(x, float64)` converts all three).
+    let raw = np.call_method1("asarray", (obj,)).map_err(|e| {
+        input(
+            py,
+            format!("{name}: not convertible to a float64 array ({e})"),
+        )
+    })?;
+    let dtype = raw.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    if !matches!(kind.as_str(), "f" | "i" | "u") {
+        return Err(input(
+            py,
+            format!(
+                "{name}: an array of real numbers is expected, found dtype {} ({})",
+                dtype.str()?,
+                match kind.as_str() {
+                    "c" => "complex: the imaginary part would be dropped",
+                    "b" => "bool",
+                    "O" => "Python objects",
+                    "U" | "S" => "strings",
+                    _ => "not a real number",
+                }
+            ),
+        ));
+    }
     let kwargs = PyDict::new(py);
     kwargs.set_item("dtype", np.getattr("float64")?)?;
     let arr = np
-        .call_method("asarray", (obj,), Some(&kwargs))
+        .call_method("asarray", (raw,), Some(&kwargs))
         .map_err(|e| {
             input(
                 py,
@@ -177,4 +203,48 @@ pub fn to_dict<'py, T: serde::Serialize>(py: Python<'py>, x: &T) -> PyResult<Bou
     let v = serde_json::to_value(x)
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
     json_to_py(py, &v)
+}
+
+/// A count argument (`max_steps`, `max_events`, `intervals`, ...): a Python `int` in
+/// `min ..= max`, else `InvalidInputError` naming the keyword and the value (a bool, a float
+/// or an int beyond 64 bits included).
+pub fn count(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    min: u64,
+    max: u64,
+) -> PyResult<u64> {
+    use pyo3::types::{PyBool, PyInt};
+    let shown = || obj.repr().map(|r| r.to_string()).unwrap_or_default();
+    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+        return Err(input(
+            py,
+            format!("{name} = {}: an integer is expected", shown()),
+        ));
+    }
+    match obj.extract::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(input(
+            py,
+            format!(
+                "{name} = {}: an integer from {min} to {max} is expected",
+                shown()
+            ),
+        )),
+    }
+}
+
+/// [`count`] as a `usize`, `default` when not given.
+pub fn count_or(
+    py: Python<'_>,
+    obj: Option<&Bound<'_, PyAny>>,
+    name: &str,
+    min: u64,
+    default: usize,
+) -> PyResult<usize> {
+    match obj {
+        None => Ok(default),
+        Some(o) => Ok(count(py, o, name, min, usize::MAX as u64)? as usize),
+    }
 }

@@ -108,3 +108,39 @@ fn projection_family(p: &ProjectionError) -> Family {
         _ => Family::Simulation,
     }
 }
+
+/// Python's `TypeError` for a keyword that `function` does not take, naming the closest of
+/// `known` (`difflib.get_close_matches`, the matcher of Python's own suggestions).
+pub fn unexpected_keyword(py: Python<'_>, function: &str, key: &str, known: &[String]) -> PyErr {
+    let close = py
+        .import("difflib")
+        .and_then(|d| d.call_method1("get_close_matches", (key, known.to_vec(), 1)))
+        .and_then(|m| m.extract::<Vec<String>>())
+        .unwrap_or_default();
+    let hint = match close.first() {
+        Some(c) => format!(" (did you mean '{c}'?)"),
+        None => String::new(),
+    };
+    pyo3::exceptions::PyTypeError::new_err(format!(
+        "{function}() got an unexpected keyword argument '{key}'{hint}"
+    ))
+}
+
+/// An I/O error on `path` as `ContourFileNotFoundError` (no such file) or `ContourFileError`:
+/// `ContourError`s that are also `FileNotFoundError` / `OSError`, with `errno`, `strerror`
+/// and `filename` set.
+pub fn file_error(py: Python<'_>, path: &std::path::Path, e: &std::io::Error) -> PyErr {
+    let class = if e.kind() == std::io::ErrorKind::NotFound {
+        "ContourFileNotFoundError"
+    } else {
+        "ContourFileError"
+    };
+    let errno = e.raw_os_error().unwrap_or(0);
+    let strerror = e.to_string();
+    let build = || -> PyResult<PyErr> {
+        let class = py.import("contour._errors")?.getattr(class)?;
+        let instance = class.call1((errno, strerror, path.to_string_lossy().into_owned()))?;
+        Ok(PyErr::from_value(instance))
+    };
+    build().unwrap_or_else(|e| e)
+}

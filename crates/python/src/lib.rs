@@ -35,6 +35,7 @@ mod trajectory;
 /// The native module `contour._contour` (re-exported by the `contour` package).
 #[pymodule]
 fn _contour(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<model::Model>()?;
     m.add_class::<model::Urdf>()?;
     m.add_class::<trajectory::Trajectory>()?;

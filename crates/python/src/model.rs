@@ -20,11 +20,11 @@ use contour::prelude::{
 use std::f64::consts::FRAC_PI_2;
 
 use contour_scenario::model::{closure, ModelBuildError, StateError};
-use contour_scenario::registry::{model_spec, ParamError, MODELS};
-use contour_scenario::scenario::{ClosureSpec, MAX_N_FOUR_BAR_LOOPS};
+use contour_scenario::registry::{default_method, model_spec, ParamError, MODELS};
+use contour_scenario::scenario::{ClosureSpec, MethodName, MAX_N_FOUR_BAR_LOOPS};
 
 use crate::convert::{out1, out2, vec1, vec3};
-use crate::error::input;
+use crate::error::{file_error, input};
 use crate::failure::facade;
 use crate::sweep::to_table;
 
@@ -45,7 +45,13 @@ pub struct Model {
     unilateral: bool,
     state: Option<StateFn>,
     callback_error: Option<CallbackErrorSlot>,
+    method: MethodName,
+    /// How to build it again (pickling): a registry model's name and parameters.
+    registry: Option<(String, Py<PyDict>)>,
 }
+
+/// What `Model.__reduce__` returns: the constructor and its arguments (name, parameters).
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Bound<'py, PyDict>));
 
 /// Where a Python-callable mechanism keeps the first exception its callables raised (the
 /// `Mechanism` trait's evaluations return no error; the run then fails on the NaN they leave).
@@ -66,7 +72,26 @@ impl Model {
             unilateral,
             state,
             callback_error: None,
+            method: MethodName::Perturbation,
+            registry: None,
         }
+    }
+
+    /// The model with `method` as the one `simulate` runs when none is named (a registry
+    /// model's [`ModelEntry::method`](contour_scenario::registry::ModelEntry::method)).
+    pub fn with_default_method(mut self, method: MethodName) -> Self {
+        self.method = method;
+        self
+    }
+
+    /// The method `simulate` runs when none is named.
+    pub fn default_method(&self) -> MethodName {
+        self.method
+    }
+
+    /// The model's name.
+    pub fn name_str(&self) -> &str {
+        &self.name
     }
 
     /// A model whose evaluations may leave a Python exception in `slot`.
@@ -164,13 +189,38 @@ impl Model {
         let qd = vec1(py, qd, "qd", Some(self.dof))?;
         let mut qdd = vec![0.0; self.dof];
         let mut lam = vec![0.0; self.n_constraints];
+        self.take_callback_error();
         let result = py.detach(|| {
             let m = self.mechanism();
             let mut dynamics = ConstrainedDynamics::new(m);
             dynamics.accelerations(m, t, &q, &qd, &mut qdd, &mut lam)
         });
-        result.map_err(|e| facade(py, e))?;
+        result.map_err(|e| crate::simulate::with_callback_cause(py, self, facade(py, e)))?;
         Ok((out1(py, &qdd).into_any(), out1(py, &lam).into_any()))
+    }
+
+    /// A registry model by name and parameters (what pickling uses).
+    #[staticmethod]
+    fn from_registry(py: Python<'_>, name: &str, params: &Bound<'_, PyDict>) -> PyResult<Model> {
+        builtin(py, name, Some(params))
+    }
+
+    /// Pickling (and ``copy.deepcopy``): a registry model as its name and parameters. A
+    /// ``contour.mechanism`` of Python callables cannot be pickled (``TypeError``).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let py = slf.py();
+        match &slf.get().registry {
+            Some((name, params)) => Ok((
+                slf.get_type().getattr("from_registry")?,
+                (name.clone(), params.bind(py).copy()?),
+            )),
+            None => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "model `{}` cannot be pickled: it is a contour.mechanism of Python callables \
+                 (pickle the code that builds it, or pass the callables' module to each \
+                 process); registry models and URDF models pickle",
+                slf.get().name
+            ))),
+        }
     }
 
     fn __repr__(&self) -> String {
@@ -194,13 +244,26 @@ fn builtin(py: Python<'_>, name: &str, params: Option<&Bound<'_, PyDict>>) -> Py
         e => input(py, e.to_string()),
     })?;
     let dir = std::env::current_dir()?;
+    if let contour_scenario::scenario::ModelSpec::Urdf(p) = &spec {
+        let path = dir.join(&p.file);
+        if let Err(e) = std::fs::metadata(&path) {
+            return Err(file_error(py, &p.file, &e));
+        }
+    }
     let model = spec.name();
     let built = py.detach(|| spec.build(&dir, None)).map_err(|e| match e {
         ModelBuildError::Param { key, message } => input(py, format!("{model}.{key}: {message}")),
         ModelBuildError::Contour(e) => facade(py, e),
     })?;
     built.mech.validate().map_err(|e| facade(py, e))?;
-    Ok(Model::new(built.mech, Some(built.state)))
+    let recipe = match params {
+        Some(p) => p.copy()?,
+        None => PyDict::new(py),
+    };
+    let mut m =
+        Model::new(built.mech, Some(built.state)).with_default_method(default_method(model));
+    m.registry = Some((name.to_string(), recipe.unbind()));
+    Ok(m)
 }
 
 /// A built-in model by name, with its parameters as keyword arguments.
@@ -224,7 +287,8 @@ pub fn model(py: Python<'_>, name: &str, params: Option<&Bound<'_, PyDict>>) -> 
 }
 
 /// Every built-in model of the registry: a list of dicts ``{"name", "summary", "params",
-/// "initial"}``, ``params`` a list of dicts ``{"name", "unit", "range", "required"}``.
+/// "initial", "method"}`` (``method``: the one ``simulate`` runs when none is named),
+/// ``params`` a list of dicts ``{"name", "unit", "range", "required"}``.
 ///
 /// Example: ``[m["name"] for m in contour.models()]``.
 #[pyfunction]
@@ -249,9 +313,18 @@ pub fn models(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
                 .collect::<PyResult<Vec<_>>>()?;
             d.set_item("params", params)?;
             d.set_item("initial", e.initial)?;
+            d.set_item("method", serde_name(&e.method.0))?;
             Ok(d)
         })
         .collect()
+}
+
+/// A word's spelling in the options language (`projector`).
+pub fn serde_name<T: serde::Serialize>(x: &T) -> String {
+    match toml::Value::try_from(x) {
+        Ok(toml::Value::String(s)) => s,
+        _ => String::new(),
+    }
 }
 
 /// `n` in `1 ..= MAX_N_FOUR_BAR_LOOPS` (the command line's bound, for the same reason).
@@ -382,14 +455,16 @@ pub fn n_four_bar_reference<'py>(
 pub struct Urdf {
     tree: KinematicTree,
     limits: UrdfJointLimits,
+    /// Its arguments `(path, gravity, closures, q)` (the path absolute), for pickling.
+    args: Py<PyAny>,
 }
 
 /// The URDF text of a path, or of a bundled robot (`"<arm7>"`, `"<panda>"`).
-fn urdf_text(path: &str) -> PyResult<String> {
-    Ok(match path {
-        "<arm7>" => lib::ARM7_URDF.to_string(),
-        "<panda>" => lib::PANDA_URDF.to_string(),
-        p => std::fs::read_to_string(p)?,
+fn urdf_text(py: Python<'_>, path: &std::path::Path) -> PyResult<String> {
+    Ok(match path.to_str() {
+        Some("<arm7>") => lib::ARM7_URDF.to_string(),
+        Some("<panda>") => lib::PANDA_URDF.to_string(),
+        _ => std::fs::read_to_string(path).map_err(|e| file_error(py, path, &e))?,
     })
 }
 
@@ -439,12 +514,25 @@ impl Urdf {
     #[pyo3(signature = (path, gravity=None, closures=None, q=None))]
     fn py_new(
         py: Python<'_>,
-        path: &str,
+        path: std::path::PathBuf,
         gravity: Option<&Bound<'_, PyAny>>,
         closures: Option<Vec<Bound<'_, PyAny>>>,
         q: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
-        let text = urdf_text(path)?;
+        let text = urdf_text(py, &path)?;
+        let absolute = match path.to_str() {
+            Some("<arm7>" | "<panda>") => path.clone(),
+            _ => std::path::absolute(&path).unwrap_or_else(|_| path.clone()),
+        };
+        let args = (
+            absolute.to_string_lossy().into_owned(),
+            gravity.map(|g| g.clone().unbind()),
+            closures.clone(),
+            q.map(|q| q.clone().unbind()),
+        )
+            .into_pyobject(py)?
+            .into_any()
+            .unbind();
         let (mut tree, limits) = tree_and_limits_from_urdf_str(&text)
             .map_err(|e| facade(py, contour::model::ModelError::from(e)))?;
         let g = match gravity {
@@ -472,8 +560,20 @@ impl Urdf {
                 .collect::<PyResult<Vec<_>>>()?;
             Box::new(ConstrainedTree::new(tree.clone(), cs).map_err(|e| facade(py, e))?)
         };
-        Ok(PyClassInitializer::from(Model::new(mech, Some(state)))
-            .add_subclass(Urdf { tree, limits }))
+        Ok(
+            PyClassInitializer::from(Model::new(mech, Some(state))).add_subclass(Urdf {
+                tree,
+                limits,
+                args,
+            }),
+        )
+    }
+
+    /// Pickling (and ``copy.deepcopy``): the URDF model as its absolute path and options
+    /// (the file is read again).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, Bound<'py, PyAny>) {
+        let py = slf.py();
+        (slf.get_type().into_any(), slf.get().args.bind(py).clone())
     }
 
     /// Joint names in q order.

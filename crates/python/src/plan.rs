@@ -194,6 +194,55 @@ pub struct Plan {
 
 #[pymethods]
 impl Plan {
+    /// A plan from its fields (what pickling and ``copy.deepcopy`` use).
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)] // the plan's fields
+    fn from_fields(
+        total_time: f64,
+        algorithm: String,
+        switching_points: usize,
+        trajectory: Py<Trajectory>,
+        s: Py<PyAny>,
+        sd: Py<PyAny>,
+        sdd: Py<PyAny>,
+        grid_s: Option<Py<PyAny>>,
+        grid_sd: Option<Py<PyAny>>,
+        max_violation: f64,
+    ) -> Self {
+        Self {
+            total_time,
+            algorithm,
+            switching_points,
+            trajectory,
+            s,
+            sd,
+            sdd,
+            grid_s,
+            grid_sd,
+            max_violation,
+        }
+    }
+    /// Pickling (and ``copy.deepcopy``): the plan's fields, its trajectory by its JSON.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let py = slf.py();
+        let p = slf.get();
+        let from_fields = slf.get_type().getattr("from_fields")?;
+        let args = (
+            p.total_time,
+            p.algorithm.clone(),
+            p.switching_points,
+            p.trajectory.clone_ref(py),
+            p.s.clone_ref(py),
+            p.sd.clone_ref(py),
+            p.sdd.clone_ref(py),
+            p.grid_s.as_ref().map(|g| g.clone_ref(py)),
+            p.grid_sd.as_ref().map(|g| g.clone_ref(py)),
+            p.max_violation,
+        )
+            .into_pyobject(py)?
+            .into_any();
+        Ok((from_fields, args))
+    }
     fn __repr__(&self) -> String {
         format!(
             "Plan(algorithm={:?}, total_time={}, switching_points={})",
@@ -276,7 +325,8 @@ fn solve<M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits>(
 ///                      torque_limits=arm.effort_limit)
 ///     p.total_time, p.trajectory.q
 #[pyfunction]
-#[pyo3(signature = (model, path, vlim=None, alim=None, torque_limits=None, algorithm="phase_plane", rate=1000.0, intervals=2000))]
+#[pyo3(signature = (model, path, vlim=None, alim=None, torque_limits=None, algorithm="phase_plane", rate=1000.0, intervals=None),
+    text_signature = "(model, path, vlim=None, alim=None, torque_limits=None, algorithm='phase_plane', rate=1000.0, intervals=2000)")]
 pub fn plan(
     py: Python<'_>,
     model: Option<&Model>,
@@ -286,8 +336,9 @@ pub fn plan(
     torque_limits: Option<&Bound<'_, PyAny>>,
     algorithm: &str,
     rate: f64,
-    intervals: usize,
+    intervals: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Plan> {
+    let intervals = crate::convert::count_or(py, intervals, "intervals", 1, 2000)?;
     let n = path.joint_path().dof();
     let toppra = match algorithm {
         "phase_plane" => false,

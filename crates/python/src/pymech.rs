@@ -65,9 +65,8 @@ impl PyMechanism {
                     Some(c) => {
                         let r = rows2(py, out, what, Some(c))?;
                         if r.len() != rows {
-                            return Err(raise(
+                            return Err(crate::error::input(
                                 py,
-                                Family::Callback,
                                 format!(
                                     "{what}: expected shape ({rows}, {c}), found ({}, {c})",
                                     r.len()
@@ -83,7 +82,7 @@ impl PyMechanism {
                 Err(e) => {
                     if let Ok(mut slot) = self.error.lock() {
                         if slot.is_none() {
-                            *slot = Some(e);
+                            *slot = Some(callback_error(py, what, e));
                         }
                     }
                     None
@@ -181,6 +180,55 @@ impl Mechanism for PyMechanism {
     }
 }
 
+/// The `CallbackError` of the callable `what` that raised `e`: `e` itself when it is one
+/// (a wrong shape), else a new one with `e` (and its traceback) as `__cause__`.
+fn callback_error(py: Python<'_>, what: &str, e: PyErr) -> PyErr {
+    let is_callback = py
+        .import("contour._errors")
+        .and_then(|m| m.getattr("CallbackError"))
+        .is_ok_and(|c| e.is_instance(py, &c));
+    if is_callback {
+        return e;
+    }
+    let kind = e
+        .get_type(py)
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    let err = raise(
+        py,
+        Family::Callback,
+        format!("{what} raised {kind}: {}", e.value(py)),
+    );
+    err.set_cause(py, Some(e));
+    err
+}
+
+/// Refuses a callable that cannot take the `arity` positional arguments of its term
+/// (`inspect.signature(f).bind`), naming the term and its arguments; a callable without an
+/// inspectable signature (a builtin, a ufunc) is taken as it is.
+fn check_arity(py: Python<'_>, f: &Py<PyAny>, what: &str, arity: usize) -> PyResult<()> {
+    let inspect = py.import("inspect")?;
+    let Ok(sig) = inspect.call_method1("signature", (f.bind(py),)) else {
+        return Ok(());
+    };
+    let args = pyo3::types::PyTuple::new(py, (0..arity).map(|_| py.None()))?;
+    if let Err(e) = sig.call_method1("bind", args) {
+        return Err(raise(
+            py,
+            Family::Callback,
+            format!(
+                "{what}: the callable{} cannot take these {arity} arguments ({})",
+                sig.str()
+                    .map(|s| format!(" of signature {s}"))
+                    .unwrap_or_default(),
+                e.value(py)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// The evaluation counter of a `contour.Mechanism` (shared with the model it built).
 #[pyclass(module = "contour", frozen)]
 pub struct EvaluationCounter {
@@ -203,7 +251,11 @@ impl EvaluationCounter {
 /// A mechanism written in Python: ``M(q) q̈ + h(q, q̇) = u(t, q, q̇) + Jᵀλ``,
 /// ``φ(t, q) = 0`` (``≥ 0`` with ``unilateral=True``).
 ///
-/// Callables take and return ``float64`` arrays:
+/// Callables take and return ``float64`` arrays. One rule for their arguments: each takes
+/// the variables its term depends on, always in the order ``t, q, qd``: the inertia terms
+/// ``M`` and ``h`` of ``M(q) q̈ + h(q, q̇)`` are time-invariant and take no ``t``; the applied
+/// forces and the constraint terms may depend on time (rheonomic rows) and take ``t`` first.
+/// A callable that cannot take its arguments is refused here with ``CallbackError``:
 /// ``mass_matrix(q) → (n, n)``, ``bias_forces(q, qd) → (n,)``,
 /// ``applied_forces(t, q, qd) → (n,)`` (default 0), ``constraints(t, q) → (L,)``,
 /// ``jacobian(t, q) → (L, n)`` (J = ∂φ/∂q), ``rate_bias(t, q) → (L,)`` (b = ∂φ/∂t, default 0),
@@ -212,15 +264,17 @@ impl EvaluationCounter {
 ///
 /// Returns ``(model, counter)``: ``counter.count`` is the number of callable evaluations
 /// (every call re-enters Python: microseconds each, see the README's table). An exception
-/// raised by a callable ends the run; it is the ``__cause__`` of the error raised.
+/// raised by a callable (or a result of the wrong shape) ends the run with ``CallbackError``
+/// naming the callable; the callable's exception, with its traceback, is its ``__cause__``.
 #[pyfunction]
-#[pyo3(signature = (dof, mass_matrix, bias_forces, n_constraints=0, constraints=None, jacobian=None, accel_bias=None, rate_bias=None, applied_forces=None, unilateral=false, name="python"))]
+#[pyo3(signature = (dof, mass_matrix, bias_forces, n_constraints=None, constraints=None, jacobian=None, accel_bias=None, rate_bias=None, applied_forces=None, unilateral=false, name="python"),
+    text_signature = "(dof, mass_matrix, bias_forces, n_constraints=0, constraints=None, jacobian=None, accel_bias=None, rate_bias=None, applied_forces=None, unilateral=False, name='python')")]
 pub fn mechanism(
     py: Python<'_>,
-    dof: usize,
+    dof: &Bound<'_, PyAny>,
     mass_matrix: Py<PyAny>,
     bias_forces: Py<PyAny>,
-    n_constraints: usize,
+    n_constraints: Option<&Bound<'_, PyAny>>,
     constraints: Option<Py<PyAny>>,
     jacobian: Option<Py<PyAny>>,
     accel_bias: Option<Py<PyAny>>,
@@ -229,10 +283,13 @@ pub fn mechanism(
     unilateral: bool,
     name: &str,
 ) -> PyResult<(Model, EvaluationCounter)> {
-    if dof == 0 {
+    // At least one coordinate; the bounds keep n × n and L × n matrices allocatable.
+    let dof = crate::convert::count(py, dof, "dof", 1, 1 << 16)? as usize;
+    let n_constraints = crate::convert::count_or(py, n_constraints, "n_constraints", 0, 0)?;
+    if n_constraints > 1 << 16 {
         return Err(crate::error::input(
             py,
-            "dof: a mechanism needs at least one coordinate",
+            format!("n_constraints = {n_constraints}: an integer from 0 to 65536 is expected"),
         ));
     }
     if n_constraints > 0 && (constraints.is_none() || jacobian.is_none() || accel_bias.is_none()) {
@@ -240,6 +297,19 @@ pub fn mechanism(
             py,
             "n_constraints > 0 needs constraints, jacobian and accel_bias",
         ));
+    }
+    for (f, what, arity) in [
+        (Some(&mass_matrix), "mass_matrix(q)", 1),
+        (Some(&bias_forces), "bias_forces(q, qd)", 2),
+        (applied_forces.as_ref(), "applied_forces(t, q, qd)", 3),
+        (constraints.as_ref(), "constraints(t, q)", 2),
+        (jacobian.as_ref(), "jacobian(t, q)", 2),
+        (rate_bias.as_ref(), "rate_bias(t, q)", 2),
+        (accel_bias.as_ref(), "accel_bias(t, q, qd)", 3),
+    ] {
+        if let Some(f) = f {
+            check_arity(py, f, what, arity)?;
+        }
     }
     let slot: CallbackErrorSlot = Arc::new(Mutex::new(None));
     let evaluations = Arc::new(AtomicUsize::new(0));

@@ -24,7 +24,8 @@ const TICK: Duration = Duration::from_millis(50);
 /// Deepest nesting of tables and arrays a sweep description may have.
 const MAX_DEPTH: usize = 32;
 
-/// A Python value (dict, list, tuple, str, bool, int, float, numpy array or scalar) as TOML;
+/// A Python value (dict, list, tuple, str, bool, int, float, numpy array or scalar,
+/// `os.PathLike`) as TOML;
 /// `at` names the value in errors.
 pub(crate) fn to_toml(
     py: Python<'_>,
@@ -60,6 +61,11 @@ pub(crate) fn to_toml(
     }
     if let Ok(i) = v.extract::<i64>() {
         return Ok(toml::Value::Integer(i));
+    }
+    // os.PathLike (a pathlib.Path): its path text
+    if v.hasattr("__fspath__")? {
+        let text = py.import("os")?.call_method1("fspath", (v,))?;
+        return to_toml(py, &text, at, depth + 1);
     }
     // numpy arrays and scalars: their Python form (`tolist()` of a float64 scalar is a float)
     if v.hasattr("tolist")? {

@@ -141,6 +141,18 @@ impl Trajectory {
     fn __len__(&self) -> usize {
         self.inner.times.len()
     }
+    /// A trajectory read back from ``to_json`` (what pickling and ``copy.deepcopy`` use).
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Self> {
+        contour::projection::Trajectory::read_json(text.as_bytes())
+            .map(Self::from)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
+    }
+    /// Pickling (and ``copy.deepcopy``): the JSON of ``to_json``, floats bit for bit.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let from_json = slf.get_type().getattr("from_json")?;
+        Ok((from_json, (slf.get().to_json()?,)))
+    }
     fn __repr__(&self) -> String {
         format!(
             "Trajectory(method={:?}, integrator={:?}, outputs={}, steps={})",

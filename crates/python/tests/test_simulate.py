@@ -96,7 +96,6 @@ def test_exact_stabilization_needs_bdf():
     dict(method="baumgarte", delta=-1.0),
     dict(t_eval=[0.5, 0.25]),
     dict(consistent="maybe"),
-    dict(bogus_option=3),
     dict(q0="abc"),
 ])
 def test_bad_input_raises_value_error(bad):
@@ -112,7 +111,11 @@ def test_bad_input_raises_value_error(bad):
 def test_method_options_reach_the_rust_configuration():
     m = contour.model("pendulum")
     q0, qd0 = m.initial_state(0.5)
+    # a setting of another method: the method's options
     with pytest.raises(contour.InvalidInputError, match="options:"):
+        contour.simulate(m, q0, qd0, (0.0, 1.0), method="perturbation", alpha=1.0)
+    # a keyword no method takes: Python's TypeError for an unexpected keyword
+    with pytest.raises(TypeError, match="no_such_field"):
         contour.simulate(m, q0, qd0, (0.0, 1.0), method="perturbation", no_such_field=1)
 
 

@@ -5,7 +5,8 @@ use std::path::Path;
 use contour::model::models as lib;
 use contour::model::urdf::{import_urdf_file, UrdfImport, UrdfOptions};
 use contour::prelude::{
-    Closure, ConstrainedTree, ConstraintKind, Controller, KinematicTree, Mechanism, WithController,
+    consistent_state, Closure, ConsistentStateOptions, ConstrainedTree, ConstraintKind, Controller,
+    KinematicTree, Mechanism, WithController,
 };
 
 use crate::error::{Error, ScenarioError};
@@ -242,8 +243,18 @@ impl ModelSpec {
                 }
             }
             ModelSpec::Keerthi(p) => {
-                let ic = lib::KEERTHI_IC1;
+                // IC1 as printed violates the constraint by 1.2e-4 (Keerthi Table 4.1); the
+                // default state is its projection onto φ = 0 (the paper reproductions read
+                // the printed `KEERTHI_IC1` itself).
                 let m = p.build();
+                let ic = consistent_state(
+                    &m,
+                    0.0,
+                    &lib::KEERTHI_IC1.q,
+                    &lib::KEERTHI_IC1.qd,
+                    &ConsistentStateOptions::default(),
+                )
+                .map_err(|e| ModelBuildError::Contour(e.into()))?;
                 let mech: BoxedMechanism = if p.control {
                     Box::new(WithController::new(m, lib::KeerthiControlLaw::default()))
                 } else {
@@ -251,7 +262,7 @@ impl ModelSpec {
                 };
                 BuiltModel {
                     mech,
-                    state: fixed_state("keerthi", ic.q.to_vec(), ic.qd.to_vec()),
+                    state: fixed_state("keerthi", ic.q, ic.qd),
                 }
             }
             ModelSpec::Huang(p) => {

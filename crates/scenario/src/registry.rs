@@ -10,7 +10,7 @@
 
 use serde::Deserialize as _;
 
-use crate::scenario::{ModelSpec, MAX_N_FOUR_BAR_LOOPS};
+use crate::scenario::{MethodName, ModelSpec, MAX_N_FOUR_BAR_LOOPS};
 
 /// What values a parameter takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,7 +88,13 @@ pub struct ModelEntry {
     pub params: &'static [Param],
     /// Its default initial state (`initial.angle`/`rate`, or `initial_state(angle, rate)`).
     pub initial: &'static str,
+    /// The method that runs it when none is named (`[method] name`, `simulate(method=…)`),
+    /// and why when it is not the house default, perturbation.
+    pub method: (MethodName, &'static str),
 }
+
+/// The house default method: Keerthi's perturbation approach.
+const PERTURBATION: (MethodName, &str) = (MethodName::Perturbation, "");
 
 const fn p(name: &'static str, unit: &'static str) -> Param {
     Param {
@@ -124,6 +130,7 @@ pub static MODELS: &[ModelEntry] = &[
         summary: "point-mass pendulum in Cartesian coordinates q = (x, y), one constraint row",
         params: &[p("length", "m"), p("mass", "kg"), p("gravity", "m/s²")],
         initial: "angle 0.5 rad from the downward vertical, rate 0",
+        method: PERTURBATION,
     },
     ModelEntry {
         name: "slider-crank",
@@ -139,6 +146,7 @@ pub static MODELS: &[ModelEntry] = &[
             p("slider_force", "N"),
         ],
         initial: "crank angle 0, rate 0",
+        method: PERTURBATION,
     },
     ModelEntry {
         name: "four-bar",
@@ -156,6 +164,12 @@ pub static MODELS: &[ModelEntry] = &[
             p("redundant_direction", "rad"),
         ],
         initial: "crank angle 1 rad, rate 0",
+        // Its three rows have rank 2: the perturbation method needs 0 < L < N with full
+        // row rank; Kövecses' projector builds its projectors from the SVD of J (any rank).
+        method: (
+            MethodName::Projector,
+            "its 3 closure rows have rank 2; the projector method takes any rank of J",
+        ),
     },
     ModelEntry {
         name: "keerthi",
@@ -172,7 +186,8 @@ pub static MODELS: &[ModelEntry] = &[
             p("radius_squared", "m²"),
             flag("control"),
         ],
-        initial: "Keerthi's initial condition IC1 (no one-angle state)",
+        initial: "Keerthi's initial condition IC1 projected onto its constraint (as printed it violates it by 1.2e-4; no one-angle state)",
+        method: PERTURBATION,
     },
     ModelEntry {
         name: "huang",
@@ -185,12 +200,14 @@ pub static MODELS: &[ModelEntry] = &[
             finite("force", "N"),
         ],
         initial: "0.2 m below the circle, at rest (no one-angle state)",
+        method: PERTURBATION,
     },
     ModelEntry {
         name: "arm7",
         summary: "the SSRMS-like 7-joint arm of Kövecses & Piedbœuf, optionally with its tip held",
         params: &[finite("gravity", "m/s²"), flag("tip_held")],
         initial: "the arm's reference pose, at rest (no one-angle state)",
+        method: PERTURBATION,
     },
     ModelEntry {
         name: "andrews",
@@ -203,6 +220,7 @@ pub static MODELS: &[ModelEntry] = &[
             p("spring_length", "m"),
         ],
         initial: "the benchmark's consistent start, at rest (no one-angle state)",
+        method: PERTURBATION,
     },
     ModelEntry {
         name: "n-four-bar",
@@ -224,6 +242,7 @@ pub static MODELS: &[ModelEntry] = &[
             p("gravity", "m/s²"),
         ],
         initial: "every crank at theta (π/2) with rate theta_dot (−1), A02's start",
+        method: PERTURBATION,
     },
     ModelEntry {
         name: "urdf",
@@ -244,6 +263,7 @@ pub static MODELS: &[ModelEntry] = &[
             },
         ],
         initial: "q = zeros (or initial.q), at rest (no one-angle state)",
+        method: PERTURBATION,
     },
 ];
 
@@ -251,6 +271,11 @@ pub static MODELS: &[ModelEntry] = &[
 pub fn entry(name: &str) -> Option<&'static ModelEntry> {
     let name = name.replace('_', "-");
     MODELS.iter().find(|e| e.name == name)
+}
+
+/// The default method of the model `name` (perturbation for a name outside the registry).
+pub fn default_method(name: &str) -> MethodName {
+    entry(name).map_or(MethodName::Perturbation, |e| e.method.0)
 }
 
 /// The registry's names, comma-separated (for messages).

@@ -27,8 +27,7 @@ pub enum Outcome {
 
 /// The library's method with the scenario's settings ([`MethodName::method`]).
 pub fn method(s: &Scenario, origin: Origin<'_>) -> Result<Method, ScenarioError> {
-    s.method
-        .name
+    s.method_name()
         .method(&s.method.settings)
         .map_err(|e| match e.key {
             Some(k) => origin.error(&format!("method.settings.{k}"), e.message),
@@ -39,7 +38,7 @@ pub fn method(s: &Scenario, origin: Origin<'_>) -> Result<Method, ScenarioError>
 /// The library's integrator with the scenario's step settings.
 pub fn integrator(s: &Scenario) -> Integrator {
     let spec = &s.integrator;
-    spec.resolved(s.method.name)
+    spec.resolved(s.method_name())
         .integrator(spec.h_max, spec.h_init)
 }
 
@@ -227,7 +226,7 @@ pub fn locate(e: &contour::Error, s: &Scenario) -> Option<(String, String)> {
         ),
         ProjectionError::UnsupportedIntegrator { method, integrator } => (
             "integrator.name".into(),
-            if s.method.name == MethodName::ExactStabilization {
+            if s.method_name() == MethodName::ExactStabilization {
                 format!(
                     "method exact-stabilization cannot use integrator {integrator}: exact \
                      stabilization is a DAE method and needs the BDF (`name = \"bdf\"`, the default of this \
@@ -295,8 +294,8 @@ pub fn check(s: &Scenario, origin: Origin<'_>) -> Result<usize, Error> {
         energy_tolerance(s, origin)?;
         dynamics(s, origin)?;
         method(s, origin)?;
-        let integrator = s.integrator.resolved(s.method.name);
-        if s.method.name == MethodName::ExactStabilization && integrator != IntegratorName::Bdf {
+        let integrator = s.integrator.resolved(s.method_name());
+        if s.method_name() == MethodName::ExactStabilization && integrator != IntegratorName::Bdf {
             return Err(located(
                 ProjectionError::UnsupportedIntegrator {
                     method: "exact-stabilization",

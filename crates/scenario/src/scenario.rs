@@ -39,7 +39,7 @@ pub struct Scenario {
     /// The initial state (default: the model's nominal one, made consistent).
     #[serde(default)]
     pub initial: InitialSpec,
-    /// Constraint method and its settings (default: perturbation).
+    /// Constraint method and its settings (default: the model's, [`Scenario::method_name`]).
     #[serde(default)]
     pub method: MethodSpec,
     /// Integrator (default: ABM; BDF for `exact-stabilization`, the DAE method that needs it).
@@ -417,9 +417,9 @@ pub enum MethodName {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MethodSpec {
-    /// The method.
-    #[serde(default)]
-    pub name: MethodName,
+    /// The method (`None`: the model's default, [`Scenario::method_name`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<MethodName>,
     /// Overrides of the method's configuration (its field names; the rest keep the library's
     /// defaults; Baumgarte: `alpha`, `beta` or `delta`, default
     /// [`crate::words::BAUMGARTE_DEFAULT_GAINS`]).
@@ -460,6 +460,16 @@ pub struct IntegratorSpec {
     pub h_max: Option<f64>,
     /// First step \[s\].
     pub h_init: Option<f64>,
+}
+
+impl Scenario {
+    /// The method that runs: the one named in `[method]`, else the model's default
+    /// ([`crate::registry::default_method`]).
+    pub fn method_name(&self) -> MethodName {
+        self.method
+            .name
+            .unwrap_or_else(|| crate::registry::default_method(self.model.name()))
+    }
 }
 
 impl IntegratorSpec {
@@ -800,7 +810,8 @@ end = 1.0
             }
             m => panic!("{m:?}"),
         }
-        assert_eq!(s.method.name, MethodName::Perturbation);
+        assert_eq!(s.method.name, None);
+        assert_eq!(s.method_name(), MethodName::Perturbation);
         assert_eq!(s.time.end, Some(1.0));
     }
 

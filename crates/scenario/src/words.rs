@@ -193,6 +193,36 @@ impl MethodName {
         })
     }
 
+    /// Every method.
+    pub const ALL: [MethodName; 6] = [
+        MethodName::Direct,
+        MethodName::Baumgarte,
+        MethodName::Perturbation,
+        MethodName::Parametrization,
+        MethodName::ExactStabilization,
+        MethodName::Projector,
+    ];
+
+    /// The names of the settings [`MethodName::method`] takes, sorted.
+    pub fn setting_names(self) -> Vec<String> {
+        fn fields<T: Serialize>(default: &T) -> Vec<String> {
+            match toml::Value::try_from(default) {
+                Ok(toml::Value::Table(t)) => t.keys().cloned().collect(),
+                _ => Vec::new(),
+            }
+        }
+        let mut names = match self {
+            MethodName::Direct => Vec::new(),
+            MethodName::Baumgarte => vec!["alpha".into(), "beta".into(), "delta".into()],
+            MethodName::Perturbation => fields(&PerturbationConfig::default()),
+            MethodName::Parametrization => fields(&ParametrizationConfig::default()),
+            MethodName::ExactStabilization => fields(&EcsConfig::default()),
+            MethodName::Projector => fields(&ProjectorConfig::default()),
+        };
+        names.sort_unstable();
+        names
+    }
+
     /// The integrator a method runs on when none is named: BDF for `exact-stabilization` (a
     /// DAE method: GGL needs an implicit DAE integrator), ABM for every other.
     pub fn default_integrator(self) -> IntegratorName {

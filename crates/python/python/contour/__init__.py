@@ -14,6 +14,7 @@ every error is a ``contour.ContourError`` (``InvalidInputError`` is also a ``Val
 from __future__ import annotations
 
 from ._contour import (
+    __version__,
     EvaluationCounter,
     JointPathSpec,
     Model,
@@ -35,6 +36,8 @@ from ._errors import (
     CallbackError,
     ContactError,
     ContourError,
+    ContourFileError,
+    ContourFileNotFoundError,
     InvalidInputError,
     LinalgError,
     ModelError,
@@ -44,11 +47,24 @@ from ._errors import (
 )
 from . import toppra_compat
 from ._sweep import sweep
+from ._keywords import suggest_keywords as _suggest_keywords
+
+# An unknown keyword raises TypeError naming the function, the keyword and the closest
+# keyword it takes (`simulate` names them itself: its **method_options take the methods'
+# settings).
+simulate_contact = _suggest_keywords(simulate_contact)
+plan = _suggest_keywords(plan)
+cartesian_line = _suggest_keywords(cartesian_line)
+mechanism = _suggest_keywords(mechanism)
+n_four_bar_reference = _suggest_keywords(n_four_bar_reference)
+sweep = _suggest_keywords(sweep)
 
 __all__ = [
     "CallbackError",
     "ContactError",
     "ContourError",
+    "ContourFileError",
+    "ContourFileNotFoundError",
     "EvaluationCounter",
     "InvalidInputError",
     "JointPathSpec",

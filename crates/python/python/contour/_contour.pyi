@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any, Optional, Sequence, Union
 
 import numpy as np
@@ -31,7 +32,7 @@ class Urdf(Model):
 
     def __init__(
         self,
-        path: str,
+        path: Union[str, "os.PathLike[str]"],
         gravity: Optional[ArrayLike] = None,
         closures: Optional[Sequence[dict[str, Any]]] = None,
         q: Optional[ArrayLike] = None,
@@ -118,8 +119,12 @@ class EvaluationCounter:
     def count(self) -> int: ...
     def reset(self) -> None: ...
 
-def model(name: str, **params: Any) -> Model: ...
-def models() -> list[dict[str, Any]]: ...
+def model(name: str, **params: Any) -> Model:
+    """A built-in model of the registry by name, its parameters as keywords (checked here:
+    an unknown name or parameter, or a value out of range, raises ``InvalidInputError``)."""
+def models() -> list[dict[str, Any]]:
+    """The registry: dicts with ``name``, ``summary``, ``params``, ``initial`` and ``method``
+    (the method ``simulate`` runs when none is named)."""
 def n_four_bar_reference(
     n: int,
     times: ArrayLike,
@@ -135,7 +140,7 @@ def simulate(
     q0: ArrayLike,
     qd0: ArrayLike,
     t_span: ArrayLike,
-    method: str = "perturbation",
+    method: Optional[str] = None,
     integrator: str = "dopri5",
     rtol: float = 0.0,
     atol: float = 1e-4,
@@ -152,7 +157,13 @@ def simulate(
     kkt_pivot_rtol: Optional[float] = None,
     rank_deficiency: str = "minimum_norm",
     **method_options: Any,
-) -> Trajectory: ...
+) -> Trajectory:
+    """Simulates a model with bilateral constraints over ``t_span``; returns a
+    ``Trajectory``. ``method=None`` runs the model's registry default. A model with unilateral
+    rows is refused (``simulate_contact`` runs it); ``consistent="make"`` projects an
+    inconsistent start and leaves a consistent one as given. An unknown keyword raises
+    ``TypeError`` naming the closest one; a count or array out of range ``InvalidInputError``;
+    a Python callable that raised ``CallbackError``."""
 def simulate_contact(
     model: Model,
     q0: ArrayLike,
@@ -164,7 +175,10 @@ def simulate_contact(
     friction: float = 0.0,
     output_dt: Optional[float] = None,
     max_events: int = 10_000,
-) -> Trajectory: ...
+) -> Trajectory:
+    """Simulates a model with unilateral rows (impacts, Coulomb friction)
+    from ``t0`` to ``t_end``; with ``output_dt`` the outputs are ``t0, t0 + output_dt, ...``,
+    each once."""
 def joint_line(q_start: ArrayLike, q_end: ArrayLike) -> JointPathSpec: ...
 def spline(waypoints: ArrayLike) -> JointPathSpec: ...
 def cartesian_line(
@@ -184,7 +198,9 @@ def plan(
     algorithm: str = "phase_plane",
     rate: float = 1000.0,
     intervals: int = 2000,
-) -> Plan: ...
+) -> Plan:
+    """Minimum-time motion along ``path`` under velocity, acceleration and torque
+    limits (phase plane or TOPP-RA); returns a ``Plan``."""
 def mechanism(
     dof: int,
     mass_matrix: Any,
@@ -197,7 +213,11 @@ def mechanism(
     applied_forces: Any = None,
     unilateral: bool = False,
     name: str = "python",
-) -> tuple[Model, EvaluationCounter]: ...
+) -> tuple[Model, EvaluationCounter]:
+    """A model whose terms are Python callables, each taking the variables its
+    term depends on in the order ``t, q, qd`` (``M(q)``, ``h(q, qd)``, ``u(t, q, qd)``,
+    ``φ(t, q)``, ``J(t, q)``, ``b(t, q)``, ``ρ(t, q, qd)``); a callable of the wrong arity is
+    refused here. Returns ``(model, counter)``. Such a model cannot be pickled."""
 def sweep_columns(
     spec: Union[dict[str, Any], str],
     grid: Optional[dict[str, Any]] = None,

@@ -55,8 +55,18 @@ class CallbackError(ContourError):
     """A Python callable of a user mechanism raised or returned a wrong shape (see ``__cause__``)."""
 
 
+class ContourFileError(ContourError, OSError):
+    """A file that cannot be read (also an ``OSError``: ``errno``, ``strerror``, ``filename``)."""
+
+
+class ContourFileNotFoundError(ContourFileError, FileNotFoundError):
+    """A file that does not exist (also a ``FileNotFoundError``, ``filename`` set)."""
+
+
 __all__ = [
     "ContourError",
+    "ContourFileError",
+    "ContourFileNotFoundError",
     "InvalidInputError",
     "LinalgError",
     "ModelError",
