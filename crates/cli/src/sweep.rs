@@ -46,7 +46,7 @@ impl ProgressLog {
 
     /// Whether the line after the `written`-th row is logged.
     fn logs(&self, written: usize) -> bool {
-        written % self.every == 0 || written == self.total
+        written.is_multiple_of(self.every) || written == self.total
     }
 }
 

@@ -195,7 +195,7 @@ impl Model {
             let mut dynamics = ConstrainedDynamics::new(m);
             dynamics.accelerations(m, t, &q, &qd, &mut qdd, &mut lam)
         });
-        result.map_err(|e| crate::simulate::with_callback_cause(py, self, facade(py, e)))?;
+        result.map_err(|e| with_callback_cause(py, self, facade(py, e)))?;
         Ok((out1(py, &qdd).into_any(), out1(py, &lam).into_any()))
     }
 
@@ -701,5 +701,18 @@ impl Urdf {
         let r = py.detach(|| self.tree.forward_dynamics(&q, &v, &tau, &mut qdd));
         r.map_err(|e| facade(py, e))?;
         Ok(out1(py, &qdd).into_any())
+    }
+}
+
+/// When a Python callable of a user mechanism failed during the run, its `CallbackError`
+/// (the callable's own exception as `__cause__`) is raised, with the run's error as
+/// `__context__`.
+pub fn with_callback_cause(py: Python<'_>, model: &Model, err: PyErr) -> PyErr {
+    match model.take_callback_error() {
+        Some(cb) => {
+            let _ = cb.value(py).setattr("__context__", err.value(py));
+            cb
+        }
+        None => err,
     }
 }

@@ -16,7 +16,7 @@ use contour_scenario::words::{check_energy_tolerance, parse_word};
 use crate::convert::{count_or, vec1};
 use crate::error::{input, raise, unexpected_keyword, Family};
 use crate::failure::{facade, to_py};
-use crate::model::Model;
+use crate::model::{with_callback_cause, Model};
 use crate::sweep::to_table;
 use crate::trajectory::Trajectory;
 use contour_scenario::run::MAX_OUTPUTS;
@@ -300,19 +300,6 @@ fn is_consistent(model: &Model, t0: f64, q0: &[f64], qd0: &[f64], tol: f64) -> b
         && tol >= 0.0
         && constraint_residuals(model.mechanism(), t0, q0, qd0)
             .is_ok_and(|(p, v)| p <= tol && v <= tol)
-}
-
-/// When a Python callable of a user mechanism failed during the run, its `CallbackError`
-/// (the callable's own exception as `__cause__`) is raised, with the run's error as
-/// `__context__`.
-pub fn with_callback_cause(py: Python<'_>, model: &Model, err: PyErr) -> PyErr {
-    match model.take_callback_error() {
-        Some(cb) => {
-            let _ = cb.value(py).setattr("__context__", err.value(py));
-            cb
-        }
-        None => err,
-    }
 }
 
 /// Simulates a mechanism with unilateral rows (``φ ≥ 0``, ``λ ≥ 0``, ``λ·φ = 0``): entry and

@@ -10,7 +10,7 @@
 
 use serde::Deserialize as _;
 
-use crate::scenario::{MethodName, ModelSpec, MAX_N_FOUR_BAR_LOOPS};
+use crate::scenario::{MethodName, ModelSpec, Scenario, MAX_N_FOUR_BAR_LOOPS};
 
 /// What values a parameter takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,11 +164,12 @@ pub static MODELS: &[ModelEntry] = &[
             p("redundant_direction", "rad"),
         ],
         initial: "crank angle 1 rad, rate 0",
-        // Its three rows have rank 2: the perturbation method needs 0 < L < N with full
-        // row rank; Kövecses' projector builds its projectors from the SVD of J (any rank).
+        // Its three rows have rank 2. Every method counts rank, not rows, and runs it;
+        // Kövecses' projector builds its projectors from the SVD of J and keeps all three
+        // rows (its multipliers are the minimum-norm ones), so it is the default.
         method: (
             MethodName::Projector,
-            "its 3 closure rows have rank 2; the projector method takes any rank of J",
+            "its 3 closure rows have rank 2; the projector method is built for any rank of J",
         ),
     },
     ModelEntry {
@@ -276,6 +277,16 @@ pub fn entry(name: &str) -> Option<&'static ModelEntry> {
 /// The default method of the model `name` (perturbation for a name outside the registry).
 pub fn default_method(name: &str) -> MethodName {
     entry(name).map_or(MethodName::Perturbation, |e| e.method.0)
+}
+
+impl Scenario {
+    /// The method that runs: the one named in `[method]`, else the model's default
+    /// ([`default_method`]).
+    pub fn method_name(&self) -> MethodName {
+        self.method
+            .name
+            .unwrap_or_else(|| default_method(self.model.name()))
+    }
 }
 
 /// The registry's names, comma-separated (for messages).

@@ -462,16 +462,6 @@ pub struct IntegratorSpec {
     pub h_init: Option<f64>,
 }
 
-impl Scenario {
-    /// The method that runs: the one named in `[method]`, else the model's default
-    /// ([`crate::registry::default_method`]).
-    pub fn method_name(&self) -> MethodName {
-        self.method
-            .name
-            .unwrap_or_else(|| crate::registry::default_method(self.model.name()))
-    }
-}
-
 impl IntegratorSpec {
     /// The integrator that runs: the one named, else BDF for `exact-stabilization` (a DAE
     /// method: GGL needs an implicit DAE integrator) and ABM for every other method.
