@@ -16,7 +16,7 @@ from conftest import ARM7_URDF
 
 
 def test_version_is_the_package_version():
-    assert contour.__version__ == importlib.metadata.version("contour")
+    assert contour.__version__ == importlib.metadata.version("contour-dynamics")
 
 
 def test_a_registry_model_pickles_as_its_name_and_parameters():
