@@ -9,6 +9,9 @@ builds the same tree without the URDF reader, and at seeded states
     tau                       pinocchio.rnea(q, v, a)
     qdd                       pinocchio.aba(q, v, tau_in)
     integrate, difference     pinocchio.integrate(q, v), pinocchio.difference(q0, q1)
+    com, com_velocity         pinocchio.centerOfMass(q, v): data.com[0], data.vcom[0]
+    com_jacobian              pinocchio.jacobianCenterOfMass(q)
+    ag, hg                    pinocchio.ccrba(q, v): data.Ag, data.hg (linear; angular at the CoM)
 
 Models: solo12 and a1 (example-robot-data, free-flyer root), a chain with spherical joints,
 a planar base carrying an unbounded revolute and a spherical joint (built here joint by joint).
@@ -101,6 +104,11 @@ def states(model, seed, count, pitch_cases):
         tau = pin.rnea(model, data, q, v, a).copy()
         qdd = pin.aba(model, data, q, v, tau_in).copy()
         q1 = pin.randomConfiguration(model)
+        pin.centerOfMass(model, data, q, v)
+        com, vcom = data.com[0].copy(), data.vcom[0].copy()
+        jcom = pin.jacobianCenterOfMass(model, data, q).copy()
+        ag = pin.ccrba(model, data, q, v).copy()
+        hg = data.hg.vector.copy()
         out.append(
             {
                 "q": q.tolist(),
@@ -113,6 +121,11 @@ def states(model, seed, count, pitch_cases):
                 "integrate": pin.integrate(model, q, v).tolist(),
                 "q1": q1.tolist(),
                 "difference": pin.difference(model, q, q1).tolist(),
+                "com": com.tolist(),
+                "com_velocity": vcom.tolist(),
+                "com_jacobian": jcom.tolist(),
+                "ag": ag.tolist(),
+                "hg": hg.tolist(),
             }
         )
     return out

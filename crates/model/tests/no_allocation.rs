@@ -129,3 +129,52 @@ fn tree_algorithms_do_not_allocate_per_call() {
     assert_no_allocation(&mut run);
     assert!(h7.iter().chain(&rho).chain(&qdd2).all(|x| x.is_finite()));
 }
+
+#[test]
+fn centroidal_quantities_do_not_allocate_per_call() {
+    use contour_model::spatial::{SpatialInertia, Transform};
+    use contour_model::tree::Joint;
+    let mut tree = KinematicTree::new("floating leg");
+    let inertia = SpatialInertia::from_mass_com_inertia(
+        1.0,
+        [0.1, 0.0, -0.2],
+        [[0.02, 0.0, 0.0], [0.0, 0.03, 0.0], [0.0, 0.0, 0.04]],
+    );
+    let base = tree
+        .add_body("base", None, Joint::FreeFlyer, Transform::IDENTITY, inertia)
+        .unwrap();
+    let thigh = tree
+        .add_body(
+            "thigh",
+            Some(base),
+            Joint::RY,
+            Transform::translation([0.2, 0.0, 0.0]),
+            inertia,
+        )
+        .unwrap();
+    tree.add_body(
+        "ankle",
+        Some(thigh),
+        Joint::Spherical,
+        Transform::translation([0.0, 0.0, -0.3]),
+        inertia,
+    )
+    .unwrap();
+    let (nq, nv) = (tree.nq(), tree.nv());
+    let mut q = vec![0.0; nq];
+    tree.neutral(&mut q).unwrap();
+    let v = vec![0.3; nv];
+    let mut cd = tree.centroidal_data();
+    let (mut ag, mut jc) = (Mat::<f64>::zeros(6, nv), Mat::<f64>::zeros(3, nv));
+    let mut run = |n: usize| {
+        for _ in 0..n {
+            tree.com(&mut cd, &q).unwrap();
+            tree.com_velocity(&mut cd, &q, &v).unwrap();
+            tree.com_jacobian(&mut cd, &q, jc.as_mut()).unwrap();
+            tree.centroidal_momentum_matrix(&mut cd, &q, ag.as_mut())
+                .unwrap();
+            tree.centroidal_momentum(&mut cd, &q, &v).unwrap();
+        }
+    };
+    assert_no_allocation(&mut run);
+}

@@ -4,6 +4,9 @@
 //! `benches/peers/pinocchio_floating.py` (not run in CI). The trees are built from the model
 //! Pinocchio holds (its joint order, placements and lumped inertias), so the URDF reader is not
 //! under test here; solo12 and a1 carry a free-flyer root, with states at pitch ±π/2.
+//! The centre of mass, its velocity and Jacobian and the centroidal momentum and its matrix
+//! are checked against `centerOfMass`, `jacobianCenterOfMass` and `ccrba`, and against
+//! finite differences of `c(q ⊕ ε v)`.
 
 use contour_model::spatial::{SpatialInertia, Transform};
 use contour_model::tree::{Joint, KinematicTree};
@@ -147,4 +150,100 @@ fn floating_and_spherical_trees_match_pinocchio() {
         let [m, t, a, i, d] = worst;
         println!("| {name} | {nq} | {nv} | {m:.1e} | {t:.1e} | {a:.1e} | {i:.1e} | {d:.1e} |");
     }
+}
+
+fn mat_of(v: &Value) -> Vec<Vec<f64>> {
+    v.as_array().expect("rows").iter().map(vec_of).collect()
+}
+
+fn flat(m: &Mat<f64>) -> Vec<f64> {
+    (0..m.nrows())
+        .flat_map(|i| (0..m.ncols()).map(move |j| m[(i, j)]))
+        .collect()
+}
+
+#[test]
+fn centre_of_mass_and_centroidal_momentum_match_pinocchio() {
+    let fixture: Value =
+        serde_json::from_str(include_str!("fixtures/pinocchio_floating.json")).expect("fixture");
+    for model in fixture["models"].as_array().expect("models") {
+        let tree = build(model);
+        let name = model["name"].as_str().unwrap_or("").to_owned();
+        let (nq, nv) = (tree.nq(), tree.nv());
+        let mut cd = tree.centroidal_data();
+        // the largest error of c, ċ, J_com, A_g, h_g and of J_com v against finite differences
+        let mut worst = [0.0f64; 6];
+        for (k, s) in model["states"]
+            .as_array()
+            .expect("states")
+            .iter()
+            .enumerate()
+        {
+            let (q, v) = (vec_of(&s["q"]), vec_of(&s["v"]));
+            let c = tree.com(&mut cd, &q).expect("com");
+            let vc = tree.com_velocity(&mut cd, &q, &v).expect("com velocity");
+            let mut j = Mat::<f64>::zeros(3, nv);
+            tree.com_jacobian(&mut cd, &q, j.as_mut())
+                .expect("jacobian");
+            let mut ag = Mat::<f64>::zeros(6, nv);
+            tree.centroidal_momentum_matrix(&mut cd, &q, ag.as_mut())
+                .expect("ag");
+            let hg = tree.centroidal_momentum(&mut cd, &q, &v).expect("hg");
+            let want_j: Vec<f64> = mat_of(&s["com_jacobian"]).concat();
+            let want_ag: Vec<f64> = mat_of(&s["ag"]).concat();
+            let errors = [
+                rel(&c, &vec_of(&s["com"])),
+                rel(&vc, &vec_of(&s["com_velocity"])),
+                rel(&flat(&j), &want_j),
+                rel(&flat(&ag), &want_ag),
+                rel(&hg, &vec_of(&s["hg"])),
+            ];
+            for (w, e) in worst.iter_mut().zip(errors) {
+                *w = w.max(e);
+            }
+            assert!(
+                errors.iter().all(|e| *e <= 1e-12),
+                "{name} state {k}: {errors:?}"
+            );
+            // d c(q ⊕ ε v)/dε at 0 = J_com v = ċ (central differences)
+            let eps = 1e-6;
+            let (mut qp, mut qm) = (vec![0.0; nq], vec![0.0; nq]);
+            tree.integrate(&q, &v, eps, &mut qp).expect("integrate");
+            tree.integrate(&q, &v, -eps, &mut qm).expect("integrate");
+            let (cp, cm) = (
+                tree.com(&mut cd, &qp).expect("com"),
+                tree.com(&mut cd, &qm).expect("com"),
+            );
+            let fd: Vec<f64> = (0..3).map(|r| (cp[r] - cm[r]) / (2.0 * eps)).collect();
+            let jv: Vec<f64> = (0..3)
+                .map(|r| (0..nv).map(|c| j[(r, c)] * v[c]).sum())
+                .collect();
+            let e = rel(&fd, &jv);
+            worst[5] = worst[5].max(e);
+            assert!(e <= 1e-8, "{name} state {k}: fd {e:e}");
+            assert!(rel(&jv, &vc) <= 1e-13, "{name} state {k}: J v vs c dot");
+        }
+        let [c, vc, j, ag, hg, fd] = worst;
+        println!("| {name} | {c:.1e} | {vc:.1e} | {j:.1e} | {ag:.1e} | {hg:.1e} | {fd:.1e} |");
+    }
+}
+
+#[test]
+fn centroidal_quantities_refuse_bad_input() {
+    let fixture: Value =
+        serde_json::from_str(include_str!("fixtures/pinocchio_floating.json")).expect("fixture");
+    let tree = build(&fixture["models"][0]);
+    let mut cd = tree.centroidal_data();
+    let mut q = vec![0.0; tree.nq()];
+    tree.neutral(&mut q).expect("neutral");
+    let mut short = Mat::<f64>::zeros(6, tree.nv() - 1);
+    assert!(tree
+        .centroidal_momentum_matrix(&mut cd, &q, short.as_mut())
+        .is_err());
+    q[0] = f64::NAN;
+    assert!(tree.com(&mut cd, &q).is_err());
+    let other = build(&fixture["models"][2]);
+    q[0] = 0.0;
+    assert!(other.com(&mut other.centroidal_data(), &q).is_err());
+    assert!(tree.com(&mut other.centroidal_data(), &q).is_err());
 }

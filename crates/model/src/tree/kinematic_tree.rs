@@ -586,9 +586,16 @@ impl Mechanism for KinematicTree {
     fn dof(&self) -> usize {
         self.dof
     }
-    // A tree with nq ≠ nv is refused by `validate` (which `ConstrainedDynamics` and
-    // `consistent_state` run first); the methods below, which cannot return an error, give
-    // NaN for it rather than results for a q of the wrong size.
+    // A tree with nq ≠ nv is no `Mechanism`: the trait's q has `dof` = nv entries, which is
+    // no configuration of it. The refusal is a typed error on the fallible path:
+    // `validate` returns `ConfigurationNotVelocity`, and every driver runs it before the first
+    // evaluation (`ConstrainedDynamics`, `consistent_state`, `ConstrainedTree::new`);
+    // `fast_forward_dynamics` returns the same error itself. The infallible methods
+    // (`mass_matrix`, `bias_forces`, `fast_inverse_dynamics`, `fast_path_coefficients`) have
+    // no error channel and no right answer for such a q: they write NaN, never a number for a
+    // q read at the wrong offsets, so a caller that skipped `validate` fails its own
+    // finiteness check instead of running on wrong values. The tree's own `…_with` methods
+    // take q (nq) and v (nv) and serve nq ≠ nv.
     fn validate(&self) -> Result<(), ModelError> {
         self.require_nq_eq_nv("a kinematic tree as a Mechanism")
     }

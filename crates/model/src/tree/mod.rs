@@ -56,6 +56,7 @@
 //! is involved.
 
 mod aba;
+mod centroidal;
 mod closure;
 mod configuration;
 mod crba;
@@ -72,6 +73,7 @@ mod rnea;
 #[cfg(test)]
 mod tests;
 
+pub use centroidal::CentroidalData;
 pub use closure::{Closure, ConstrainedTree};
 pub use data::TreeData;
 pub use joint::Joint;

@@ -36,7 +36,7 @@ impl KinematicTree {
 
     /// `X_up(i) = X_J(q_i) X_tree(i)` of body `i` reading its joint's `nq_i` coordinates.
     #[inline]
-    fn up_transform_multi(&self, i: usize, q: &[f64]) -> Transform {
+    pub(super) fn up_transform_multi(&self, i: usize, q: &[f64]) -> Transform {
         let x_tree = &self.x_tree[i];
         match self.joint_model[i] {
             JointModel::Fixed => *x_tree,
@@ -53,7 +53,7 @@ impl KinematicTree {
 
     /// `S_i v` for body `i`'s block of `v`.
     #[inline]
-    fn joint_motion(&self, i: usize, v: &[f64]) -> Motion {
+    pub(super) fn joint_motion(&self, i: usize, v: &[f64]) -> Motion {
         let (iv, nv) = (self.idx_v[i], self.joint[i].nv());
         self.s_cols[iv..iv + nv]
             .iter()

@@ -8,6 +8,7 @@ use crate::spatial::{
     add3, cross, dot, mat3_mul, mat3_transpose, mat3_tvec, rotation_about, scale3, Mat3, Motion,
     Transform, Vec3,
 };
+use crate::tree::configuration::Product;
 use crate::validate::check_len;
 use crate::ModelError;
 
@@ -275,13 +276,11 @@ impl Joint {
     /// configuration coordinate; the identity for the others (see [`Joint::transform_q`]).
     #[inline]
     pub fn transform(&self, q: f64) -> Transform {
-        match self {
-            Joint::Revolute { axis } => {
-                Transform::rotation(mat3_transpose(&rotation_about(axis, q)))
-            }
-            Joint::Prismatic { axis } => Transform::translation(scale3(q, axis)),
-            _ => Transform::IDENTITY,
+        match self.nq() {
+            1 => self.with_kind(|k| k.transform(&[q])),
+            _ => None,
         }
+        .unwrap_or(Transform::IDENTITY)
     }
 
     /// Joint transform `X_J(q)` for the joint's `nq` coordinates.
@@ -298,13 +297,11 @@ impl Joint {
     /// [`Joint::motion_subspace_into`]).
     #[inline]
     pub fn motion_subspace(&self) -> Motion {
-        match self {
-            Joint::Revolute { axis } | Joint::RevoluteUnbounded { axis } => {
-                Motion::new(*axis, [0.0; 3])
-            }
-            Joint::Prismatic { axis } => Motion::new([0.0; 3], *axis),
-            _ => Motion::ZERO,
+        let mut s = [Motion::ZERO];
+        if self.nv() == 1 {
+            self.with_kind(|k| k.motion_subspace(&mut s));
         }
+        s[0]
     }
 
     /// The `nv` columns of `S` into `s[..nv]`.
@@ -324,7 +321,8 @@ impl Joint {
 
     /// `q ⊕ v dt` into `out` ([`JointKind::integrate`]).
     ///
-    /// Errors: [`ModelError::DimensionMismatch`] for lengths other than `nq`, `nv`, `nq`.
+    /// Errors: [`ModelError::DimensionMismatch`] for lengths other than `nq`, `nv`, `nq`;
+    /// [`ModelError::NonFinite`] for `q`, `v` or the result.
     pub fn integrate(
         &self,
         q: &[f64],
@@ -332,31 +330,22 @@ impl Joint {
         dt: f64,
         out: &mut [f64],
     ) -> Result<(), ModelError> {
-        check_len("joint q", q, self.nq())?;
-        check_len("joint v", v, self.nv())?;
-        check_len("joint q out", out, self.nq())?;
-        self.with_kind(|k| k.integrate(q, v, dt, out));
-        Ok(())
+        Product::single(self).integrate(q, v, dt, out)
     }
 
     /// `q1 ⊖ q0` into `out` ([`JointKind::difference`]).
     ///
-    /// Errors: [`ModelError::DimensionMismatch`] for lengths other than `nq`, `nq`, `nv`.
+    /// Errors: [`ModelError::DimensionMismatch`] for lengths other than `nq`, `nq`, `nv`;
+    /// [`ModelError::NonFinite`] for `q0`, `q1` or the result.
     pub fn difference(&self, q0: &[f64], q1: &[f64], out: &mut [f64]) -> Result<(), ModelError> {
-        check_len("joint q0", q0, self.nq())?;
-        check_len("joint q1", q1, self.nq())?;
-        check_len("joint v out", out, self.nv())?;
-        self.with_kind(|k| k.difference(q0, q1, out));
-        Ok(())
+        Product::single(self).difference(q0, q1, out)
     }
 
     /// The neutral configuration into `out`.
     ///
     /// Errors: [`ModelError::DimensionMismatch`] when `out.len() ≠ nq`.
     pub fn neutral(&self, out: &mut [f64]) -> Result<(), ModelError> {
-        check_len("joint q out", out, self.nq())?;
-        self.with_kind(|k| k.neutral(out));
-        Ok(())
+        Product::single(self).neutral(out)
     }
 
     /// A random configuration into `out` ([`JointKind::random_configuration`]).
@@ -370,10 +359,6 @@ impl Joint {
         upper: &[f64],
         out: &mut [f64],
     ) -> Result<(), ModelError> {
-        check_len("joint lower limit", lower, self.nq())?;
-        check_len("joint upper limit", upper, self.nq())?;
-        check_len("joint q out", out, self.nq())?;
-        self.with_kind(|k| k.random_configuration(rng, lower, upper, out))
-            .unwrap_or(Ok(()))
+        Product::single(self).random_configuration(rng, lower, upper, out)
     }
 }

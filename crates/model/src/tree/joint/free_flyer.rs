@@ -5,20 +5,16 @@
 //! is `log(M(q0)⁻¹ M(q1))` (Sola (170)–(174)). No gimbal lock: `M` is regular at every `q`.
 
 use super::lie::{
-    exp3, first_order_normalize, log3, quat_conj, quat_mul, quat_to_matrix, se3_v, se3_v_inv, Quat,
+    exp3, first_order_normalize, log3, quat_at, quat_conj, quat_frame, quat_mul, quat_to_matrix,
+    random_quat, se3_v, se3_v_inv,
 };
-use super::{bounded, JointKind};
+use super::{e_angular, e_linear, JointKind};
 use crate::rng::SplitMix64;
-use crate::spatial::{add3, mat3_transpose, mat3_tvec, mat3_vec, sub3, Motion, Transform};
-use crate::ModelError;
+use crate::spatial::{add3, mat3_tvec, mat3_vec, sub3, Motion, Transform};
 
 /// A floating joint: nq 7, nv 6; limits bound the translation only.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct FreeFlyer;
-
-fn quat(q: &[f64]) -> Quat {
-    [q[3], q[4], q[5], q[6]]
-}
 
 impl JointKind for FreeFlyer {
     fn nq(&self) -> usize {
@@ -29,20 +25,18 @@ impl JointKind for FreeFlyer {
     }
     fn transform(&self, q: &[f64]) -> Transform {
         Transform {
-            rot: mat3_transpose(&quat_to_matrix(&quat(q))),
+            rot: quat_frame(&q[3..]),
             trans: [q[0], q[1], q[2]],
         }
     }
     fn motion_subspace(&self, s: &mut [Motion]) {
         for k in 0..3 {
-            let mut e = [0.0; 3];
-            e[k] = 1.0;
-            s[k] = Motion::new([0.0; 3], e);
-            s[k + 3] = Motion::new(e, [0.0; 3]);
+            s[k] = e_linear(k);
+            s[k + 3] = e_angular(k);
         }
     }
     fn integrate(&self, q: &[f64], v: &[f64], dt: f64, out: &mut [f64]) {
-        let q0 = quat(q);
+        let q0 = quat_at(&q[3..]);
         let lin = [v[0] * dt, v[1] * dt, v[2] * dt];
         let w = [v[3] * dt, v[4] * dt, v[5] * dt];
         // p1 = p0 + R0 V(ω) v
@@ -59,7 +53,7 @@ impl JointKind for FreeFlyer {
         out[3..7].copy_from_slice(&r);
     }
     fn difference(&self, q0: &[f64], q1: &[f64], out: &mut [f64]) {
-        let (a, b) = (quat(q0), quat(q1));
+        let (a, b) = (quat_at(&q0[3..]), quat_at(&q1[3..]));
         let w = log3(&quat_mul(&quat_conj(&a), &b));
         // translation of M0⁻¹ M1: R0ᵀ (p1 − p0)
         let p = mat3_tvec(
@@ -73,18 +67,10 @@ impl JointKind for FreeFlyer {
     fn neutral(&self, out: &mut [f64]) {
         out[..7].copy_from_slice(&[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
     }
-    fn random_configuration(
-        &self,
-        rng: &mut SplitMix64,
-        lower: &[f64],
-        upper: &[f64],
-        out: &mut [f64],
-    ) -> Result<(), ModelError> {
-        for k in 0..3 {
-            out[k] = bounded(rng, lower[k], upper[k])?;
-        }
-        let r = super::lie::uniform_quat(rng.unit(), rng.unit(), rng.unit());
-        out[3..7].copy_from_slice(&r);
-        Ok(())
+    fn n_bounded(&self) -> usize {
+        3
+    }
+    fn random_unbounded(&self, rng: &mut SplitMix64, out: &mut [f64]) {
+        random_quat(rng, out);
     }
 }

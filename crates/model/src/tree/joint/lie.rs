@@ -3,7 +3,8 @@
 //! difference with (Sola, Deray & Atchuthan, "A micro Lie theory", 2018, (143)–(146), (170)–(174);
 //! Pinocchio's `quaternion::exp3`, `log3`, `exp6`, `log6`).
 
-use crate::spatial::{add3, cross, dot, scale3, Mat3, Vec3};
+use crate::rng::SplitMix64;
+use crate::spatial::{add3, cross, dot, mat3_transpose, scale3, Mat3, Vec3};
 
 /// A quaternion `(x, y, z, w)`.
 pub(crate) type Quat = [f64; 4];
@@ -153,4 +154,29 @@ pub(crate) fn uniform_quat(u1: f64, u2: f64, u3: f64) -> Quat {
     let (s2, c2) = (std::f64::consts::TAU * u2).sin_cos();
     let (s3, c3) = (std::f64::consts::TAU * u3).sin_cos();
     [m1 * c2, m2 * s3, m2 * c3, m1 * s2]
+}
+
+/// A uniform sample on the circle, `(cos θ, sin θ)` into `out[..2]`.
+pub(crate) fn random_circle(rng: &mut SplitMix64, out: &mut [f64]) {
+    let (s, c) = rng
+        .uniform(-std::f64::consts::PI, std::f64::consts::PI)
+        .sin_cos();
+    out[0] = c;
+    out[1] = s;
+}
+
+/// A uniform sample on SO(3), a unit quaternion `(x, y, z, w)` into `out[..4]`.
+pub(crate) fn random_quat(rng: &mut SplitMix64, out: &mut [f64]) {
+    let (u1, u2, u3) = (rng.unit(), rng.unit(), rng.unit());
+    out[..4].copy_from_slice(&uniform_quat(u1, u2, u3));
+}
+
+/// The quaternion stored in `q[..4]` as `(x, y, z, w)`.
+pub(crate) fn quat_at(q: &[f64]) -> Quat {
+    [q[0], q[1], q[2], q[3]]
+}
+
+/// `E = R(q)ᵀ`, the rotation part of `X_J` for the unit quaternion in `q[..4]`.
+pub(crate) fn quat_frame(q: &[f64]) -> Mat3 {
+    mat3_transpose(&quat_to_matrix(&quat_at(q)))
 }

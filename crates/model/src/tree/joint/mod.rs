@@ -47,11 +47,16 @@ use crate::ModelError;
 /// One kind of joint: its configuration space (a Lie group of dimension `nv` embedded in
 /// `ℝ^nq`), its transform and motion subspace. Slices have the lengths `nq` and `nv` of the
 /// kind; the checked entry points are [`Joint`]'s methods and the tree's.
+///
+/// The provided group operations are those of the vector space `ℝ^nv` (`nq = nv`,
+/// `q ⊕ v dt = q + v dt`, neutral `0`): a kind on another group overrides them.
 pub trait JointKind {
-    /// Number of configuration coordinates.
-    fn nq(&self) -> usize;
     /// Number of velocity coordinates (degrees of freedom).
     fn nv(&self) -> usize;
+    /// Number of configuration coordinates (`nv` for a vector space).
+    fn nq(&self) -> usize {
+        self.nv()
+    }
     /// `X_J(q)`: predecessor → successor transform.
     fn transform(&self, q: &[f64]) -> Transform;
     /// The `nv` columns of `S` (successor coordinates) into `s`.
@@ -61,13 +66,32 @@ pub trait JointKind {
         Motion::ZERO
     }
     /// `q ⊕ v dt` into `out` (`v` held constant over `dt` in the successor frame).
-    fn integrate(&self, q: &[f64], v: &[f64], dt: f64, out: &mut [f64]);
+    fn integrate(&self, q: &[f64], v: &[f64], dt: f64, out: &mut [f64]) {
+        for ((o, q), v) in out.iter_mut().zip(q).zip(v) {
+            *o = q + v * dt;
+        }
+    }
     /// `q1 ⊖ q0`: the `v` with `integrate(q0, v, 1) = q1` into `out`.
-    fn difference(&self, q0: &[f64], q1: &[f64], out: &mut [f64]);
+    fn difference(&self, q0: &[f64], q1: &[f64], out: &mut [f64]) {
+        for ((o, a), b) in out.iter_mut().zip(q0).zip(q1) {
+            *o = b - a;
+        }
+    }
     /// The neutral configuration (`X_J = 1`) into `out`.
-    fn neutral(&self, out: &mut [f64]);
+    fn neutral(&self, out: &mut [f64]) {
+        out[..self.nq()].fill(0.0);
+    }
+    /// How many leading coordinates the joint limits bound (the translation part; all of
+    /// them for a vector space).
+    fn n_bounded(&self) -> usize {
+        self.nq()
+    }
+    /// A uniform sample of the coordinates after the bounded ones (on the circle or on SO(3))
+    /// into `out`; nothing for a vector space.
+    fn random_unbounded(&self, _rng: &mut SplitMix64, _out: &mut [f64]) {}
     /// A random configuration into `out`: uniform within `[lower, upper]` (length `nq`) for
-    /// the bounded coordinates, uniform on the circle or on SO(3) for the others.
+    /// the [`JointKind::n_bounded`] leading coordinates, then
+    /// [`JointKind::random_unbounded`] for the others.
     ///
     /// Errors: [`ModelError::InvalidParameter`] for a bound used that is not finite or an
     /// interval with `lower > upper`.
@@ -77,7 +101,28 @@ pub trait JointKind {
         lower: &[f64],
         upper: &[f64],
         out: &mut [f64],
-    ) -> Result<(), ModelError>;
+    ) -> Result<(), ModelError> {
+        let nb = self.n_bounded();
+        for k in 0..nb {
+            out[k] = bounded(rng, lower[k], upper[k])?;
+        }
+        self.random_unbounded(rng, &mut out[nb..self.nq()]);
+        Ok(())
+    }
+}
+
+/// Column `k` of the identity as an angular motion `[e_k; 0]`.
+pub(crate) fn e_angular(k: usize) -> Motion {
+    let mut e = [0.0; 3];
+    e[k] = 1.0;
+    Motion::new(e, [0.0; 3])
+}
+
+/// Column `k` of the identity as a linear motion `[0; e_k]`.
+pub(crate) fn e_linear(k: usize) -> Motion {
+    let mut e = [0.0; 3];
+    e[k] = 1.0;
+    Motion::new([0.0; 3], e)
 }
 
 /// A uniform sample in `[lo, hi]`, both finite.

@@ -3,11 +3,10 @@
 //! `X_J = (R_z(θ)ᵀ, (x, y, 0))`, `S = [e_x lin, e_y lin, e_z ang]`; `integrate` is
 //! `M(q) exp(v dt)`, `difference` is `log(M(q0)⁻¹ M(q1))` (Sola (156)–(158)).
 
-use super::lie::{se2_v, se2_v_inv_alpha};
-use super::{bounded, JointKind};
+use super::lie::{random_circle, se2_v, se2_v_inv_alpha};
+use super::{e_angular, e_linear, JointKind};
 use crate::rng::SplitMix64;
 use crate::spatial::{Motion, Transform};
-use crate::ModelError;
 
 /// A planar joint: nq 4, nv 3; limits bound `x` and `y`.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -29,9 +28,9 @@ impl JointKind for Planar {
         }
     }
     fn motion_subspace(&self, s: &mut [Motion]) {
-        s[0] = Motion::new([0.0; 3], [1.0, 0.0, 0.0]);
-        s[1] = Motion::new([0.0; 3], [0.0, 1.0, 0.0]);
-        s[2] = Motion::new([0.0, 0.0, 1.0], [0.0; 3]);
+        s[0] = e_linear(0);
+        s[1] = e_linear(1);
+        s[2] = e_angular(2);
     }
     fn integrate(&self, q: &[f64], v: &[f64], dt: f64, out: &mut [f64]) {
         let (c0, s0) = (q[2], q[3]);
@@ -60,20 +59,10 @@ impl JointKind for Planar {
     fn neutral(&self, out: &mut [f64]) {
         out[..4].copy_from_slice(&[0.0, 0.0, 1.0, 0.0]);
     }
-    fn random_configuration(
-        &self,
-        rng: &mut SplitMix64,
-        lower: &[f64],
-        upper: &[f64],
-        out: &mut [f64],
-    ) -> Result<(), ModelError> {
-        out[0] = bounded(rng, lower[0], upper[0])?;
-        out[1] = bounded(rng, lower[1], upper[1])?;
-        let (s, c) = rng
-            .uniform(-std::f64::consts::PI, std::f64::consts::PI)
-            .sin_cos();
-        out[2] = c;
-        out[3] = s;
-        Ok(())
+    fn n_bounded(&self) -> usize {
+        2
+    }
+    fn random_unbounded(&self, rng: &mut SplitMix64, out: &mut [f64]) {
+        random_circle(rng, out);
     }
 }

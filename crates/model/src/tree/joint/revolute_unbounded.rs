@@ -3,10 +3,10 @@
 //! from `q` as given, `S = [a; 0]`; `integrate` multiplies by `exp(θ̇ dt)` and renormalizes to
 //! first order, `difference` is `atan2` of `R(q0)ᵀ R(q1)` (Sola (122)–(125)).
 
+use super::lie::random_circle;
 use super::JointKind;
 use crate::rng::SplitMix64;
 use crate::spatial::{Motion, Transform, Vec3};
-use crate::ModelError;
 
 /// Rotation about the unit `axis`, with `q = (cos θ, sin θ)`: nq 2, nv 1, no limit.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -59,18 +59,10 @@ impl JointKind for RevoluteUnbounded {
         out[0] = 1.0;
         out[1] = 0.0;
     }
-    fn random_configuration(
-        &self,
-        rng: &mut SplitMix64,
-        _lower: &[f64],
-        _upper: &[f64],
-        out: &mut [f64],
-    ) -> Result<(), ModelError> {
-        let (s, c) = rng
-            .uniform(-std::f64::consts::PI, std::f64::consts::PI)
-            .sin_cos();
-        out[0] = c;
-        out[1] = s;
-        Ok(())
+    fn n_bounded(&self) -> usize {
+        0
+    }
+    fn random_unbounded(&self, rng: &mut SplitMix64, out: &mut [f64]) {
+        random_circle(rng, out);
     }
 }

@@ -3,19 +3,16 @@
 //! `integrate` is `q exp(ω dt)` renormalized to first order, `difference` is
 //! `log(q0* q1)` (Sola (101), (105)).
 
-use super::lie::{exp3, first_order_normalize, log3, quat_conj, quat_mul, quat_to_matrix, Quat};
-use super::JointKind;
+use super::lie::{
+    exp3, first_order_normalize, log3, quat_at, quat_conj, quat_frame, quat_mul, random_quat,
+};
+use super::{e_angular, JointKind};
 use crate::rng::SplitMix64;
-use crate::spatial::{mat3_transpose, Motion, Transform};
-use crate::ModelError;
+use crate::spatial::{Motion, Transform};
 
 /// A ball joint: nq 4, nv 3, no limit.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Spherical;
-
-pub(crate) fn quat(q: &[f64]) -> Quat {
-    [q[0], q[1], q[2], q[3]]
-}
 
 impl JointKind for Spherical {
     fn nq(&self) -> usize {
@@ -25,34 +22,29 @@ impl JointKind for Spherical {
         3
     }
     fn transform(&self, q: &[f64]) -> Transform {
-        Transform::rotation(mat3_transpose(&quat_to_matrix(&quat(q))))
+        Transform::rotation(quat_frame(q))
     }
     fn motion_subspace(&self, s: &mut [Motion]) {
-        s[0] = Motion::new([1.0, 0.0, 0.0], [0.0; 3]);
-        s[1] = Motion::new([0.0, 1.0, 0.0], [0.0; 3]);
-        s[2] = Motion::new([0.0, 0.0, 1.0], [0.0; 3]);
+        for (k, col) in s[..3].iter_mut().enumerate() {
+            *col = e_angular(k);
+        }
     }
     fn integrate(&self, q: &[f64], v: &[f64], dt: f64, out: &mut [f64]) {
-        let mut r = quat_mul(&quat(q), &exp3(&[v[0] * dt, v[1] * dt, v[2] * dt]));
+        let mut r = quat_mul(&quat_at(q), &exp3(&[v[0] * dt, v[1] * dt, v[2] * dt]));
         first_order_normalize(&mut r);
         out[..4].copy_from_slice(&r);
     }
     fn difference(&self, q0: &[f64], q1: &[f64], out: &mut [f64]) {
-        let w = log3(&quat_mul(&quat_conj(&quat(q0)), &quat(q1)));
+        let w = log3(&quat_mul(&quat_conj(&quat_at(q0)), &quat_at(q1)));
         out[..3].copy_from_slice(&w);
     }
     fn neutral(&self, out: &mut [f64]) {
         out[..4].copy_from_slice(&[0.0, 0.0, 0.0, 1.0]);
     }
-    fn random_configuration(
-        &self,
-        rng: &mut SplitMix64,
-        _lower: &[f64],
-        _upper: &[f64],
-        out: &mut [f64],
-    ) -> Result<(), ModelError> {
-        let q = super::lie::uniform_quat(rng.unit(), rng.unit(), rng.unit());
-        out[..4].copy_from_slice(&q);
-        Ok(())
+    fn n_bounded(&self) -> usize {
+        0
+    }
+    fn random_unbounded(&self, rng: &mut SplitMix64, out: &mut [f64]) {
+        random_quat(rng, out);
     }
 }
