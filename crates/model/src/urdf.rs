@@ -66,7 +66,7 @@ mod visual;
 mod xml;
 
 use crate::spatial::{mat3_mul, mat3_transpose, rpy_to_matrix, Mat3, SpatialInertia, Transform};
-use crate::tree::{Joint, KinematicTree};
+use crate::tree::{Joint, KinematicTree, MimicCoupling};
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 pub use visual::{urdf_visuals_from_file, urdf_visuals_from_str, UrdfGeometry, UrdfVisual};
@@ -407,23 +407,9 @@ impl std::fmt::Display for UrdfWarning {
     }
 }
 
-/// A `<mimic>` coupling `q[coord] = multiplier · q[master_coord] + offset`, resolved to a
-/// joint that mimics no other (chains of mimics are composed).
-#[derive(Clone, Debug, PartialEq)]
-pub struct UrdfMimic {
-    /// The mimicking joint.
-    pub joint: String,
-    /// Its coordinate index.
-    pub coord: usize,
-    /// The joint it follows.
-    pub master: String,
-    /// The master's coordinate index.
-    pub master_coord: usize,
-    /// `k` in `q_m = k q_a + c`.
-    pub multiplier: f64,
-    /// `c` in `q_m = k q_a + c` \[rad or m\].
-    pub offset: f64,
-}
+/// A `<mimic>` coupling as imported: the tree's [`MimicCoupling`] (the import fills it; the
+/// tree's closures and reductions read it).
+pub type UrdfMimic = MimicCoupling;
 
 /// The `<limit>` values of a URDF's movable joints, one entry per degree of
 /// freedom in the tree's q order ([`KinematicTree::q_index`]); +∞ (−∞ for

@@ -68,7 +68,7 @@ pub enum Closure {
         rotation: Mat3,
     },
     /// A coordinate that follows another, `q_m = k q_a + c` (a URDF `<mimic>`, see
-    /// [`crate::urdf::UrdfMimic`]): one row `φ = q_m − k q_a − c`, in planar and spatial
+    /// [`crate::tree::MimicCoupling`]): one row `φ = q_m − k q_a − c`, in planar and spatial
     /// trees alike.
     Coupling {
         /// The following coordinate `m`.
@@ -82,8 +82,8 @@ pub enum Closure {
     },
 }
 
-impl From<&crate::urdf::UrdfMimic> for Closure {
-    fn from(m: &crate::urdf::UrdfMimic) -> Self {
+impl From<&super::MimicCoupling> for Closure {
+    fn from(m: &super::MimicCoupling) -> Self {
         Closure::Coupling {
             coord: m.coord,
             master: m.master_coord,

@@ -1,9 +1,8 @@
-//! [`TreeData`], the caller-owned workspace of a kinematic tree, and [`DataPool`], the
-//! workspaces the tree's [`crate::Mechanism`] methods (which take none) borrow.
+//! [`TreeData`], the caller-owned workspace of a kinematic tree; the tree's
+//! [`crate::Mechanism`] methods (which take none) borrow theirs from a [`crate::pool::Pool`].
 
 use crate::spatial::{ArticulatedInertia, Force, Motion, SpatialInertia, Transform};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, PoisonError, TryLockError};
 
 /// A fresh structure id for [`KinematicTree`] (ids start at 1; 0 marks a default `TreeData`).
 pub(crate) fn next_id() -> u64 {
@@ -121,76 +120,5 @@ impl TreeData {
         self.x0_ok = false;
         self.iw_ok = false;
         self.h.fill(0.0);
-    }
-}
-
-/// The workspaces of a tree's [`crate::Mechanism`] methods: a thread-safe pool instead of
-/// interior mutability, so the tree is `Sync`. A call takes the primary workspace when it is
-/// free (one uncontended lock), otherwise a spare one; a spare is made only when more calls
-/// run at once than ever before, so after the first calls of a run nothing allocates. The
-/// result never depends on which workspace a call gets (the caches hold values that are
-/// recomputed bit for bit).
-#[derive(Default)]
-pub(crate) struct DataPool {
-    primary: Mutex<TreeData>,
-    spare: Mutex<Vec<TreeData>>,
-}
-
-impl DataPool {
-    /// A pool whose primary workspace is `data`.
-    pub(crate) fn new(data: TreeData) -> Self {
-        Self {
-            primary: Mutex::new(data),
-            spare: Mutex::new(Vec::new()),
-        }
-    }
-
-    /// Runs `f` on a free workspace (`make` builds one when none is free).
-    pub(crate) fn with<R>(
-        &self,
-        make: impl FnOnce() -> TreeData,
-        f: impl FnOnce(&mut TreeData) -> R,
-    ) -> R {
-        match self.primary.try_lock() {
-            Ok(mut d) => f(&mut d),
-            Err(TryLockError::Poisoned(p)) => {
-                // a panic inside an earlier call may have left the caches half written
-                let mut d = p.into_inner();
-                d.invalidate();
-                f(&mut d)
-            }
-            Err(TryLockError::WouldBlock) => {
-                let spare = self
-                    .spare
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .pop();
-                let mut d = spare.unwrap_or_else(make);
-                let r = f(&mut d);
-                self.spare
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .push(d);
-                r
-            }
-        }
-    }
-}
-
-impl Clone for DataPool {
-    /// A pool with a copy of the primary workspace and no spares.
-    fn clone(&self) -> Self {
-        let d = self
-            .primary
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone();
-        Self::new(d)
-    }
-}
-
-impl std::fmt::Debug for DataPool {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("DataPool")
     }
 }

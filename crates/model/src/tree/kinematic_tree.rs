@@ -3,8 +3,9 @@
 //! (`kinematics`, `rnea`, `crba`, `aba`, `jacobians`, `energies`, `path_terms`).
 
 use super::crba::Triangles;
-use super::data::{DataPool, TreeData};
+use super::data::TreeData;
 use super::joint::{Joint, JointModel};
+use crate::pool::Pool;
 use crate::spatial::{CentroidalInertia, SpatialInertia, Transform, Vec3};
 use crate::validate::{check_finite, check_len};
 use crate::{Mechanism, ModelError};
@@ -102,8 +103,9 @@ pub struct KinematicTree {
     /// Identifies the structure (bodies, joints, transforms, inertias) for the caches of a
     /// [`TreeData`]: a new value at every [`KinematicTree::add_body`], kept by clones.
     pub(super) id: u64,
-    /// Workspaces of the [`Mechanism`] methods (see [`DataPool`]), made on first use.
-    pool: DataPool,
+    /// Workspaces of the [`Mechanism`] methods ([`Pool`]; the pristine one is empty and each is
+    /// sized for the tree on first use).
+    pool: Pool<TreeData>,
     /// The tree the dynamics run on when some bodies hang on fixed joints: every such body
     /// merged into the nearest moving ancestor (its inertia moved into that body's frame,
     /// `I_a += X_{a→d}ᵀ I_d X_{a→d}`, RBDA (2.66)), or dropped when fixed joints lead to the
@@ -140,7 +142,7 @@ impl KinematicTree {
             multi: false,
             gravity: [0.0, 0.0, -9.81],
             id: super::data::next_id(),
-            pool: DataPool::default(),
+            pool: Pool::new(TreeData::default()),
             lumped: OnceLock::new(),
         }
     }
@@ -237,7 +239,7 @@ impl KinematicTree {
         self.id = super::data::next_id();
         self.lumped = OnceLock::new();
         self.support = OnceLock::new();
-        self.pool = DataPool::default();
+        self.pool = Pool::new(TreeData::default());
         Ok(n)
     }
 
@@ -486,15 +488,12 @@ impl KinematicTree {
     /// Runs `f` on a workspace of the tree's own pool (the [`Mechanism`] methods, which
     /// take no workspace); the pool's workspaces are sized for this tree on first use.
     pub(crate) fn with_data<R>(&self, f: impl FnOnce(&mut TreeData) -> R) -> R {
-        self.pool.with(
-            || self.data(),
-            |ws| {
-                if ws.owner != self.id {
-                    *ws = self.data();
-                }
-                f(ws)
-            },
-        )
+        self.pool.with(|ws| {
+            if ws.owner != self.id {
+                *ws = self.data();
+            }
+            f(ws)
+        })
     }
 
     /// Makes `data` this tree's: a workspace of another tree with the same sizes has its

@@ -11,9 +11,26 @@
 //! same motion (the rows are linear, `J G = 0`).
 
 use crate::explicit::{stabilization, ExplicitConstraint};
-use crate::urdf::UrdfMimic;
 use crate::ModelError;
 use faer::MatMut;
+
+/// A `<mimic>` coupling `q[coord] = multiplier · q[master_coord] + offset`, resolved to a
+/// joint that mimics no other (chains of mimics are composed).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MimicCoupling {
+    /// The mimicking joint.
+    pub joint: String,
+    /// Its coordinate index.
+    pub coord: usize,
+    /// The joint it follows.
+    pub master: String,
+    /// The master's coordinate index.
+    pub master_coord: usize,
+    /// `k` in `q_m = k q_a + c`.
+    pub multiplier: f64,
+    /// `c` in `q_m = k q_a + c` \[rad or m\].
+    pub offset: f64,
+}
 
 /// The explicit form of a tree's mimic couplings (see the module doc).
 #[derive(Debug, Clone, PartialEq)]
@@ -36,7 +53,7 @@ impl MimicReduction {
     /// Errors: [`ModelError::DimensionMismatch`] for a coordinate `≥ n`,
     /// [`ModelError::InvalidParameter`] for a coordinate coupled twice or one that both
     /// follows and is followed, a non-finite multiplier or offset, or `tstab ≤ 0`.
-    pub fn new(n: usize, mimic: &[UrdfMimic], tstab: f64) -> Result<Self, ModelError> {
+    pub fn new(n: usize, mimic: &[MimicCoupling], tstab: f64) -> Result<Self, ModelError> {
         if !(tstab > 0.0 && tstab.is_finite()) {
             return Err(ModelError::InvalidParameter {
                 what: "tstab",

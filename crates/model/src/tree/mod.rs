@@ -78,4 +78,4 @@ pub use closure::{Closure, ConstrainedTree};
 pub use data::TreeData;
 pub use joint::Joint;
 pub use kinematic_tree::KinematicTree;
-pub use mimic::MimicReduction;
+pub use mimic::{MimicCoupling, MimicReduction};
