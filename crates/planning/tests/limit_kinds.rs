@@ -224,7 +224,9 @@ fn velocity_limits_alone_are_diagnosed_as_unbounded_acceleration() {
     let vel = JointVelocityLimits::new(vec![0.5, 0.5]);
     let no_acc = JointAccelerationLimits::new(vec![f64::INFINITY; 2]);
     let no_torque = BoxLimits::symmetric(2, f64::INFINITY);
-    let check = |acc: &AccelerationLimits<'_, _, _, _>| {
+    fn check<L: TorqueLimits>(
+        acc: &AccelerationLimits<'_, HuangCartesianRobot, CartesianJointPath, L>,
+    ) {
         let pp = PhasePlane::new(acc, PhasePlaneConfig::default()).solve();
         assert!(
             matches!(pp, Err(PlanningError::UnboundedAcceleration { .. })),
@@ -236,7 +238,7 @@ fn velocity_limits_alone_are_diagnosed_as_unbounded_acceleration() {
             "TOPP-RA: {:?}",
             tr.map(|t| t.total_time)
         );
-    };
+    }
     check(
         &AccelerationLimits::new(&d, &NoTorqueLimits)
             .with_constraint(&vel)
