@@ -74,6 +74,14 @@ pub enum PlanningError {
         /// Where.
         s: f64,
     },
+    /// No limit bounds s̈ at `s` although the path moves there (B ≠ 0): velocity limits alone
+    /// (or infinite torque and acceleration limits) leave the acceleration free, and the
+    /// minimum time is an infimum that no motion attains.
+    #[error("the path acceleration is unbounded at s = {s:.3e}: velocity limits alone do not bound it; add acceleration or torque limits")]
+    UnboundedAcceleration {
+        /// Where.
+        s: f64,
+    },
     /// A segment marked unconstrained leaves the feasible side φ ≥ 0 of a unilateral row.
     #[error("path violates unilateral constraint row {row} on an unconstrained segment at s = {s:.3e} (phi = {phi:.3e})")]
     PathViolatesConstraint {

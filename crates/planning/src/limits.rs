@@ -80,8 +80,8 @@ pub struct BoxLimits {
 
 impl BoxLimits {
     /// `−effort_i ≤ T_i ≤ effort_i`, e.g. from a URDF's `<limit effort>`
-    /// (`contour_model::urdf::UrdfJointLimits::effort`; an infinite entry is refused when the
-    /// limits are evaluated: an unbounded joint makes the minimum time zero).
+    /// (`contour_model::urdf::UrdfJointLimits::effort`; `f64::INFINITY` for a joint without
+    /// a limit).
     pub fn from_effort(effort: &[f64]) -> Self {
         Self {
             lower: effort.iter().map(|e| -e).collect(),
@@ -334,6 +334,25 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
         Ok(())
     }
 
+    /// The error for a bound on s̈ that is infinite at `(seg, s)`: where the path moves
+    /// (B ≠ 0) no limit bounds the acceleration ([`PlanningError::UnboundedAcceleration`]:
+    /// velocity limits alone); where it stands still (B = 0) the tangent is degenerate
+    /// ([`PlanningError::DegenerateTangent`]). Allocates (an error path only).
+    pub(crate) fn unbounded_error(&self, seg: usize, s: f64) -> PlanningError {
+        let n = self.dynamics.dof();
+        let (mut q, mut b, mut bb) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        let moves = self
+            .dynamics
+            .joint_path()
+            .eval(seg, s, &mut q, &mut b, &mut bb)
+            .is_ok_and(|()| b.iter().any(|v| *v != 0.0));
+        if moves {
+            PlanningError::UnboundedAcceleration { s }
+        } else {
+            PlanningError::DegenerateTangent { s }
+        }
+    }
+
     /// The path dynamics.
     pub fn dynamics(&self) -> &PathDynamics<'a, M, P> {
         self.dynamics
@@ -379,7 +398,8 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
     ///
     /// Errors: [`PlanningError::InvertedTorqueLimits`] when `T^min > T^max` at ṡ = 0 (bad
     /// input; at ṡ > 0 crossing limits only make the state inadmissible),
-    /// [`PlanningError::InvalidParameter`] (`"torque limit"`) when a limit is NaN or ±∞,
+    /// [`PlanningError::InvalidParameter`] (`"torque limit"`) when a limit is NaN, a lower
+    /// limit +∞ or an upper limit −∞ (−∞ and +∞ on their own side are "no limit"),
     /// [`PlanningError::DegenerateTangent`] when every joint has zero inertia (M B = 0),
     /// [`PlanningError::DimensionMismatch`] when the limits do not fit the joint count (an
     /// entry the limits leave unwritten is NaN: [`PlanningError::InvalidParameter`]),
@@ -508,12 +528,17 @@ impl<'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>
         }
         for i in 0..if torque { w.a.len() } else { 0 } {
             let (lo, hi) = (w.lo[i], w.hi[i]);
-            if !(lo.is_finite() && hi.is_finite()) {
-                // NaN, or ±∞ (an unbounded joint makes the minimum time zero: not a problem)
+            if lo.is_nan() || hi.is_nan() || lo == f64::INFINITY || hi == f64::NEG_INFINITY {
+                // T^min = −∞ and T^max = +∞ are "no limit" on the joint (its h_i, γ_i are
+                // ∓∞ below); NaN is an unwritten entry
                 return Err(PlanningError::InvalidParameter {
                     name: "torque limit",
-                    value: if lo.is_finite() { hi } else { lo },
-                    expected: "finite, written for every joint",
+                    value: if lo.is_nan() || lo == f64::INFINITY {
+                        lo
+                    } else {
+                        hi
+                    },
+                    expected: "lower < +inf, upper > -inf (-inf/+inf for no limit), written for every joint",
                 });
             }
             if !(w.a[i].is_finite() && w.r[i].is_finite()) {

@@ -92,8 +92,18 @@ pub const GRID_VIOLATION_TOL: f64 = 1e-9;
 /// interval), and the check does not count it as a violation. Without it a limit that closes
 /// to zero at the binding speed (`ṡ − 1 ≤ T ≤ 1 − ṡ`) turns an overshoot of 1e-12 into a
 /// relative violation of 1.
+/// An infinite limit ("no limit" on its side) adds no slack.
 fn limit_slack(lo: f64, hi: f64) -> f64 {
-    1e-12 * (1.0 + lo.abs() + hi.abs())
+    1e-12 * (1.0 + finite_abs(lo) + finite_abs(hi))
+}
+
+/// `|v|` for a finite `v`, 0 for ±∞ (a side without a limit has no size).
+fn finite_abs(v: f64) -> f64 {
+    if v.is_finite() {
+        v.abs()
+    } else {
+        0.0
+    }
 }
 
 impl ToppraConfig {
@@ -462,7 +472,8 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         let (lo, hi) = (&mut st.lo[j.clone()], &mut st.hi[j.clone()]);
         if self.lim.torque_limits().is_unlimited() {
             // no torque rows: −1 ≤ 0 ≤ 1 (the checks of `bounds` still run)
-            self.lim.bounds_coefficients(seg, s, a, c)?;
+            let bounds = self.lim.bounds_coefficients(seg, s, a, c)?;
+            check_bounded(self.lim, seg, s, bounds)?;
             a.fill(0.0);
             b.fill(0.0);
             c.fill(0.0);
@@ -470,7 +481,8 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             hi.fill(1.0);
             st.a_raw[j].fill(0.0);
         } else {
-            self.lim.bounds_path_coefficients(seg, s, a, b, c)?;
+            let bounds = self.lim.bounds_path_coefficients(seg, s, a, b, c)?;
+            check_bounded(self.lim, seg, s, bounds)?;
             self.lim.torque_limits().limits(s, 0.0, lo, hi);
             st.a_raw[j].copy_from_slice(a);
             let amax = a.iter().fold(0.0f64, |m, v| m.max(v.abs()));
@@ -504,25 +516,31 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
     fn halves(hs: &mut Vec<Half>, k: Coeff<'_>, kr: Coeff<'_>, dlt: f64, next: (f64, f64)) {
         hs.clear();
         for j in 0..k.a.len() {
+            // an infinite torque limit (no limit on that side) gives no half-plane
+            let mut push = |h: Half| {
+                if h.q != f64::INFINITY {
+                    hs.push(h);
+                }
+            };
             // a u + b x + c ≤ T^max, −(a u + b x + c) ≤ −T^min  (4.3.24)
-            hs.push(Half {
+            push(Half {
                 pu: k.a[j],
                 px: k.b[j],
                 q: k.hi[j] - k.c[j],
             });
-            hs.push(Half {
+            push(Half {
                 pu: -k.a[j],
                 px: -k.b[j],
                 q: -(k.lo[j] - k.c[j]),
             });
             // at s_{i+1}: a' u + b' (x + 2Δu) + c' within the limits
             let pu = kr.a[j] + 2.0 * dlt * kr.b[j];
-            hs.push(Half {
+            push(Half {
                 pu,
                 px: kr.b[j],
                 q: kr.hi[j] - kr.c[j],
             });
-            hs.push(Half {
+            push(Half {
                 pu: -pu,
                 px: -kr.b[j],
                 q: -(kr.lo[j] - kr.c[j]),
@@ -925,7 +943,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
                         .fold(0.0f64, |m, v| m.max(v.abs()))
                 };
                 for j in 0..n {
-                    let scale = lo[j].abs().max(hi[j].abs());
+                    let scale = finite_abs(lo[j]).max(finite_abs(hi[j]));
                     let scale = if scale > 0.0 {
                         scale
                     } else {
@@ -1067,6 +1085,22 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
             sol.sdd.extend(u);
         }
         Ok(sol)
+    }
+}
+
+/// [`PlanningError::UnboundedAcceleration`] (or [`PlanningError::DegenerateTangent`] where
+/// B = 0) when no limit bounds s̈ at rest at `(seg, s)`: TOPP-RA's profile would jump in one
+/// grid interval, a time that depends on the grid, where the phase plane has no extremal.
+fn check_bounded<M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Sized>(
+    lim: &AccelerationLimits<'_, M, P, L>,
+    seg: usize,
+    s: f64,
+    bounds: crate::limits::AccelBounds,
+) -> Result<(), PlanningError> {
+    if bounds.lower.is_finite() && bounds.upper.is_finite() {
+        Ok(())
+    } else {
+        Err(lim.unbounded_error(seg, s))
     }
 }
 

@@ -338,10 +338,10 @@ pub fn cases() -> Vec<Case> {
         ),
         case(
             "limits.rs:from_effort",
-            "effort (inf, 1)",
+            "effort (nan, 1)",
             "torque limit",
             || {
-                with_limits(BoxLimits::from_effort(&[f64::INFINITY, 1.0]), |a| {
+                with_limits(BoxLimits::from_effort(&[f64::NAN, 1.0]), |a| {
                     a.bounds(0, 0.5, 0.1).map(|_| ())
                 })
             },

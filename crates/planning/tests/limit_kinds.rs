@@ -181,3 +181,101 @@ fn bad_limits_are_typed_errors() {
         Err(PlanningError::NonFinite { .. })
     ));
 }
+
+/// Acceleration limits alone, |q̈| ≤ a on a line of length L: bang–bang, T = 2 √(L / a); an
+/// infinite velocity limit beside them changes nothing.
+#[test]
+fn acceleration_limits_alone_give_bang_bang() {
+    for &(len, a) in &[(1.0, 1.0), (3.0, 2.0), (0.8, 0.25)] {
+        let r = point_mass(1.0);
+        let jp = line_of_length(len);
+        let d = PathDynamics::new(&r, &jp).unwrap();
+        let acc_l = JointAccelerationLimits::new(vec![a, f64::INFINITY]);
+        let free = JointVelocityLimits::new(vec![f64::INFINITY; 2]);
+        let exact = 2.0 * (len / a).sqrt();
+        for with_free in [false, true] {
+            let mut acc = AccelerationLimits::new(&d, &NoTorqueLimits)
+                .with_constraint(&acc_l)
+                .unwrap();
+            if with_free {
+                acc = acc.with_constraint(&free).unwrap();
+            }
+            let (pp, tr) = solve_both(&acc);
+            assert!(
+                (pp - exact).abs() < 1e-7 * exact,
+                "phase plane {pp} vs {exact}"
+            );
+            assert!(
+                tr >= exact * (1.0 - 1e-9) && tr < exact * (1.0 + 2e-3),
+                "TOPP-RA {tr} vs {exact}"
+            );
+        }
+    }
+}
+
+/// Velocity limits alone leave s̈ unbounded (the infimum L/v is approached by ever larger
+/// accelerations and never attained): both solvers name that, not the path's tangent, and an
+/// infinite torque or acceleration limit is no limit either.
+#[test]
+fn velocity_limits_alone_are_diagnosed_as_unbounded_acceleration() {
+    let r = point_mass(1.0);
+    let jp = line_of_length(1.0);
+    let d = PathDynamics::new(&r, &jp).unwrap();
+    let vel = JointVelocityLimits::new(vec![0.5, 0.5]);
+    let no_acc = JointAccelerationLimits::new(vec![f64::INFINITY; 2]);
+    let no_torque = BoxLimits::symmetric(2, f64::INFINITY);
+    fn check<L: TorqueLimits>(
+        acc: &AccelerationLimits<'_, HuangCartesianRobot, CartesianJointPath, L>,
+    ) {
+        let pp = PhasePlane::new(acc, PhasePlaneConfig::default()).solve();
+        assert!(
+            matches!(pp, Err(PlanningError::UnboundedAcceleration { .. })),
+            "phase plane: {pp:?}"
+        );
+        let tr = Toppra::new(acc, ToppraConfig::default()).solve();
+        assert!(
+            matches!(tr, Err(PlanningError::UnboundedAcceleration { .. })),
+            "TOPP-RA: {:?}",
+            tr.map(|t| t.total_time)
+        );
+    }
+    check(
+        &AccelerationLimits::new(&d, &NoTorqueLimits)
+            .with_constraint(&vel)
+            .unwrap(),
+    );
+    check(
+        &AccelerationLimits::new(&d, &NoTorqueLimits)
+            .with_constraint(&vel)
+            .unwrap()
+            .with_constraint(&no_acc)
+            .unwrap(),
+    );
+    check(
+        &AccelerationLimits::new(&d, &no_torque)
+            .with_constraint(&vel)
+            .unwrap(),
+    );
+}
+
+/// An infinite torque limit on one joint is no limit on it: the other joint's limit alone
+/// gives the bang–bang time 2 √(m L / f) of a line along that joint.
+#[test]
+fn an_infinite_torque_limit_is_no_limit() {
+    let (m, len, f) = (2.0, 1.5, 3.0);
+    let r = point_mass(m);
+    let jp = line_of_length(len);
+    let d = PathDynamics::new(&r, &jp).unwrap();
+    let lim = BoxLimits::from_effort(&[f, f64::INFINITY]);
+    let acc = AccelerationLimits::new(&d, &lim);
+    let exact = 2.0 * (m * len / f).sqrt();
+    let (pp, tr) = solve_both(&acc);
+    assert!(
+        (pp - exact).abs() < 1e-7 * exact,
+        "phase plane {pp} vs {exact}"
+    );
+    assert!(
+        tr >= exact * (1.0 - 1e-9) && tr < exact * (1.0 + 2e-3),
+        "TOPP-RA {tr} vs {exact}"
+    );
+}

@@ -95,6 +95,45 @@ pub fn vec1(
     Ok(v)
 }
 
+/// A 1-D array of positive limits, `len` entries if given: `inf` is "no limit" on that
+/// entry; NaN, −inf, zero and negative entries are refused.
+pub fn limits1(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    len: Option<usize>,
+) -> PyResult<Vec<f64>> {
+    let arr = as_f64_array(py, obj, name)?;
+    if arr.ndim() != 1 {
+        return Err(input(
+            py,
+            format!(
+                "{name}: expected a 1-D array, found shape {:?}",
+                arr.shape()
+            ),
+        ));
+    }
+    let v: Vec<f64> = arr.readonly().as_array().iter().copied().collect();
+    if let Some(n) = len {
+        if v.len() != n {
+            return Err(input(
+                py,
+                format!("{name}: expected length {n}, found {}", v.len()),
+            ));
+        }
+    }
+    match v.iter().position(|x| x.is_nan() || *x <= 0.0) {
+        Some(i) => Err(input(
+            py,
+            format!(
+                "{name}[{i}] = {} is not a positive limit (inf for no limit)",
+                v[i]
+            ),
+        )),
+        None => Ok(v),
+    }
+}
+
 /// A 2-D array of finite floats as rows; `cols`: the number of columns it must have.
 pub fn rows2(
     py: Python<'_>,

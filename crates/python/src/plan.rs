@@ -13,7 +13,7 @@ use contour::planning::{
 };
 use contour::prelude::{KinematicTree, Mechanism};
 
-use crate::convert::{out1, rows2, vec1, vec3};
+use crate::convert::{limits1, out1, rows2, vec1, vec3};
 use crate::error::input;
 use crate::failure::facade;
 use crate::model::{Model, Urdf};
@@ -312,6 +312,9 @@ fn solve<M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits>(
 /// * ``vlim`` [rad/s], ``alim`` [rad/s²]: symmetric joint limits ``|q̇ᵢ| ≤ vlimᵢ``,
 ///   ``|q̈ᵢ| ≤ alimᵢ``, shape (n,);
 /// * ``torque_limits`` [N·m]: ``|τᵢ| ≤ torque_limitsᵢ`` (e.g. ``arm.effort_limit``);
+/// * an entry ``inf`` is no limit on that joint; something must bound the acceleration
+///   (``alim`` or ``torque_limits``): velocity limits alone raise ``PlanningError`` ("the
+///   path acceleration is unbounded");
 /// * ``algorithm``: ``"phase_plane"`` (Bobrow / Shin–McKay) or ``"toppra"`` (reachability
 ///   analysis on ``intervals`` grid intervals; its profile has a constant s̈ on each grid
 ///   interval, sampled exactly);
@@ -359,15 +362,15 @@ pub fn plan(
         }
     }
     let vlim = vlim
-        .map(|v| vec1(py, v, "vlim", Some(n)))
+        .map(|v| limits1(py, v, "vlim", Some(n)))
         .transpose()?
         .map(JointVelocityLimits::new);
     let alim = alim
-        .map(|a| vec1(py, a, "alim", Some(n)))
+        .map(|a| limits1(py, a, "alim", Some(n)))
         .transpose()?
         .map(JointAccelerationLimits::new);
     let torque = torque_limits
-        .map(|t| vec1(py, t, "torque_limits", Some(n)))
+        .map(|t| limits1(py, t, "torque_limits", Some(n)))
         .transpose()?
         .map(|t| BoxLimits::from_effort(&t));
     if torque.is_some() && model.is_none() {

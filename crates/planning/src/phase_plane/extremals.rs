@@ -18,7 +18,7 @@ impl<'l, 'a, M: Mechanism + ?Sized, P: JointPath + ?Sized, L: TorqueLimits + ?Si
         let b = self.bounds(seg, s, x)?;
         let u = if decel { b.lower } else { b.upper };
         if !u.is_finite() {
-            return Err(PlanningError::DegenerateTangent { s });
+            return Err(self.lim.unbounded_error(seg, s));
         }
         Ok(u)
     }

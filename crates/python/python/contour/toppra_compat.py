@@ -21,11 +21,15 @@ then, as in toppra's quickstart::
     jnt_traj = instance.compute_trajectory()
     jnt_traj.duration, jnt_traj(ts), jnt_traj(ts, 1)
 
-The minimum time comes from contour's phase-plane solver (sampled at ``rate`` Hz);
-``jnt_traj(ts, order)`` interpolates those samples linearly. Two waypoints give the joint
-line; more give contour's C² natural cubic spline through them (toppra's default spline is
-scipy's "not-a-knot": the two paths through three or more waypoints differ slightly).
-Limits are symmetric: ``vlim`` of shape (n,) or (n, 2) with ``vlim[:, 0] == -vlim[:, 1]``.
+``TOPPRA`` runs contour's TOPP-RA (reachability analysis on a uniform grid, as toppra) on
+``len(gridpoints) - 1`` intervals (default 2000); ``jnt_traj(ts, order)`` interpolates its
+samples (``rate`` Hz) linearly. Two waypoints give the joint line; more give contour's C²
+natural cubic spline through them with chord-length knots: toppra's default spline is scipy's
+"not-a-knot" with knots ``ss``, a slightly different path through three or more waypoints
+(benches/results/toppra_compat_2026-11-29.md measures what that changes). Rest to rest only
+(``sd_start = sd_end = 0``); no ``JointTorqueConstraint`` (``contour.plan`` takes
+``torque_limits`` with a model). Limits are symmetric: ``vlim`` of shape (n,) or (n, 2) with
+``vlim[:, 0] == -vlim[:, 1]``; ``inf`` is no limit.
 """
 
 from __future__ import annotations
@@ -98,13 +102,24 @@ class JointTrajectory:
 
 
 class TOPPRA:
-    """toppra's ``algorithm.TOPPRA(constraints, path)``, solved by contour."""
+    """toppra's ``algorithm.TOPPRA(constraints, path, gridpoints)``, solved by contour's TOPP-RA
+    on ``len(gridpoints) - 1`` uniform intervals (default 2000)."""
 
-    def __init__(self, constraint_list, path: SplineInterpolator, rate: float = 1000.0, **_ignored):
+    def __init__(self, constraint_list, path: SplineInterpolator, gridpoints=None,
+                 rate: float = 1000.0, **_ignored):
         self.path = path
         self.rate = rate
         self.vlim = None
         self.alim = None
+        self.intervals = 2000
+        if gridpoints is not None:
+            g = np.asarray(gridpoints, dtype=np.float64)
+            if g.ndim != 1 or g.shape[0] < 2:
+                raise InvalidInputError(f"gridpoints: expected shape (N + 1 >= 2,), found {g.shape}")
+            span = g[-1] - g[0]
+            if not np.allclose(np.diff(g), span / (g.shape[0] - 1), rtol=1e-9, atol=0.0):
+                raise InvalidInputError("gridpoints: contour's TOPP-RA takes a uniform grid")
+            self.intervals = g.shape[0] - 1
         for c in constraint_list:
             if isinstance(c, JointVelocityConstraint):
                 self.vlim = c.vlim
@@ -116,7 +131,8 @@ class TOPPRA:
     def compute_trajectory(self, sd_start: float = 0.0, sd_end: float = 0.0) -> JointTrajectory:
         if sd_start != 0.0 or sd_end != 0.0:
             raise InvalidInputError("contour plans from rest to rest (sd_start = sd_end = 0)")
-        plan = _contour.plan(None, self.path.path, vlim=self.vlim, alim=self.alim, rate=self.rate)
+        plan = _contour.plan(None, self.path.path, vlim=self.vlim, alim=self.alim,
+                             algorithm="toppra", intervals=self.intervals, rate=self.rate)
         return JointTrajectory(plan)
 
 
