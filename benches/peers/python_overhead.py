@@ -68,11 +68,15 @@ def measure(name, urdf):
         }),
     ]
     floor = per_call_us(lambda: cm.dof)
-    # agreement (pin's crba fills the upper triangle)
-    m = pin.crba(pm, pd, q)
-    m = np.triu(m) + np.triu(m, 1).T
+    # agreement (pin's crba fills the upper triangle), joints matched by name: contour's URDF
+    # import orders them breadth-first (every hip, then every thigh), Pinocchio depth-first
+    perm = [list(pm.names)[1:].index(j) for j in cm.joint_names]
+    qp, vp, ap = (np.empty(n) for _ in range(3))
+    qp[perm], vp[perm], ap[perm] = q, v, a
+    m = pin.crba(pm, pd, qp)
+    m = (np.triu(m) + np.triu(m, 1).T)[np.ix_(perm, perm)]
     err = max(np.abs(m - cm.crba(q)).max(),
-              np.abs(pin.rnea(pm, pd, q, v, a) - cm.rnea(q, v, a)).max())
+              np.abs(pin.rnea(pm, pd, qp, vp, ap)[perm] - cm.rnea(q, v, a)).max())
     return name, n, rows, floor, err
 
 
