@@ -206,9 +206,8 @@ fn ratio_test(
             None => Some((i, ratio)),
             Some((k, rk)) => {
                 let tie = tol * (1.0 + rk.abs());
-                if ratio < rk - tie {
-                    Some((i, ratio))
-                } else if ratio <= rk + tie && prefer(tab, width, n, basis, c, i, k) {
+                let tied = ratio <= rk + tie && prefer(tab, width, n, basis, c, i, k);
+                if ratio < rk - tie || tied {
                     Some((i, ratio))
                 } else {
                     Some((k, rk))
