@@ -95,6 +95,24 @@ pub enum ContactError {
         /// Largest accepted size.
         limit: usize,
     },
+    /// Lemke's method ended on a ray: the LCP has no solution (for a copositive-plus matrix).
+    #[error(
+        "LCP of size {size}: Lemke's method ended on a ray after {pivots} pivots (no solution)"
+    )]
+    LcpRayTermination {
+        /// Number of rows.
+        size: usize,
+        /// Pivots made.
+        pivots: usize,
+    },
+    /// Lemke's method reached its pivot limit (cycling through round-off).
+    #[error("LCP of size {size}: Lemke's method reached its pivot limit {limit}")]
+    LcpPivotLimit {
+        /// Number of rows.
+        size: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// Too many events (an accumulation not caught by the Zeno detector).
     #[error("more than {limit} events before t = {t:.3e}")]
     TooManyEvents {

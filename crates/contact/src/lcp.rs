@@ -11,6 +11,11 @@
 //! [`Lcp::solve`] enumerates the `2ᵏ` active sets (exact for small `k`, at most
 //! [`LCP_MAX_SIZE`]) and returns the first complementary feasible one; for a symmetric positive
 //! definite `A` the solution is unique. No solution → [`ContactError::LcpNoSolution`].
+//! [`Lemke`] (in `lcp/lemke.rs`) solves the same problem of any size by complementary pivoting.
+
+mod lemke;
+
+pub use lemke::Lemke;
 
 use crate::error::ContactError;
 use contour_linalg::Lu;

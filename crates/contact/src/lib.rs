@@ -16,6 +16,10 @@
 //!   workspace's one result type [`contour_trajectory::Trajectory`] (outputs and [`Event`]s:
 //!   time, kind, row, impulse; written as JSON or CSV) with the contact counters
 //!   [`ContactStats`] beside it (it dereferences to the trajectory).
+//! * [`lcp::Lemke`] — the same problem of any size by Lemke's complementary pivoting.
+//! * [`spatial_contact`] — 3-D contact of kinematic trees (free-flyer robots) with the ground:
+//!   contact spheres on links and from URDF `<collision>`, contact frames and Jacobian rows,
+//!   Moreau–Jean time-stepping with a polyhedral Coulomb cone solved by Lemke's method.
 //! * [`test_models`] — a ball on a floor, a pendulum against a wall, a bar on two supports.
 //!
 //! Huang's contour-following simulations I–III (section 6.3) are reproduced with this crate by
@@ -37,11 +41,12 @@ pub mod dynamics;
 pub mod error;
 pub mod lcp;
 pub mod simulation;
+pub mod spatial_contact;
 pub mod test_models;
 
 pub use dynamics::{ContactDynamics, FrictionMode};
 pub use error::ContactError;
-pub use lcp::{Lcp, LCP_MAX_SIZE};
+pub use lcp::{Lcp, Lemke, LCP_MAX_SIZE};
 pub use simulation::{
     simulate, ContactConfig, ContactEvent, ContactStats, ContactTrajectory, EntryLocation, Event,
     EventKind, ExitCriterion, HuangSchemeConfig, ModernConfig, Scheme, Simulator, MAX_FORCED_STEPS,

@@ -4,12 +4,41 @@
 //! [`every_slice_or_index_fn_has_a_case`] proves that each such function of `src/` has a
 //! case here (a new one without a case fails it).
 
+use contour_contact::spatial_contact::{
+    ContactGeometry, ContactSphere, Ground, MoreauJean, MoreauJeanConfig,
+};
 use contour_contact::test_models::BouncingBall;
+use contour_contact::Lemke;
 use contour_contact::{
     simulate, ContactConfig, ContactDynamics, ContactError, EntryLocation, FrictionMode,
     HuangSchemeConfig, Lcp, ModernConfig, Scheme, Simulator,
 };
+use contour_model::spatial::{SpatialInertia, Transform};
+use contour_model::tree::{Joint, KinematicTree};
+use contour_model::urdf::{UrdfCollision, UrdfGeometry};
 use contour_model::{ConstraintKind, Mechanism};
+
+/// One free-flying unit cube of 1 kg named `body`.
+fn free_body() -> KinematicTree {
+    let mut t = KinematicTree::new("free");
+    t.add_body(
+        "body",
+        None,
+        Joint::FreeFlyer,
+        Transform::IDENTITY,
+        SpatialInertia::from_mass_com_inertia(
+            1.0,
+            [0.0; 3],
+            [
+                [1.0 / 6.0, 0.0, 0.0],
+                [0.0, 1.0 / 6.0, 0.0],
+                [0.0, 0.0, 1.0 / 6.0],
+            ],
+        ),
+    )
+    .unwrap();
+    t
+}
 use faer::MatMut;
 
 /// A point mass in a corner: `q = (x, y)`, rows `φ₀ = y ≥ 0` (floor) and `φ₁ = x ≥ 0` (wall),
@@ -468,6 +497,125 @@ pub fn cases() -> Vec<Case> {
         case("lcp.rs:solve", "b = (NaN, 1)", "lcp data", || {
             Lcp::new(2).solve(&[1.0; 4], &[f64::NAN, 1.0], &mut [0.0; 2], &mut [0.0; 2])
         }),
+        // Lemke
+        case(
+            "lcp/lemke.rs:new",
+            "capacity 0, b = (NaN, 1)",
+            "lcp data",
+            || Lemke::new(0).solve(&[1.0; 4], &[f64::NAN, 1.0], &mut [0.0; 2], &mut [0.0; 2]),
+        ),
+        case("lcp/lemke.rs:solve", "a of length 3 for n = 2", "a", || {
+            Lemke::new(2).solve(&[1.0; 3], &[1.0; 2], &mut [0.0; 2], &mut [0.0; 2])
+        }),
+        case("lcp/lemke.rs:solve", "z of length 1 for n = 2", "z", || {
+            Lemke::new(2).solve(&[1.0; 4], &[1.0; 2], &mut [0.0; 1], &mut [0.0; 2])
+        }),
+        // 3-D contact
+        case(
+            "spatial_contact/geometry.rs:add_sphere",
+            "body 9",
+            "body",
+            || {
+                ContactGeometry::new()
+                    .add_sphere(&free_body(), 9, [0.0; 3], 0.1)
+                    .map(|_| ())
+            },
+        ),
+        case(
+            "spatial_contact/geometry.rs:add_sphere",
+            "radius -1",
+            "radius",
+            || {
+                ContactGeometry::new()
+                    .add_sphere(&free_body(), 0, [0.0; 3], -1.0)
+                    .map(|_| ())
+            },
+        ),
+        case(
+            "spatial_contact/geometry.rs:add_box",
+            "body 9",
+            "body",
+            || {
+                ContactGeometry::new()
+                    .add_box(&free_body(), 9, &Transform::IDENTITY, [0.1; 3])
+                    .map(|_| ())
+            },
+        ),
+        case(
+            "spatial_contact/geometry.rs:add_capsule",
+            "length NaN",
+            "length",
+            || {
+                ContactGeometry::new()
+                    .add_capsule(&free_body(), 0, &Transform::IDENTITY, 0.1, f64::NAN)
+                    .map(|_| ())
+            },
+        ),
+        case(
+            "spatial_contact/geometry.rs:from_urdf_collisions",
+            "a sphere of radius -1",
+            "radius",
+            || {
+                let c = UrdfCollision {
+                    link: "body".into(),
+                    xyz: [0.0; 3],
+                    rpy: [0.0; 3],
+                    geometry: UrdfGeometry::Sphere { radius: -1.0 },
+                };
+                ContactGeometry::from_urdf_collisions(&free_body(), &[c]).map(|_| ())
+            },
+        ),
+        case(
+            "spatial_contact/geometry.rs:sphere_contact",
+            "q of length 3",
+            "q",
+            || {
+                let t = free_body();
+                let s = ContactSphere {
+                    body: 0,
+                    center: [0.0; 3],
+                    radius: 0.1,
+                };
+                Ground::default()
+                    .sphere_contact(&t, &mut t.data(), &[0.0; 3], &s)
+                    .map(|_| ())
+            },
+        ),
+        case(
+            "spatial_contact/geometry.rs:contact_rows",
+            "jacobian scratch 3 x 7",
+            "point jacobian",
+            || {
+                let t = free_body();
+                let q = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+                let (mut jp, mut rows) = (faer::Mat::zeros(3, 7), faer::Mat::zeros(3, 6));
+                Ground::default().contact_rows(
+                    &t,
+                    &mut t.data(),
+                    &q,
+                    0,
+                    [0.0; 3],
+                    jp.as_mut(),
+                    rows.as_mut(),
+                )
+            },
+        ),
+        case(
+            "spatial_contact/moreau_jean.rs:step",
+            "tau of length 7",
+            "tau",
+            || {
+                let t = free_body();
+                let mut mj = MoreauJean::new(
+                    &t,
+                    ContactGeometry::new(),
+                    Ground::default(),
+                    MoreauJeanConfig::default(),
+                )?;
+                let mut q = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+                mj.step(&mut q, &mut [0.0; 6], &[0.0; 7]).map(|_| ())
+            },
+        ),
         // Simulator::settle
         case(
             "simulation/events.rs:settle",

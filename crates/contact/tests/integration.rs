@@ -7,6 +7,7 @@ mod bad_input;
 mod bad_input_table;
 mod elastic_bounce_energy;
 mod fuzz;
+mod ground_contact;
 mod no_allocation;
 mod physics;
 #[path = "../../ode/tests/support/pub_fn_scan.rs"]

@@ -61,12 +61,14 @@
 //! [`UrdfOptions::strict`] refuses all of these instead. Every error and warning names the
 //! link or joint and the line of its start tag.
 
+mod collision;
 mod inertia;
 mod visual;
 mod xml;
 
 use crate::spatial::{mat3_mul, mat3_transpose, rpy_to_matrix, Mat3, SpatialInertia, Transform};
 use crate::tree::{Joint, KinematicTree, MimicCoupling};
+pub use collision::{urdf_collisions_from_file, urdf_collisions_from_str, UrdfCollision};
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 pub use visual::{urdf_visuals_from_file, urdf_visuals_from_str, UrdfGeometry, UrdfVisual};

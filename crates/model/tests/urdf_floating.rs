@@ -164,11 +164,11 @@ fn a_tree_with_nq_ne_nv_is_refused_where_q_and_v_must_agree() {
     assert!(named(&e), "{e}");
     let mut q = vec![0.0; tree.nq()];
     tree.neutral(&mut q).unwrap();
+    // the Jacobians take one column per velocity coordinate
     let mut j = faer::Mat::<f64>::zeros(3, tree.nv());
-    let e = tree
-        .point_jacobian(&q, 1, [0.0; 3], j.as_mut())
-        .unwrap_err();
-    assert!(named(&e), "{e}");
+    tree.point_jacobian(&q, 1, [0.0; 3], j.as_mut()).unwrap();
+    let mut j = faer::Mat::<f64>::zeros(3, tree.nq());
+    assert!(tree.point_jacobian(&q, 1, [0.0; 3], j.as_mut()).is_err());
     // the Mechanism methods, which return no error, give NaN rather than a wrong M
     let mut m = faer::Mat::<f64>::zeros(tree.nv(), tree.nv());
     tree.mass_matrix(&q, m.as_mut());

@@ -73,7 +73,8 @@ pub(super) struct RawRobot {
     pub(super) name: String,
     pub(super) links: Vec<RawLink>,
     pub(super) joints: Vec<RawJoint>,
-    /// The links' `<visual>` elements, read only by [`read_with_visuals`].
+    /// The links' `<visual>` (or `<collision>`) elements, read only by [`read_with_visuals`]
+    /// ([`read_with_collisions`]).
     pub(super) visuals: Vec<UrdfVisual>,
 }
 
@@ -199,13 +200,19 @@ fn required(
 
 /// Reads the robot description (see the module doc).
 pub(super) fn read(s: &str) -> Result<RawRobot, UrdfImportError> {
-    read_robot(s, false)
+    read_robot(s, None)
 }
 
 /// [`read`], and the links' `<visual>` elements (origin and geometry) into
 /// [`RawRobot::visuals`].
 pub(super) fn read_with_visuals(s: &str) -> Result<RawRobot, UrdfImportError> {
-    read_robot(s, true)
+    read_robot(s, Some("visual"))
+}
+
+/// [`read`], and the links' `<collision>` elements (origin and geometry, the same reader as
+/// the visuals') into [`RawRobot::visuals`].
+pub(super) fn read_with_collisions(s: &str) -> Result<RawRobot, UrdfImportError> {
+    read_robot(s, Some("collision"))
 }
 
 /// The `<geometry>` child `e` (`box`, `cylinder`, `capsule`, `sphere`, `mesh`) of a visual
@@ -245,7 +252,8 @@ fn geometry(
     }))
 }
 
-fn read_robot(s: &str, with_visuals: bool) -> Result<RawRobot, UrdfImportError> {
+/// `shapes`: the link child (`visual` or `collision`) whose origin and geometry are read.
+fn read_robot(s: &str, shapes: Option<&str>) -> Result<RawRobot, UrdfImportError> {
     let mut reader = Reader::from_str(s);
     reader.config_mut().expand_empty_elements = true;
     let mut lines = Lines {
@@ -316,17 +324,17 @@ fn read_robot(s: &str, with_visuals: bool) -> Result<RawRobot, UrdfImportError> 
                         });
                     }
                     (["robot", "link"], "inertial") => inertial = Some(RawInertial::default()),
-                    (["robot", "link"], "visual") if with_visuals => {
+                    (["robot", "link"], t) if shapes == Some(t) => {
                         visual = Some(([0.0; 3], [0.0; 3], None));
                     }
-                    (["robot", "link", "visual"], "origin") if with_visuals => {
+                    (["robot", "link", t], "origin") if shapes == Some(*t) => {
                         if let (Some(l), Some(v)) = (&link, &mut visual) {
                             let owner = format!("link '{}'", l.name);
                             v.0 = triple(&e, "xyz", [0.0; 3], &owner, line)?;
                             v.1 = triple(&e, "rpy", [0.0; 3], &owner, line)?;
                         }
                     }
-                    (["robot", "link", "visual", "geometry"], _) if with_visuals => {
+                    (["robot", "link", t, "geometry"], _) if shapes == Some(*t) => {
                         if let (Some(l), Some(v)) = (&link, &mut visual) {
                             let owner = format!("link '{}'", l.name);
                             v.2 = geometry(&e, &owner, line)?;
@@ -428,7 +436,7 @@ fn read_robot(s: &str, with_visuals: bool) -> Result<RawRobot, UrdfImportError> 
                             l.inertial = inertial.take();
                         }
                     }
-                    (["robot", "link"], "visual") => {
+                    (["robot", "link"], t) if shapes == Some(t) => {
                         if let (Some(r), Some(l), Some((xyz, rpy, Some(geometry)))) =
                             (&mut robot, &link, visual.take())
                         {
