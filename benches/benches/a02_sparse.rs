@@ -64,12 +64,14 @@ fn evaluation(c: &mut Criterion) {
         g.bench_function(format!("perturbation_abm_{n}"), |b| {
             b.iter(|| {
                 let tr = Simulation::new(&p, &q0, &qd0, 0.0, 20.0)
-                    .method(Method::Perturbation(PerturbationConfig::default()))
+                    .method(Method::Perturbation(PerturbationConfig {
+                        sparse: SparseMode::Sparse,
+                        ..PerturbationConfig::default()
+                    }))
                     .integrator(Integrator::abm())
                     .error_control(ErrorControl::absolute(1e-6))
                     .output_times(times.clone())
                     .recording(Recording::OutputsOnly)
-                    .sparse(SparseMode::Sparse)
                     .run()
                     .unwrap();
                 black_box(tr.stats.steps)

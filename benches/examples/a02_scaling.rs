@@ -107,12 +107,14 @@ fn run(n: usize, mode: &str, span: f64, model: &str) {
     };
     let start = Instant::now();
     let r = Simulation::new(p, &q0, &qd0, 0.0, span)
-        .method(Method::Perturbation(PerturbationConfig::default()))
+        .method(Method::Perturbation(PerturbationConfig {
+            sparse,
+            ..PerturbationConfig::default()
+        }))
         .integrator(Integrator::abm())
         .error_control(ErrorControl::absolute(1e-6))
         .output_times(times.clone())
         .recording(Recording::OutputsOnly)
-        .sparse(sparse)
         .run();
     let secs = start.elapsed().as_secs_f64();
     let (tr, err) = match r {

@@ -262,7 +262,7 @@ pub enum ProjectionError {
     /// Exact stabilization (GGL, the index-2 DAE in `(x, μ)` on the BDF) could not step through
     /// a singular configuration: the BDF failed (no Newton convergence, a step size collapse or
     /// a singular iteration matrix) where the constraint Jacobian at the last accepted state has
-    /// a smallest singular value below [`crate::exact_stabilization::GGL_PASSAGE_RATIO`] of its
+    /// a smallest singular value below [`crate::passage::PASSAGE_BAND_RATIO`] of its
     /// largest. Near such a configuration the iteration matrix `∂F/∂y + c_j ∂F/∂y'` of (4.4) has,
     /// after row and column equilibration, a pivot of order `σ³` (`σ` the relative smallest
     /// singular value of `J`): on A02 at N = 4 and τ = 1e-9 its condition number reaches
@@ -317,13 +317,13 @@ pub enum ProjectionError {
     },
     /// The direct method or Baumgarte's stabilization stalled on its way to a singular
     /// configuration: inside the band where `J`'s smallest singular value is below
-    /// [`crate::exact_stabilization::GGL_PASSAGE_RATIO`] of its largest, the accepted steps
+    /// [`crate::passage::PASSAGE_BAND_RATIO`] of its largest, the accepted steps
     /// shrank at least in proportion to that singular value (the distance to the crossing)
     /// while it fell by [`crate::PASSAGE_STALL_DEPTH`]. Off the constraints the field of either
     /// method has a pole at the crossing (`q̈` grows like the drift over the distance), the
     /// error test resolves it with steps proportional to the distance, and the run creeps
     /// toward the crossing without reaching it. Checked after every accepted step with
-    /// [`crate::PassagePolicy::Stop`] (the default); see the module `direct`.
+    /// [`crate::PassagePolicy::Stop`] (the default); see the module [`crate::passage`].
     #[error(
         "stalled at a singular passage at t = {t:.3e}: the {method} method's step fell to \
          h = {h:.3e}, in proportion to its distance from a configuration where the constraint \

@@ -29,23 +29,9 @@ use serde::{Deserialize, Serialize};
 use crate::error::ProjectionError;
 use crate::integrator::Integrator;
 use crate::method::{Accepted, ConstraintMethod, RunContext};
+use crate::passage::PASSAGE_BAND_RATIO;
 use crate::rhs::{ode_error, ConstrainedRhs};
 use crate::trajectory::{EventKind, SimulationStats};
-
-/// Relative smallest singular value `σ_min(J)/σ_max(J)` at the last accepted state below
-/// which a failure of the BDF (no Newton convergence, a step size collapse, a singular
-/// iteration matrix) is reported as [`ProjectionError::GglSingularPassage`], when `J` is above
-/// it at the start (redundant rows keep the BDF's own error).
-///
-/// **Why.** In a direction that `J` loses, the equilibrated iteration matrix of (4.4) has a
-/// Schur-complement pivot of order `σ³` (`σ` the relative singular value), so the unscaled
-/// matrix has condition `≈ c_j²/σ³`: at tight tolerances Newton iterates on amplified
-/// round-off in `μ` and the step collapses (A02 at N = 4, τ = 1e-9: condition 1e17 at
-/// `σ ≈ 5e-4`). Below this ratio such a failure is a passage, not a model error, and the
-/// message names the methods that pass. [`EcsForm::Multipliers`] passes A02 at τ = 1e-9; the
-/// remedies measured and not shipped, and the numbers, are in
-/// `benches/results/ggl_singular_passages_2026-11-27.md`.
-pub const GGL_PASSAGE_RATIO: f64 = 1e-2;
 
 /// Which `g_x` multiplies `μ` in (4.4).
 ///
@@ -834,7 +820,7 @@ impl<'m, M: Mechanism + ?Sized> ExactStabilization<'m, M> {
 
     /// The run's error for a failure `e` of the BDF after the accepted state `last`:
     /// [`ProjectionError::GglSingularPassage`] where `J` there is near a rank drop (see
-    /// [`GGL_PASSAGE_RATIO`]), otherwise the integrator's error.
+    /// [`PASSAGE_BAND_RATIO`]), otherwise the integrator's error.
     fn failure(&mut self, e: OdeError, last: Accepted<'_>) -> ProjectionError {
         let newton = matches!(
             e,
@@ -842,9 +828,9 @@ impl<'m, M: Mechanism + ?Sized> ExactStabilization<'m, M> {
                 | OdeError::StepSizeTooSmall { .. }
                 | OdeError::SingularIterationMatrix { .. }
         );
-        if newton && self.initial_ratio >= GGL_PASSAGE_RATIO {
+        if newton && self.initial_ratio >= PASSAGE_BAND_RATIO {
             if let Some(ratio) = self.prob.0.sigma_ratio(last.t, last.x) {
-                if ratio < GGL_PASSAGE_RATIO {
+                if ratio < PASSAGE_BAND_RATIO {
                     return ProjectionError::GglSingularPassage {
                         t: last.t,
                         sigma_ratio: ratio,

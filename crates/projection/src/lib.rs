@@ -64,8 +64,8 @@
 //!   [`ProjectionError::AmbiguousBranch`] where two Newton steps toward the constraints leave
 //!   more than [`AMBIGUOUS_CONTRACTION`] of the residual, and
 //!   [`ProjectionError::StalledPassage`] where the accepted steps shrink in proportion to `σ`
-//!   inside the band `σ_r/σ_1 <` [`exact_stabilization::GGL_PASSAGE_RATIO`] while `σ` falls by
-//!   [`PASSAGE_STALL_DEPTH`] (module `direct`). [`PassagePolicy::Continue`] keeps the
+//!   inside the band `σ_r/σ_1 <` [`passage::PASSAGE_BAND_RATIO`] while `σ` falls by
+//!   [`PASSAGE_STALL_DEPTH`] (module [`passage`]). [`PassagePolicy::Continue`] keeps the
 //!   rank-revealing continuation; pair it with [`Simulation::energy_tolerance`].
 //!
 //! The tests `no_method_returns_a_wrong_branch`,
@@ -109,18 +109,17 @@ mod integrator;
 pub mod kovecses;
 pub mod method;
 pub mod parametrization;
+pub mod passage;
 pub mod perturbation;
 mod recorder;
 pub mod recording;
 pub mod rhs;
 mod simulation;
-pub mod sparse;
 pub mod tolerance;
 pub mod trajectory;
 
 pub use baumgarte::BaumgarteGains;
 pub use bdf_ode::BdfOde;
-pub use direct::{PassagePolicy, AMBIGUOUS_CONTRACTION, PASSAGE_STALL_DEPTH};
 pub use error::{ProjectionError, SimulationFailure};
 pub use exact_stabilization::{EcsConfig, EcsForm};
 pub use kovecses::{
@@ -129,6 +128,8 @@ pub use kovecses::{
 };
 pub use method::{Accepted, AfterStep, ConstraintMethod, MethodStart, Multipliers, RunContext};
 pub use parametrization::ParametrizationConfig;
+pub use passage::{PassagePolicy, AMBIGUOUS_CONTRACTION, PASSAGE_BAND_RATIO, PASSAGE_STALL_DEPTH};
+pub use perturbation::sparse;
 pub use perturbation::{
     ManifoldProjection, PerturbationConfig, ProjectionOutcome, VelocityJacobian,
 };

@@ -240,14 +240,9 @@ pub struct RunContext<'a, 'm, M: ?Sized> {
     pub dynamics: DynamicsOptions,
     /// Energy tolerance of [`crate::Simulation::energy_tolerance`].
     pub(crate) energy_tol: Option<f64>,
-    /// What the direct and Baumgarte methods do at a singular passage
-    /// ([`crate::Simulation::passage_policy`]).
-    pub passage_policy: crate::direct::PassagePolicy,
     /// `(‖φ‖₂, ‖J q̇ + b‖₂)` at `x0` when the builder checked the initial state (for the
     /// recorder's start, instead of measuring the same state again).
     pub(crate) x0_violations: Option<(f64, f64)>,
-    /// Dense or sparse linear algebra of the perturbation method ([`crate::Simulation::sparse`]).
-    pub(crate) sparse: crate::sparse::SparseMode,
 }
 
 /// An ODE method ready to run: the method, its initial integrated state `y0` and the

@@ -38,13 +38,14 @@ use contour_model::{
 use contour_ode::{Advance, OdeRhs};
 
 use crate::baumgarte::BaumgarteGains;
-use crate::direct::{Direct, PassagePolicy};
+use crate::direct::Direct;
 use crate::error::{ProjectionError, SimulationFailure};
 use crate::exact_stabilization::{EcsConfig, ExactStabilization};
 use crate::explicit::ExplicitGamma;
 use crate::kovecses::{ProjectorConfig, ProjectorMethod};
 use crate::method::{Accepted, AfterStep, ConstraintMethod, MethodStart, Multipliers, RunContext};
 use crate::parametrization::{Parametrization, ParametrizationConfig};
+use crate::passage::PassagePolicy;
 use crate::perturbation::{Perturbation, PerturbationConfig};
 use crate::recorder::{implicit_stats, Recorder};
 use crate::recording::Recording;
@@ -148,7 +149,6 @@ pub struct Simulation<'m, M: ?Sized> {
     dynamics: DynamicsOptions,
     energy_tol: Option<f64>,
     passage_policy: PassagePolicy,
-    sparse: crate::sparse::SparseMode,
 }
 
 impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
@@ -173,19 +173,7 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             dynamics: DynamicsOptions::default(),
             energy_tol: None,
             passage_policy: PassagePolicy::Stop,
-            sparse: crate::sparse::SparseMode::Auto,
         }
-    }
-
-    /// Dense or sparse linear algebra for the perturbation method's evaluations and
-    /// corrections ([`crate::sparse`]); default [`SparseMode::Auto`](crate::sparse::SparseMode):
-    /// sparse for mechanisms that declare their pattern ([`Mechanism::sparsity`]) from
-    /// [`SPARSE_CROSSOVER_DOF`](crate::sparse::SPARSE_CROSSOVER_DOF) coordinates. The other
-    /// methods solve densely.
-    #[must_use]
-    pub fn sparse(mut self, mode: crate::sparse::SparseMode) -> Self {
-        self.sparse = mode;
-        self
     }
 
     /// Options of the constrained dynamics of every method that solves (1.1)+(1.4): KKT
@@ -419,9 +407,7 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
             lambda_at_steps: self.lambda_at_steps,
             dynamics: self.dynamics,
             energy_tol: self.energy_tol,
-            passage_policy: self.passage_policy,
             x0_violations,
-            sparse: self.sparse,
         };
         Ok((ctx, monitor))
     }
@@ -437,13 +423,18 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
     /// behind it).
     pub fn run(&self) -> Result<Trajectory, ProjectionError> {
         let (ctx, mon) = self.context()?;
-        let rc = &self.recording;
+        let (rc, policy) = (&self.recording, self.passage_policy);
         if let Some(ExplicitRef(gamma)) = self.explicit {
             return run_ode(&ctx, mon, ExplicitGamma::new(&ctx, gamma)?, rc);
         }
         match &self.method {
-            Method::Direct => run_ode(&ctx, mon, Direct::new(&ctx, None)?, rc),
-            Method::Baumgarte(g) => run_ode(&ctx, mon, Direct::new(&ctx, Some(g.to_model()?))?, rc),
+            Method::Direct => run_ode(&ctx, mon, Direct::new(&ctx, None, policy)?, rc),
+            Method::Baumgarte(g) => run_ode(
+                &ctx,
+                mon,
+                Direct::new(&ctx, Some(g.to_model()?), policy)?,
+                rc,
+            ),
             Method::Perturbation(cfg) => run_ode(&ctx, mon, Perturbation::new(&ctx, cfg)?, rc),
             Method::Parametrization(cfg) => {
                 run_ode(&ctx, mon, Parametrization::new(&ctx, cfg)?, rc)

@@ -39,12 +39,13 @@ use contour_model::{Mechanism, ModelError, SparsityPattern};
 use contour_ode::RhsError;
 use serde::{Deserialize, Serialize};
 
+use super::config::{PerturbationConfig, VelocityJacobian};
+use super::correction::{
+    norm1, refusal_stands, smallest_singular_value, ManifoldProjection, ProjectionOutcome,
+    ROUNDOFF_RANK_RTOL,
+};
 use crate::error::ProjectionError;
 use crate::method::Multipliers;
-use crate::perturbation::{
-    norm1, refusal_stands, smallest_singular_value, ManifoldProjection, PerturbationConfig,
-    ProjectionOutcome, VelocityJacobian, ROUNDOFF_RANK_RTOL,
-};
 use crate::rhs::ConstrainedRhs;
 use crate::tolerance::ErrorControl;
 use crate::trajectory::SimulationStats;
@@ -57,6 +58,7 @@ use contour_linalg::DEFAULT_KKT_RANK_RTOL;
 /// measured crossover (`benches/results/a02_scaling_*.md`); the other methods always solve
 /// densely.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum SparseMode {
     /// Sparse above the crossover, for mechanisms that declare their pattern.
     #[default]
@@ -819,11 +821,13 @@ mod tests {
         let (q0, qd0) = p.state(FRAC_PI_2 + dtheta, -1.0);
         let times: Vec<f64> = (0..=400).map(|k| 0.05 * k as f64).collect();
         let tr = Simulation::new(&p, &q0, &qd0, 0.0, 20.0)
-            .method(Method::Perturbation(PerturbationConfig::default()))
+            .method(Method::Perturbation(PerturbationConfig {
+                sparse: mode,
+                ..PerturbationConfig::default()
+            }))
             .integrator(Integrator::abm())
             .error_control(ErrorControl::absolute(1e-6))
             .output_times(times.clone())
-            .sparse(mode)
             .run()
             .map_err(|e: ProjectionError| format!("N = {loops} {mode:?} dθ = {dtheta:e}: {e}"))
             .unwrap();
