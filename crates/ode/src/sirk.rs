@@ -447,6 +447,28 @@ impl SinglyImplicitRk {
         Ok(())
     }
 
+    /// Restarts at `(t, y)` with the known derivative `y'` (the first predictor
+    /// `Yᵢ = y + cᵢh y'`), as [`crate::SirkOde`] does for an explicit ODE.
+    ///
+    /// Errors: lengths other than the state's, non-finite input.
+    pub fn restart_with_derivative(
+        &mut self,
+        t: f64,
+        y: &[f64],
+        yp: &[f64],
+    ) -> Result<(), OdeError> {
+        if yp.len() != self.n {
+            return Err(OdeError::DimensionMismatch {
+                expected: self.n,
+                got: yp.len(),
+            });
+        }
+        check_finite(yp, Quantity::InitialDerivative)?;
+        self.restart_impl(t, y)?;
+        self.yp.copy_from_slice(yp);
+        Ok(())
+    }
+
     pub(crate) fn restart_impl(&mut self, t: f64, y: &[f64]) -> Result<(), OdeError> {
         let clock = (&mut self.t, &mut self.t_prev, &mut self.h_last);
         crate::stepper::restart_state(clock, &mut self.y, t, y)?;

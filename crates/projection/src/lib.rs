@@ -22,6 +22,10 @@
 //!   constraint-force-free inverse dynamics (26)–(27), and after every accepted step of any
 //!   integrator the configuration correction (35) or (36) and the velocity filtering (33);
 //!   [`ProjectorConfig::default`] is the paper's one filtering + two corrections (36).
+//! * [`augmented_lagrangian`] — Bayo & Ledesma's augmented-Lagrangian index-3 formulation
+//!   with Cuadrado's mass-orthogonal projections of velocities and accelerations (13)–(14),
+//!   on the trapezoidal rule at a constant step (the MBS benchmark's method); redundant rows
+//!   need no treatment.
 //! * [`explicit`] — explicit constraints `q = γ(y)` (Featherstone's `gamma_q`, FDgq) with the
 //!   same integrators, through [`Simulation::explicit`] (it needs the constraint object, which a
 //!   [`Method`] value cannot carry).
@@ -99,6 +103,7 @@
 //! # Ok::<(), contour_projection::ProjectionError>(())
 //! ```
 
+pub mod augmented_lagrangian;
 pub mod baumgarte;
 pub mod bdf_ode;
 pub mod direct;
@@ -118,6 +123,7 @@ mod simulation;
 pub mod tolerance;
 pub mod trajectory;
 
+pub use augmented_lagrangian::{AlProblem, AugmentedLagrangianConfig, Trapezoidal};
 pub use baumgarte::BaumgarteGains;
 pub use bdf_ode::BdfOde;
 pub use error::{ProjectionError, SimulationFailure};

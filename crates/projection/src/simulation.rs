@@ -37,6 +37,7 @@ use contour_model::{
 };
 use contour_ode::{Advance, OdeRhs};
 
+use crate::augmented_lagrangian::{AugmentedLagrangian, AugmentedLagrangianConfig};
 use crate::baumgarte::BaumgarteGains;
 use crate::direct::Direct;
 use crate::error::{ProjectionError, SimulationFailure};
@@ -71,6 +72,10 @@ pub enum Method {
     /// Kövecses & Piedbœuf: accelerations by projection (29)–(31), configuration correction
     /// (35)/(36) and velocity filtering (33) after every accepted step ([`crate::kovecses`]).
     Projector(ProjectorConfig),
+    /// Bayo–Ledesma's augmented-Lagrangian index-3 formulation with the projections of
+    /// Cuadrado et al. (13)–(14), trapezoidal rule at a constant step
+    /// ([`crate::augmented_lagrangian`]).
+    AugmentedLagrangian(AugmentedLagrangianConfig),
 }
 
 impl Method {
@@ -89,7 +94,7 @@ impl Method {
     }
 
     /// Short name: `"direct"`, `"baumgarte"`, `"perturbation"`, `"parametrization"`,
-    /// `"exact_stabilization"`, `"projector"`.
+    /// `"exact_stabilization"`, `"projector"`, `"augmented_lagrangian"`.
     pub fn name(&self) -> &'static str {
         match self {
             Self::Direct => "direct",
@@ -98,6 +103,7 @@ impl Method {
             Self::Parametrization(_) => "parametrization",
             Self::ExactStabilization(_) => "exact_stabilization",
             Self::Projector(_) => "projector",
+            Self::AugmentedLagrangian(_) => "augmented_lagrangian",
         }
     }
 }
@@ -445,6 +451,11 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
                 let (mut method, mut stepper) = ExactStabilization::new(&ctx, cfg)?;
                 drive(&ctx, mon, &mut method, &mut stepper, rc)
             }
+            // the trapezoidal rule of the index-3 formulation is its own stepper
+            Method::AugmentedLagrangian(cfg) => {
+                let (mut method, mut stepper) = AugmentedLagrangian::new(&ctx, cfg)?;
+                trapezoidal(drive(&ctx, mon, &mut method, &mut stepper, rc))
+            }
         }
     }
 }
@@ -468,6 +479,23 @@ impl<'m, M: Mechanism + ?Sized> Simulation<'m, M> {
     }
 }
 
+/// The augmented-Lagrangian run's result with `"trapezoidal"` as its integrator (the run's
+/// [`Integrator`] is not used by that method).
+fn trapezoidal(r: Result<Trajectory, ProjectionError>) -> Result<Trajectory, ProjectionError> {
+    const NAME: &str = "trapezoidal";
+    match r {
+        Ok(mut t) => {
+            t.integrator = NAME.into();
+            Ok(t)
+        }
+        Err(ProjectionError::Failed(mut f)) => {
+            f.partial.integrator = NAME.into();
+            Err(ProjectionError::Failed(f))
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Builds the stepper named by an [`Integrator`] and evaluates `$body` with it bound to `$s`.
 macro_rules! with_stepper {
     ($integ:expr, $t0:expr, $y0:expr, $tol:expr, |$s:ident| $body:expr) => {
@@ -486,6 +514,10 @@ macro_rules! with_stepper {
             }
             Integrator::Bdf(cfg) => {
                 let mut $s = crate::bdf_ode::BdfOde::new($t0, $y0, $tol, cfg.clone())?;
+                $body
+            }
+            Integrator::Sirk(cfg) => {
+                let mut $s = contour_ode::SirkOde::new($t0, $y0, $tol, cfg.clone())?;
                 $body
             }
         }

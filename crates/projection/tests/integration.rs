@@ -3,6 +3,7 @@
 //! with `cargo test -p <crate> --test integration <file>::`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test, bench and tool code: a panic is the report
 
+mod augmented_lagrangian;
 mod bdf_methods;
 mod common;
 mod deserialize_fuzz;
@@ -23,6 +24,7 @@ mod recording;
 mod redundant_rows_every_method;
 mod simulation_sync;
 mod singular_configurations;
+mod sirk_convergence;
 mod sparse_no_allocation;
 mod stalled_passage;
 mod trajectory_io;

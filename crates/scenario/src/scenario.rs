@@ -8,7 +8,7 @@
 //! angle = 0.5
 //! [method]                  # direct | baumgarte | perturbation | parametrization |
 //! name = "perturbation"     #   exact-stabilization | projector; settings = { … } overrides
-//! [integrator]              # abm | dopri5 | rkg | bdf
+//! [integrator]              # abm | dopri5 | rkg | bdf | sirk
 //! name = "dopri5"
 //! [tolerance]
 //! atol = 1e-8
@@ -411,6 +411,8 @@ pub enum MethodName {
     ExactStabilization,
     /// Kövecses' projectors.
     Projector,
+    /// Bayo–Ledesma's augmented Lagrangian (index 3, trapezoidal rule, constant step).
+    AugmentedLagrangian,
 }
 
 /// `[method]`.
@@ -448,6 +450,8 @@ pub enum IntegratorName {
     Rkg,
     /// BDF.
     Bdf,
+    /// Singly-implicit Runge–Kutta (constant step: `h_max`, default 0.01 s).
+    Sirk,
 }
 
 /// `[integrator]`.

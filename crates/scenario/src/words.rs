@@ -19,6 +19,8 @@ use contour::prelude::{
 };
 
 use contour::model::ModelError;
+use contour::ode::SirkConfig;
+use contour::projection::AugmentedLagrangianConfig;
 
 use crate::scenario::{
     Consistency, DynamicsSpec, IntegratorName, KktName, MethodName, NormName, RankDeficiencyName,
@@ -190,17 +192,22 @@ impl MethodName {
             MethodName::Projector => {
                 Method::Projector(overlay(&ProjectorConfig::default(), settings)?)
             }
+            MethodName::AugmentedLagrangian => Method::AugmentedLagrangian(overlay(
+                &AugmentedLagrangianConfig::default(),
+                settings,
+            )?),
         })
     }
 
     /// Every method.
-    pub const ALL: [MethodName; 6] = [
+    pub const ALL: [MethodName; 7] = [
         MethodName::Direct,
         MethodName::Baumgarte,
         MethodName::Perturbation,
         MethodName::Parametrization,
         MethodName::ExactStabilization,
         MethodName::Projector,
+        MethodName::AugmentedLagrangian,
     ];
 
     /// The names of the settings [`MethodName::method`] takes, sorted.
@@ -218,6 +225,7 @@ impl MethodName {
             MethodName::Parametrization => fields(&ParametrizationConfig::default()),
             MethodName::ExactStabilization => fields(&EcsConfig::default()),
             MethodName::Projector => fields(&ProjectorConfig::default()),
+            MethodName::AugmentedLagrangian => fields(&AugmentedLagrangianConfig::default()),
         };
         names.sort_unstable();
         names
@@ -235,7 +243,8 @@ impl MethodName {
 
 impl IntegratorName {
     /// The library's integrator with its default configuration, its largest step `h_max`
-    /// \[s\] and first step `h_init` \[s\] replaced where given.
+    /// \[s\] and first step `h_init` \[s\] replaced where given (SIRK's constant step is
+    /// `h_max`).
     pub fn integrator(self, h_max: Option<f64>, h_init: Option<f64>) -> Integrator {
         macro_rules! set {
             ($c:expr) => {{
@@ -258,6 +267,10 @@ impl IntegratorName {
                 Integrator::RungeKuttaGill(set!(RungeKuttaGillConfig::default()))
             }
             IntegratorName::Bdf => Integrator::Bdf(set!(BdfConfig::default())),
+            IntegratorName::Sirk => Integrator::Sirk(SirkConfig {
+                h: h_max.unwrap_or(SirkConfig::default().h),
+                ..SirkConfig::default()
+            }),
         }
     }
 
@@ -268,6 +281,7 @@ impl IntegratorName {
             IntegratorName::Dopri5 => "dopri5",
             IntegratorName::Rkg => "rkg",
             IntegratorName::Bdf => "bdf",
+            IntegratorName::Sirk => "sirk",
         }
     }
 }
