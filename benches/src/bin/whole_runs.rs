@@ -351,7 +351,8 @@ fn integrator_us(
                 case.t_end,
                 &mut x_end,
             )?,
-            Integrator::Bdf(_) => return Ok(None),
+            // implicit integrators are not played back
+            Integrator::Bdf(_) | Integrator::Sirk(_) => return Ok(None),
         }
         best[pass % 2] = best[pass % 2].min(t0.elapsed().as_secs_f64() * 1e6);
         let (q, qd) = (tr.q.last(), tr.qd.last());

@@ -365,6 +365,24 @@ pub fn cases() -> Vec<Case> {
                 s.restart_with_derivative(0.0, &Y0, &[0.0; 2])
             },
         ),
+        case(
+            "sirk.rs:restart_with_derivative",
+            "y' of length 2",
+            "expected 3",
+            || {
+                let mut s = SinglyImplicitRk::new(0.0, &Y0, tol(), SirkConfig::default())?;
+                s.restart_with_derivative(0.0, &Y0, &[0.0; 2])
+            },
+        ),
+        case("sirk_ode.rs:new", "rtol = 1e-15", "floor", || {
+            SirkOde::new(
+                0.0,
+                &Y0,
+                Tolerances::new(1e-15, 1e-8),
+                SirkConfig::default(),
+            )
+            .map(|_| ())
+        }),
         case("bdf_huang.rs:new", "y0 = (NaN)", "InitialState", || {
             HuangBdf2::new(0.0, &[f64::NAN], tol(), HuangBdf2Config::default()).map(|_| ())
         }),
