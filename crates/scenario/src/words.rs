@@ -415,6 +415,22 @@ mod tests {
     }
 
     #[test]
+    fn perturbation_takes_its_sparse_mode_as_a_setting() {
+        use contour::projection::sparse::SparseMode;
+        assert!(MethodName::Perturbation
+            .setting_names()
+            .contains(&"sparse".to_string()));
+        let mut t = toml::Table::new();
+        t.insert("sparse".into(), toml::Value::String("dense".into()));
+        let Ok(Method::Perturbation(c)) = MethodName::Perturbation.method(&t) else {
+            panic!("perturbation with sparse = dense");
+        };
+        assert_eq!(c.sparse, SparseMode::Dense);
+        t.insert("sparse".into(), toml::Value::String("sometimes".into()));
+        assert!(MethodName::Perturbation.method(&t).is_err());
+    }
+
+    #[test]
     fn baumgarte_defaults_once_and_takes_alpha_beta_or_delta() {
         let none = toml::Table::new();
         let Ok(Method::Baumgarte(g)) = MethodName::Baumgarte.method(&none) else {
