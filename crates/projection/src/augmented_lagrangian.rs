@@ -37,8 +37,8 @@
 //! **Tolerance.** The step is `h` whatever τ is: τ of the run's [`crate::ErrorControl`]
 //! (`atol + rtol·‖q‖∞`) is the Newton tolerance on `‖Δq‖∞` and `‖φ‖∞`. The method has its own
 //! integrator and refuses another one ([`ProjectionError::UnsupportedIntegrator`]) rather than
-//! ignore a request for error control. Errors and CPU times on the MBS problems are in
-//! `benches/results/mbs_augmented_lagrangian_2026-11-29.md`.
+//! ignore a request for error control. Errors and CPU times on the MBS problems come from the
+//! ignored test `mbs_grid` (`tests/augmented_lagrangian.rs`; not yet measured).
 
 use contour_linalg::Lu;
 use contour_model::Mechanism;
